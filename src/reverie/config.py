@@ -1,0 +1,284 @@
+"""Reverie's one typed configuration: ``reverie.toml`` sections plus ``REVERIE_*`` overrides.
+
+Where the file comes from, first match wins: an explicit path (``--config``), the
+``REVERIE_CONFIG`` variable, ``$REVERIE_HOME/reverie.toml``. Environment variables override
+the file with ``__`` between levels: ``REVERIE_MEMORY__CONTEXT_BUDGET_TOKENS=1200``.
+Settings are built once at the edge (CLI, server) by :func:`load_settings` and passed down;
+library code never reads the environment.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from reverie.errors import ConfigError
+
+CONFIG_FILE_NAME = "reverie.toml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, coerce_numbers_to_str=True)
+
+
+class ExtractionSettings(_Section):
+    """[memory.extraction]: the model that turns conversations into memories."""
+
+    provider: Literal["none", "ollama", "openai_compatible", "openai", "anthropic"] = "none"
+    model: str = ""
+    endpoint: str = ""
+    api_key: str = ""
+    auto_extract: bool = False
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    timeout_seconds: float = Field(default=60.0, gt=0)
+
+
+class DecaySettings(_Section):
+    """[memory.decay]: nightly confidence decay and pruning (DAWN §7.1)."""
+
+    enabled: bool = True
+    hour: int = Field(default=2, ge=0, le=23)
+    inferred_weekly: float = Field(default=0.95, gt=0, le=1)
+    explicit_weekly: float = Field(default=0.98, gt=0, le=1)
+    preference_weekly: float = Field(default=0.97, gt=0, le=1)
+    inferred_floor: float = Field(default=0.0, ge=0, le=1)
+    explicit_floor: float = Field(default=0.50, ge=0, le=1)
+    preference_floor: float = Field(default=0.40, ge=0, le=1)
+    prune_threshold: float = Field(default=0.25, ge=0, le=1)
+    prune_superseded_days: int = Field(default=30, ge=0)
+    summary_retention_days: int = Field(default=30, ge=0)
+    audit_retention_days: int = Field(default=365, ge=0)
+    access_reinforcement_boost: float = Field(default=0.05, ge=0, le=1)
+
+
+class MemorySettings(_Section):
+    """[memory]: what is kept and how much of it goes into a prompt."""
+
+    enabled: bool = True
+    context_budget_tokens: int = Field(default=800, ge=50, le=32000)
+    session_timeout_minutes: int = Field(default=15, ge=1)
+    duplicate_similarity: float = Field(default=0.85, gt=0, le=1)
+    max_memory_bytes: int = Field(default=512, ge=16, le=4096)
+    allow_sensitive_on_request: bool = False
+    context_max_facts: int = Field(default=30, ge=0)
+    context_max_summaries: int = Field(default=3, ge=0)
+    timezone: str = ""
+    extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
+    decay: DecaySettings = Field(default_factory=DecaySettings)
+    voice_mapping: dict[str, str] = Field(default_factory=dict)
+
+
+class RagSettings(_Section):
+    """[rag]: the document knowledge base (DAWN §7.2)."""
+
+    enabled: bool = True
+    documents_dir: str = "~/Documents/reverie-knowledge"
+    chunk_size_tokens: int = Field(default=256, ge=16)
+    chunk_overlap_tokens: int = Field(default=50, ge=0)
+    similarity_threshold: float = Field(default=0.5, ge=0, le=1)
+    max_results: int = Field(default=5, ge=1)
+    reindex_on_startup: bool = False
+    watch_for_changes: bool = False
+    max_document_size_mb: float = Field(default=50.0, gt=0)
+    max_chunks: int = Field(default=100_000, ge=1)
+
+
+class HybridSettings(_Section):
+    """[embeddings.hybrid]: how keyword and vector results are merged (DAWN C.2)."""
+
+    enabled: bool = True
+    keyword_weight: float = Field(default=0.3, ge=0, le=1)
+    vector_weight: float = Field(default=0.7, ge=0, le=1)
+    min_similarity: float = Field(default=0.5, ge=0, le=1)
+
+
+class CacheSettings(_Section):
+    """[embeddings.cache]: the embedding cache (DAWN C.4)."""
+
+    enabled: bool = True
+    max_entries: int = Field(default=10_000, ge=0)
+
+
+class EmbeddingSettings(_Section):
+    """[embeddings]: which model turns text into vectors."""
+
+    enabled: bool = True
+    provider: str = "local"
+    model: str = "all-MiniLM-L6-v2"
+    endpoint: str = ""
+    api_key: str = ""
+    threads: int = Field(default=2, ge=1, le=64)
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    hybrid: HybridSettings = Field(default_factory=HybridSettings)
+    cache: CacheSettings = Field(default_factory=CacheSettings)
+
+
+class ServerSettings(_Section):
+    """[server]: where ``reverie serve`` listens."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=1, le=65535)
+
+
+class StoreSettings(_Section):
+    """[store]: the database; empty url means ``$REVERIE_HOME/reverie.db``."""
+
+    url: str = ""
+
+
+class Settings(BaseSettings):
+    """Every setting Reverie has, validated; build it with :func:`load_settings`."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="REVERIE_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        validate_assignment=True,
+        coerce_numbers_to_str=True,
+    )
+
+    home: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("reverie")))
+    default_user: str = "default"
+    memory: MemorySettings = Field(default_factory=MemorySettings)
+    rag: RagSettings = Field(default_factory=RagSettings)
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # load_settings merges file and environment itself, so that library code and tests
+        # never depend on the process environment.
+        return (init_settings,)
+
+    @property
+    def database_path(self) -> Path:
+        """Path of the SQLite database file."""
+        url = self.store.url
+        if url.startswith("sqlite:///"):
+            return Path(url.removeprefix("sqlite:///")).expanduser()
+        return self.home / "reverie.db"
+
+    def dump(self) -> dict[str, Any]:
+        """The effective configuration as plain data, secrets masked."""
+        data = self.model_dump(mode="json")
+        for section in (data["memory"]["extraction"], data["embeddings"]):
+            if section.get("api_key"):
+                section["api_key"] = "***"
+        return data
+
+
+def _describe(error: ValidationError, origin: str) -> str:
+    problems = []
+    for item in error.errors():
+        key = ".".join(str(part) for part in item["loc"])
+        if item["type"] == "extra_forbidden":
+            problems.append(f"unknown key '{key}'")
+        else:
+            problems.append(f"'{key}': {item['msg']} (got {item.get('input')!r})")
+    return f"Invalid configuration in {origin}: " + "; ".join(problems)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"Config file {path} does not exist; create it or drop --config") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"Config file {path} is not valid TOML: {exc}") from exc
+
+
+def load_settings(
+    config_path: str | Path | None = None,
+    *,
+    home: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Build the settings from the config file and ``REVERIE_*`` variables in ``environ``."""
+    env = dict(environ or {})
+    home_dir = Path(home or env.get("REVERIE_HOME") or platformdirs.user_data_dir("reverie"))
+    path = config_path or env.get("REVERIE_CONFIG")
+    file_path = Path(path).expanduser() if path else home_dir.expanduser() / CONFIG_FILE_NAME
+    data: dict[str, Any] = {}
+    origin = "the defaults"
+    if path or file_path.exists():
+        data = _read_toml(file_path)
+        origin = str(file_path)
+    overrides = _env_overrides(env)
+    if overrides:
+        origin += " and REVERIE_* environment variables"
+    _deep_merge(data, overrides)
+    if home is not None:
+        data["home"] = str(home)
+    try:
+        settings = Settings(**data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, origin)) from exc
+    settings.home = settings.home.expanduser()
+    return settings
+
+
+def _env_overrides(env: Mapping[str, str]) -> dict[str, Any]:
+    """Nested overrides from ``REVERIE_SECTION__KEY`` variables naming a known section."""
+    nested: dict[str, Any] = {}
+    for name, value in env.items():
+        if not name.startswith("REVERIE_") or name == "REVERIE_CONFIG":
+            continue
+        parts = name.removeprefix("REVERIE_").lower().split("__")
+        if parts[0] not in Settings.model_fields:
+            continue  # other tools' REVERIE_* variables (tests, benchmarks) are not settings
+        target = nested
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+        target[parts[-1]] = value if len(parts) == 1 else _parse_env_value(value)
+    return nested
+
+
+def _deep_merge(base: dict[str, Any], extra: Mapping[str, Any]) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _deep_merge(base[key], value)
+        else:
+            base[key] = value
+
+
+def _parse_env_value(value: str) -> Any:
+    """Environment values may be TOML literals (numbers, booleans, arrays, inline tables)."""
+    try:
+        return tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        return value
+
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "CacheSettings",
+    "DecaySettings",
+    "EmbeddingSettings",
+    "ExtractionSettings",
+    "HybridSettings",
+    "MemorySettings",
+    "RagSettings",
+    "ServerSettings",
+    "Settings",
+    "StoreSettings",
+    "load_settings",
+]

@@ -1,0 +1,88 @@
+"""Reverie's exceptions.
+
+    ReverieError                 base of everything Reverie raises on purpose
+    ├── InvalidInput             bad input from a caller (bad date, empty text, bad command)
+    │   └── GuardRejected        text refused by the memory guardrails (says why)
+    ├── NotFound                 no such memory, user or conversation (for this user)
+    ├── Conflict                 the request clashes with the current state
+    ├── ConfigError              reverie.toml or REVERIE_* settings are wrong
+    ├── ProviderError            an embedding or LLM provider answered badly
+    │   └── ProviderUnavailable  a provider could not be reached
+    └── MigrationError           the database schema could not be brought up to date
+
+The CLI and the HTTP server translate these at the edge; library code raises them and
+never swallows them.
+"""
+
+from __future__ import annotations
+
+
+class ReverieError(Exception):
+    """Base class for every error Reverie raises on purpose."""
+
+    code = "error"
+
+
+class InvalidInput(ReverieError):
+    """A caller passed input Reverie cannot accept."""
+
+    code = "invalid_input"
+
+
+class GuardRejected(InvalidInput):
+    """Text refused by the memory guardrails; ``reason`` says which rule."""
+
+    code = "rejected"
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class NotFound(ReverieError):
+    """The thing asked for does not exist for this user."""
+
+    code = "not_found"
+
+
+class Conflict(ReverieError):
+    """The request clashes with the current state."""
+
+    code = "conflict"
+
+
+class ConfigError(ReverieError):
+    """Configuration is invalid; the message names the key."""
+
+    code = "config_error"
+
+
+class ProviderError(ReverieError):
+    """An embedding or LLM provider failed or answered with something unusable."""
+
+    code = "provider_error"
+
+
+class ProviderUnavailable(ProviderError):
+    """An embedding or LLM provider could not be reached."""
+
+    code = "provider_unavailable"
+
+
+class MigrationError(ReverieError):
+    """The database schema could not be migrated."""
+
+    code = "migration_error"
+
+
+__all__ = [
+    "Conflict",
+    "ConfigError",
+    "GuardRejected",
+    "InvalidInput",
+    "MigrationError",
+    "NotFound",
+    "ProviderError",
+    "ProviderUnavailable",
+    "ReverieError",
+]

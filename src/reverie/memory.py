@@ -1,0 +1,466 @@
+"""The :class:`Memory` object: Reverie's one Python entry point.
+
+The CLI, the HTTP server and the memory tool are thin layers over it. A ``Memory`` is bound
+to one user (or is a guest, which neither loads nor stores anything); ``for_user`` and
+``for_interface`` give views of the same database for other people.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import tzinfo
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from reverie.config import Settings
+from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound
+from reverie.extract.guard import ensure_memory_text
+from reverie.retrieve.context import ContextBlock, build_context
+from reverie.retrieve.search import RecentResults, SearchResults, recent_memory, search_memory
+from reverie.retrieve.text import keyword_terms, normalize_key, token_similarity
+from reverie.retrieve.timeutil import parse_period
+from reverie.tools.memory_tool import run_tool
+from reverie.observe import Observation, observe
+from reverie.portability import export_user, import_user
+from reverie.store import open_store
+from reverie.store.base import (
+    KINDS,
+    SOURCES,
+    STATUSES,
+    Kind,
+    MemoryFilter,
+    MemoryRow,
+    NewMemory,
+    NewSummary,
+    Source,
+    Status,
+    Store,
+    SummaryRow,
+    User,
+    UserStore,
+)
+
+FORGET_ALL_CONFIRMATION = "DELETE"
+_USER_NAME_MAX = 64
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What ``remember`` or ``prefer`` did: stored anew, reinforced, or replaced older rows."""
+
+    status: Literal["stored", "reinforced", "updated", "superseded"]
+    memory: MemoryRow
+    replaced: list[MemoryRow] = field(default_factory=list)
+
+
+def _local_zone(name: str) -> tzinfo:
+    if not name:
+        local = time.localtime().tm_zone
+        try:
+            return ZoneInfo("localtime") if local else ZoneInfo("UTC")
+        except ZoneInfoNotFoundError:
+            return ZoneInfo("UTC")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(f"memory.timezone '{name}' is not a known time zone (e.g. Europe/Paris)") from exc
+
+
+def _check_user_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > _USER_NAME_MAX or not all(c.isalnum() or c in "._-@" for c in name):
+        raise InvalidInput(
+            f"User name {name!r} is not valid: use 1-{_USER_NAME_MAX} letters, digits, '.', '_', '-' or '@'"
+        )
+    return name
+
+
+class Memory:
+    """Long-term memory for one user: remember, prefer, search, recent, forget, context, tool."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        user: str | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.settings = settings if settings is not None else Settings()
+        self.store = store if store is not None else open_store(self.settings)
+        self._owns_store = store is None
+        self.clock = clock or time.time
+        self.tz = _local_zone(self.settings.memory.timezone)
+        self.user: User | None = self._resolve_user(user or self.settings.default_user)
+        self.interface: str | None = None
+
+    # construction ------------------------------------------------------------------
+    def _resolve_user(self, name: str) -> User:
+        user = self.store.get_user(name)
+        if user is not None:
+            return user
+        if name == self.settings.default_user:
+            return self.store.add_user(_check_user_name(name), self.clock())
+        raise NotFound(f"No user named '{name}'; add one with `reverie users add {name}`")
+
+    def _view(self, user: User | None, interface: str | None) -> Memory:
+        view = object.__new__(Memory)
+        view.settings, view.store, view.clock, view.tz = self.settings, self.store, self.clock, self.tz
+        view._owns_store = False
+        view.user, view.interface = user, interface
+        return view
+
+    def for_user(self, name: str) -> Memory:
+        """The same database seen as another user (NotFound if there is no such user)."""
+        return self._view(self._resolve_user(name), None)
+
+    def for_interface(self, interface: str) -> Memory:
+        """The memory of whoever an interface is mapped to, or a guest view if unmapped."""
+        name = self.settings.memory.voice_mapping.get(interface)
+        if name is not None:
+            return self._view(self._resolve_user(name), interface)
+        user_id = self.store.interface_user(interface)
+        user = next((u for u in self.store.list_users() if u.id == user_id), None) if user_id else None
+        return self._view(user, interface)
+
+    @property
+    def is_guest(self) -> bool:
+        """True for an unmapped interface: nothing is loaded or stored."""
+        return self.user is None
+
+    def close(self) -> None:
+        """Close the database if this object opened it."""
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def scope(self) -> UserStore:
+        """The store bound to this user; guests have none."""
+        if self.user is None:
+            raise Conflict(
+                f"Interface '{self.interface}' is not mapped to a user, so this is a guest session "
+                "and memory is off; map it under [memory.voice_mapping]"
+            )
+        return self.store.scope(self.user.id)
+
+    # users -------------------------------------------------------------------------
+    def add_user(self, name: str, *, display_name: str = "", is_admin: bool = False) -> User:
+        """Create a user."""
+        return self.store.add_user(_check_user_name(name), self.clock(), display_name=display_name,
+                                   is_admin=is_admin)
+
+    def list_users(self) -> list[User]:
+        """Every user in the database."""
+        return self.store.list_users()
+
+    # writing -----------------------------------------------------------------------
+    def _guard(self, text: str, source: Source) -> str:
+        allow = self.settings.memory.allow_sensitive_on_request and source == "explicit"
+        return ensure_memory_text(text, allow_sensitive=allow, max_bytes=self.settings.memory.max_memory_bytes)
+
+    def remember(
+        self,
+        text: str,
+        key: str | None = None,
+        *,
+        type: str = "general",  # noqa: A002 - the column is called type
+        source: Source = "explicit",
+        confidence: float = 1.0,
+        conversation_id: int | None = None,
+    ) -> RememberResult:
+        """Keep a fact. Near-identical facts are reinforced; a fact with a key replaces the old one."""
+        if source not in SOURCES:
+            raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
+        if not 0.0 <= confidence <= 1.0:
+            raise InvalidInput(f"confidence must be between 0 and 1, got {confidence}")
+        text = self._guard(text, source)
+        norm_key = normalize_key(key) if key else None
+        if key is not None and not norm_key:
+            raise InvalidInput(f"key {key!r} has no letters or digits")
+        scope, now = self.scope, self.clock()
+        threshold = self.settings.memory.duplicate_similarity
+        with scope.transaction():
+            previous = scope.find_active_by_key("fact", norm_key) if norm_key else None
+            twin = previous if previous and token_similarity(previous.text, text) >= threshold else None
+            if twin is None and previous is None:
+                twin = self._near_duplicate(scope, text, threshold)
+            if twin is not None:
+                row = scope.reinforce(twin.id, now, confidence)
+                assert row is not None
+                return RememberResult("reinforced", row)
+            new = scope.insert_memory(
+                NewMemory(kind="fact", text=text, source=source, confidence=confidence, type=type,
+                          key=None if previous else norm_key, conversation_id=conversation_id),
+                now,
+            )
+            if previous is None:
+                return RememberResult("stored", new)
+            scope.supersede(previous.id, new.id, now)
+            scope.audit("supersede", now, target_kind="fact", target_id=previous.id,
+                        reason=f"key '{norm_key}' set again", detail={"superseded_by": new.id})
+            new = scope.update_memory(new.id, now, key=norm_key) or new
+            return RememberResult("superseded", new, [previous])
+
+    def _near_duplicate(self, scope: UserStore, text: str, threshold: float) -> MemoryRow | None:
+        candidates = scope.search_memories(keyword_terms(text), kinds=("fact",), limit=20)
+        best = max(candidates, key=lambda hit: token_similarity(hit[0].text, text), default=None)
+        if best is not None and token_similarity(best[0].text, text) >= threshold:
+            return best[0]
+        return None
+
+    def prefer(
+        self,
+        category: str,
+        value: str,
+        *,
+        source: Source = "explicit",
+        confidence: float | None = None,
+    ) -> RememberResult:
+        """Set the preference for a category; setting it again updates and reinforces it."""
+        key = normalize_key(category)
+        if not key:
+            raise InvalidInput("A preference needs a category (e.g. verbosity, units, lights)")
+        if source not in SOURCES:
+            raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
+        value = self._guard(value, source)
+        level = confidence if confidence is not None else (1.0 if source == "explicit" else 0.5)
+        if not 0.0 <= level <= 1.0:
+            raise InvalidInput(f"confidence must be between 0 and 1, got {level}")
+        scope, now = self.scope, self.clock()
+        with scope.transaction():
+            current = scope.find_active_by_key("preference", key)
+            if current is None:
+                row = scope.insert_memory(
+                    NewMemory(kind="preference", text=value, source=source, confidence=level, key=key), now
+                )
+                return RememberResult("stored", row)
+            same = token_similarity(current.text, value) >= self.settings.memory.duplicate_similarity
+            changed = scope.update_memory(
+                current.id, now,
+                text=current.text if same else value,
+                source="explicit" if "explicit" in (source, current.source) else "inferred",
+                confidence=max(level, current.confidence) if same else level,
+                reinforcement_count=current.reinforcement_count + 1,
+            )
+            assert changed is not None
+            return RememberResult("reinforced" if same else "updated", changed)
+
+    def add_summary(
+        self,
+        text: str,
+        *,
+        topics: list[str] | None = None,
+        sentiment: str = "",
+        conversation_id: int | None = None,
+        at: float | None = None,
+        message_count: int = 0,
+    ) -> SummaryRow:
+        """Keep a summary of a conversation."""
+        text = ensure_memory_text(text, max_bytes=4 * self.settings.memory.max_memory_bytes)
+        return self.scope.insert_summary(
+            NewSummary(text=text, topics=[t.strip() for t in topics or [] if t.strip()][:5],
+                       sentiment=sentiment, conversation_id=conversation_id, created_at=at,
+                       message_count=message_count),
+            self.clock(),
+        )
+
+    def set_base_memory(self, text: str) -> None:
+        """Replace the user's base memory document (the distilled profile)."""
+        text = text.strip()
+        if text:
+            text = ensure_memory_text(text, max_bytes=16 * self.settings.memory.max_memory_bytes)
+        self.scope.set_base_memory(text, self.clock())
+
+    def base_memory(self) -> str:
+        """The user's base memory document, or ''."""
+        if self.is_guest:
+            return ""
+        found = self.scope.get_base_memory()
+        return found[0] if found else ""
+
+    # reading -----------------------------------------------------------------------
+    def get(self, memory_id: int) -> MemoryRow:
+        """One memory by id (NotFound if it is not this user's)."""
+        row = self.scope.get_memory(memory_id)
+        if row is None:
+            raise NotFound(f"No memory with id {memory_id}")
+        return row
+
+    def list(
+        self,
+        *,
+        kind: Kind | None = None,
+        status: Status | Literal["all"] = "active",
+        source: Source | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        order: Literal["confidence", "recent", "id"] = "recent",
+    ) -> list[MemoryRow]:
+        """Memories, filtered by kind, status and source, a page at a time."""
+        if self.is_guest:
+            return []
+        return self.scope.list_memories(self._filter(kind, status, source, limit, offset, order))
+
+    def count(self, *, kind: Kind | None = None, status: Status | Literal["all"] = "active") -> int:
+        """How many memories match."""
+        if self.is_guest:
+            return 0
+        return self.scope.count_memories(self._filter(kind, status, None, 1, 0, "id"))
+
+    @staticmethod
+    def _filter(
+        kind: str | None, status: str, source: str | None, limit: int, offset: int, order: Any
+    ) -> MemoryFilter:
+        if kind is not None and kind not in KINDS:
+            raise InvalidInput(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        if status != "all" and status not in STATUSES:
+            raise InvalidInput(f"status must be one of {', '.join(STATUSES)} or all, got {status!r}")
+        if source is not None and source not in SOURCES:
+            raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
+        if not 1 <= limit <= 1000 or offset < 0:
+            raise InvalidInput("limit must be 1-1000 and offset 0 or more")
+        return MemoryFilter(
+            kinds=KINDS if kind is None else (kind,),  # type: ignore[arg-type]
+            statuses=STATUSES if status == "all" else (status,),  # type: ignore[arg-type]
+            source=source,  # type: ignore[arg-type]
+            limit=limit,
+            offset=offset,
+            order=order,
+        )
+
+    def summaries(self, *, limit: int = 50, offset: int = 0) -> list[SummaryRow]:
+        """Conversation summaries, newest first."""
+        return [] if self.is_guest else self.scope.list_summaries(limit=limit, offset=offset)
+
+    def search(
+        self,
+        query: str,
+        *,
+        date: str | None = None,
+        date_from: str | None = None,
+        date_to: str | None = None,
+        limit: int = 10,
+    ) -> SearchResults:
+        """Search facts, preferences and summaries by keywords and dates (YYYY-MM-DD)."""
+        if self.is_guest:
+            return SearchResults(query, [])
+        return search_memory(self.scope, query, tz=self.tz, date=date, date_from=date_from,
+                             date_to=date_to, limit=limit)
+
+    def recent(self, period: str = "7d", *, limit: int = 50) -> RecentResults:
+        """What was learned or discussed within a period such as 30m, 24h, 7d or 2w."""
+        if self.is_guest:
+            now = self.clock()
+            return RecentResults(period, now - parse_period(period).total_seconds(), [], [], [])
+        return recent_memory(self.scope, period, now=self.clock(), limit=limit)
+
+    def context(self, query: str | None = None, *, touch: bool = True) -> ContextBlock:
+        """The remembered-data block for a system prompt, within the token budget."""
+        budget = self.settings.memory.context_budget_tokens
+        if self.is_guest or not self.settings.memory.enabled:
+            return ContextBlock("", 0, budget)
+        scope, now = self.scope, self.clock()
+        block = build_context(
+            scope, budget=budget, now=now, tz=self.tz, query=query,
+            max_facts=self.settings.memory.context_max_facts,
+            max_summaries=self.settings.memory.context_max_summaries,
+        )
+        if touch and block.fact_ids:
+            scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)
+        return block
+
+    # changing and forgetting -------------------------------------------------------
+    def edit(self, memory_id: int, text: str) -> MemoryRow:
+        """Correct a memory's text (a user's correction makes it explicit)."""
+        current = self.get(memory_id)
+        text = self._guard(text, "explicit")
+        scope, now = self.scope, self.clock()
+        with scope.transaction():
+            row = scope.update_memory(current.id, now, text=text, source="explicit",
+                                      confidence=max(current.confidence, 1.0 if current.kind == "fact" else 0.9))
+            scope.audit("edit", now, target_kind=current.kind, target_id=current.id, reason="edited by user")
+        assert row is not None
+        return row
+
+    def delete(self, memory_id: int) -> MemoryRow:
+        """Delete one memory for good and return what it was."""
+        row = self.get(memory_id)
+        scope, now = self.scope, self.clock()
+        with scope.transaction():
+            scope.delete_memories([row.id])
+            scope.audit("delete", now, target_kind=row.kind, target_id=row.id, reason="deleted by user")
+        return row
+
+    def forget(self, query: str) -> list[MemoryRow]:
+        """Delete the facts and preferences that match every keyword of ``query``."""
+        terms = keyword_terms(query)
+        if not terms:
+            raise InvalidInput("Say what to forget with at least one meaningful word, e.g. 'forget vegetarian'")
+        scope, now = self.scope, self.clock()
+        with scope.transaction():
+            matches = [row for row, _ in scope.search_memories(terms, limit=100, match_all=True)]
+            if matches:
+                scope.delete_memories([row.id for row in matches])
+                scope.audit("forget", now, reason="forgotten on request",
+                            detail={"ids": [row.id for row in matches], "terms": len(terms)})
+        return matches
+
+    def forget_all(self, confirm: str) -> dict[str, int]:
+        """Delete everything kept about the user; ``confirm`` must be the word DELETE."""
+        if confirm != FORGET_ALL_CONFIRMATION:
+            raise InvalidInput(f"Nothing deleted: to forget everything, confirm with the word {FORGET_ALL_CONFIRMATION}")
+        scope, now = self.scope, self.clock()
+        with scope.transaction():
+            counts = scope.delete_everything()
+            scope.audit("forget_all", now, reason="forget everything on request", detail=counts)
+        return counts
+
+    def stats(self) -> dict[str, Any]:
+        """Counts per kind and source, and the context tokens used against the budget."""
+        block = self.context(touch=False)
+        result: dict[str, Any] = {
+            "user": self.user.name if self.user else None,
+            "guest": self.is_guest,
+            "context_tokens": block.tokens,
+            "context_budget": block.budget,
+        }
+        if self.is_guest:
+            return result
+        scope = self.scope
+        for kind in KINDS:
+            result[f"{kind}s"] = scope.count_memories(MemoryFilter(kinds=(kind,)))
+        for source in SOURCES:
+            result[source] = scope.count_memories(MemoryFilter(source=source))
+        result["superseded"] = scope.count_memories(MemoryFilter(statuses=("superseded",)))
+        result["summaries"] = scope.count_summaries()
+        result["base_memory"] = bool(self.base_memory())
+        result["database_bytes"] = self.store.database_size()
+        return result
+
+    # protocol adapters -------------------------------------------------------------
+    def tool(self, command: str | dict[str, Any]) -> str:
+        """Run one memory-tool command (DAWN JSON) and return the text for the LLM."""
+        return run_tool(self, command).render()
+
+    def observe(self, utterance: str) -> Observation:
+        """Act on a power phrase in what the user said ("remember that ...", "I prefer ...")."""
+        return observe(self, utterance)
+
+    def export(self) -> dict[str, Any]:
+        """Everything kept about the user, as one JSON-ready document."""
+        return export_user(self)
+
+    def import_(self, document: dict[str, Any]) -> dict[str, int]:
+        """Load an export document into this user's memory (atomic; returns counts)."""
+        return import_user(self, document)
+
+
+__all__ = ["FORGET_ALL_CONFIRMATION", "Memory", "RememberResult"]

@@ -1,0 +1,100 @@
+"""Text helpers shared by storage, search and the context builder: terms, similarity, tokens."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+_WORD = re.compile(r"[\w']+", re.UNICODE)
+
+# Common words carry no meaning for a keyword search and make FTS OR-queries slow.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been before
+    being below between both but by can can't cannot could couldn't did didn't do does doesn't
+    doing don't down during each few for from further had hadn't has hasn't have haven't having
+    he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've
+    if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of off
+    on once only or other ought our ours ourselves out over own same shan't she she'd she'll
+    she's should shouldn't so some such than that that's the their theirs them themselves then
+    there there's these they they'd they'll they're they've this those through to too under until
+    up very was wasn't we we'd we'll we're we've were weren't what what's when when's where
+    where's which while who who's whom why why's will with won't would wouldn't you you'd you'll
+    you're you've your yours yourself yourselves user user's users remember tell know anything
+    something did do does please thing things s t just also get got like
+    """.split()
+)
+MAX_QUERY_TERMS = 12
+
+
+def fold(text: str) -> str:
+    """Lower-case, strip accents and normalise apostrophes."""
+    text = unicodedata.normalize("NFKD", text.replace("\u2019", "'").replace("\u2018", "'"))
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, folded, possessive 's dropped."""
+    found = []
+    for word in _WORD.findall(fold(text)):
+        word = word.strip("'_")
+        if word.endswith("'s"):
+            word = word[:-2]
+        if word:
+            found.append(word)
+    return found
+
+
+def keyword_terms(query: str) -> list[str]:
+    """Search terms of a query: distinct meaningful words, stopwords dropped, at most 12."""
+    terms: list[str] = []
+    for word in words(query):
+        if word not in STOPWORDS and word not in terms:
+            terms.append(word)
+    return terms[:MAX_QUERY_TERMS]
+
+
+def token_set(text: str) -> frozenset[str]:
+    """The normalised content words of a text, for near-duplicate detection."""
+    return frozenset(w for w in words(text) if w not in STOPWORDS) or frozenset(words(text))
+
+
+def token_similarity(a: str, b: str) -> float:
+    """Jaccard similarity of two texts' content words (1.0 = same words)."""
+    left, right = token_set(a), token_set(b)
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def normalize_key(key: str) -> str:
+    """A memory key as stored: lower-case snake_case words ("Home City" -> "home_city")."""
+    return "_".join(words(key.replace("_", " ").replace("-", " ")))
+
+
+def count_tokens(text: str) -> int:
+    """Tokens a text costs in a prompt.
+
+    A documented approximation of a BERT/GPT-style subword tokenizer, chosen to overestimate
+    slightly so that a budget is never exceeded: one token per 4 characters, but at least
+    4 tokens per 3 words, plus one per punctuation mark.
+    """
+    if not text:
+        return 0
+    word_count = len(_WORD.findall(text))
+    punctuation = sum(1 for ch in text if not ch.isalnum() and not ch.isspace() and ch != "'")
+    return max(math.ceil(len(text) / 4), math.ceil(word_count * 4 / 3) + punctuation)
+
+
+__all__ = [
+    "MAX_QUERY_TERMS",
+    "STOPWORDS",
+    "count_tokens",
+    "fold",
+    "keyword_terms",
+    "normalize_key",
+    "token_set",
+    "token_similarity",
+    "words",
+]

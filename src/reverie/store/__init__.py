@@ -1,0 +1,76 @@
+"""Storage engines behind one interface; :func:`open_store` picks one from the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reverie.config import Settings
+from reverie.errors import ConfigError
+from reverie.store.base import (
+    KINDS,
+    SOURCES,
+    STATUSES,
+    AuditEntry,
+    Kind,
+    MemoryFilter,
+    MemoryRow,
+    NewMemory,
+    NewSummary,
+    Source,
+    Status,
+    Store,
+    SummaryRow,
+    User,
+    UserStore,
+)
+
+StoreFactory = Callable[[Settings], Store]
+_ENGINES: dict[str, StoreFactory] = {}
+
+
+def register_engine(scheme: str, factory: StoreFactory) -> None:
+    """Make a store engine available for URLs starting with ``scheme://``."""
+    _ENGINES[scheme] = factory
+
+
+def _open_sqlite(settings: Settings) -> Store:
+    from reverie.store.sqlite import SqliteStore
+
+    return SqliteStore(settings.database_path)
+
+
+register_engine("sqlite", _open_sqlite)
+
+
+def open_store(settings: Settings) -> Store:
+    """Open the database the settings name (the home folder's SQLite file by default)."""
+    scheme = settings.store.url.partition("://")[0] if settings.store.url else "sqlite"
+    try:
+        factory = _ENGINES[scheme]
+    except KeyError:
+        known = ", ".join(sorted(_ENGINES))
+        raise ConfigError(
+            f"store.url '{settings.store.url}' uses an unknown engine '{scheme}'; known: {known}"
+        ) from None
+    return factory(settings)
+
+
+__all__ = [
+    "KINDS",
+    "SOURCES",
+    "STATUSES",
+    "AuditEntry",
+    "Kind",
+    "MemoryFilter",
+    "MemoryRow",
+    "NewMemory",
+    "NewSummary",
+    "Source",
+    "Status",
+    "Store",
+    "SummaryRow",
+    "User",
+    "UserStore",
+    "open_store",
+    "register_engine",
+]

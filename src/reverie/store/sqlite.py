@@ -1,0 +1,204 @@
+"""The SQLite engine: one database file, WAL, numbered migrations, one connection per thread."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+from reverie.errors import Conflict, MigrationError, NotFound
+from reverie.store.base import User
+from reverie.store.sqlite_user import SqliteUserStore
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def _safe_pow(base: float | None, exponent: float | None) -> float | None:
+    """SQL power() that never returns NaN or infinity (decay must not poison rows)."""
+    if base is None or exponent is None:
+        return None
+    try:
+        value = math.pow(base, exponent)
+    except (OverflowError, ValueError):
+        return 0.0
+    return value if math.isfinite(value) else 0.0
+
+
+def _migrations(backend: str) -> list[tuple[int, str, str]]:
+    """(version, name, sql) for every shipped migration of a backend, in order."""
+    folder = resources.files("reverie.store") / "migrations" / backend
+    found = []
+    for entry in folder.iterdir():
+        if entry.name.endswith(".sql"):
+            number, _, _ = entry.name.partition("_")
+            found.append((int(number), entry.name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class SqliteStore:
+    """A Reverie database in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._migrate()
+
+    # connections -------------------------------------------------------------------
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened and configured on first use."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            conn.row_factory = sqlite3.Row
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.create_function("safe_pow", 2, _safe_pow, deterministic=True)
+            self._local.conn = conn
+            self._local.depth = 0
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction on this thread's connection; nested calls join the outer one."""
+        conn = self.connection()
+        if self._local.depth:
+            self._local.depth += 1
+            try:
+                yield conn
+            finally:
+                self._local.depth -= 1
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        self._local.depth = 1
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+        finally:
+            self._local.depth = 0
+
+    def close(self) -> None:
+        """Close every connection this store opened."""
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    # migrations --------------------------------------------------------------------
+    def _migrate(self) -> None:
+        conn = self.connection()
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+        shipped = _migrations("sqlite")
+        newest = max((v for v, _, _ in shipped), default=0)
+        if applied and max(applied) > newest:
+            raise MigrationError(
+                f"{self.path} has schema version {max(applied)}, newer than this Reverie "
+                f"knows ({newest}); upgrade Reverie before opening it"
+            )
+        for version, name, sql in shipped:
+            if version in applied:
+                continue
+            try:
+                # executescript commits on its own, so the migration carries its own BEGIN.
+                conn.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\n"
+                    f"INSERT INTO schema_migrations VALUES ({version}, '{name}', (julianday('now') - 2440587.5) * 86400.0);\n"
+                    "COMMIT;"
+                )
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise MigrationError(f"Migration {name} failed on {self.path}: {exc}") from exc
+
+    def schema_version(self) -> int:
+        """The newest migration applied."""
+        row = self.connection().execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+        return int(row[0] or 0)
+
+    def database_size(self) -> int:
+        """Bytes of the database file plus its write-ahead log."""
+        total = 0
+        for suffix in ("", "-wal"):
+            part = Path(f"{self.path}{suffix}")
+            if part.exists():
+                total += part.stat().st_size
+        return total
+
+    # users -------------------------------------------------------------------------
+    def scope(self, user_id: int) -> SqliteUserStore:
+        """A view bound to one user."""
+        return SqliteUserStore(self, user_id)
+
+    def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
+        """Create a user; Conflict if the name is taken."""
+        try:
+            with self.transaction() as conn:
+                cur = conn.execute(
+                    "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)",
+                    (name, display_name, int(is_admin), now),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"A user named '{name}' already exists") from exc
+        return User(int(cur.lastrowid or 0), name, display_name, is_admin, now)
+
+    def get_user(self, name: str) -> User | None:
+        """The user with this name."""
+        row = self.connection().execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
+        return _user(row) if row else None
+
+    def list_users(self) -> list[User]:
+        """All users, by name."""
+        rows = self.connection().execute("SELECT * FROM users ORDER BY name").fetchall()
+        return [_user(row) for row in rows]
+
+    def delete_user(self, user_id: int) -> None:
+        """Remove a user and, by cascade, everything kept about them."""
+        with self.transaction() as conn:
+            cur = conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
+            if cur.rowcount == 0:
+                raise NotFound(f"No user with id {user_id}")
+
+    def map_interface(self, interface: str, user_id: int | None, now: float) -> None:
+        """Map a voice interface to a user (None removes the mapping)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM interface_mappings WHERE interface = ?", (interface,))
+            if user_id is not None:
+                conn.execute(
+                    "INSERT INTO interface_mappings (interface, user_id, created_at) VALUES (?, ?, ?)",
+                    (interface, user_id, now),
+                )
+
+    def interface_user(self, interface: str) -> int | None:
+        """The user an interface is mapped to in the database."""
+        row = self.connection().execute(
+            "SELECT user_id FROM interface_mappings WHERE interface = ?", (interface,)
+        ).fetchone()
+        return int(row[0]) if row else None
+
+
+def _user(row: sqlite3.Row) -> User:
+    return User(row["id"], row["name"], row["display_name"], bool(row["is_admin"]), row["created_at"])
+
+
+__all__ = ["SqliteStore"]
