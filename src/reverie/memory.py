@@ -17,13 +17,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from reverie.config import Settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound
 from reverie.extract.guard import ensure_memory_text
+from reverie.observe import Observation, observe
+from reverie.portability import export_user, import_user
 from reverie.retrieve.context import ContextBlock, build_context
 from reverie.retrieve.search import RecentResults, SearchResults, recent_memory, search_memory
 from reverie.retrieve.text import keyword_terms, normalize_key, token_similarity
 from reverie.retrieve.timeutil import parse_period
-from reverie.tools.memory_tool import run_tool
-from reverie.observe import Observation, observe
-from reverie.portability import export_user, import_user
 from reverie.store import open_store
 from reverie.store.base import (
     KINDS,
@@ -41,6 +40,7 @@ from reverie.store.base import (
     User,
     UserStore,
 )
+from reverie.tools.memory_tool import run_tool
 
 FORGET_ALL_CONFIRMATION = "DELETE"
 _USER_NAME_MAX = 64
@@ -294,7 +294,7 @@ class Memory:
             raise NotFound(f"No memory with id {memory_id}")
         return row
 
-    def list(
+    def list_memories(
         self,
         *,
         kind: Kind | None = None,
@@ -317,7 +317,12 @@ class Memory:
 
     @staticmethod
     def _filter(
-        kind: str | None, status: str, source: str | None, limit: int, offset: int, order: Any
+        kind: Kind | None,
+        status: Status | Literal["all"],
+        source: Source | None,
+        limit: int,
+        offset: int,
+        order: Literal["confidence", "recent", "id"],
     ) -> MemoryFilter:
         if kind is not None and kind not in KINDS:
             raise InvalidInput(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
@@ -328,9 +333,9 @@ class Memory:
         if not 1 <= limit <= 1000 or offset < 0:
             raise InvalidInput("limit must be 1-1000 and offset 0 or more")
         return MemoryFilter(
-            kinds=KINDS if kind is None else (kind,),  # type: ignore[arg-type]
-            statuses=STATUSES if status == "all" else (status,),  # type: ignore[arg-type]
-            source=source,  # type: ignore[arg-type]
+            kinds=KINDS if kind is None else (kind,),
+            statuses=STATUSES if status == "all" else (status,),
+            source=source,
             limit=limit,
             offset=offset,
             order=order,

@@ -73,7 +73,7 @@ def _join(items: list[str]) -> str:
 
 
 def _show_facts(memory: Memory) -> Observation:
-    facts = memory.list(kind="fact", order="confidence", limit=_SPOKEN_FACTS)
+    facts = memory.list_memories(kind="fact", order="confidence", limit=_SPOKEN_FACTS)
     if not facts:
         return Observation("show_facts", "I don't remember anything about you yet.")
     total = memory.count(kind="fact")
@@ -83,7 +83,7 @@ def _show_facts(memory: Memory) -> Observation:
 
 
 def _show_preferences(memory: Memory) -> Observation:
-    prefs = memory.list(kind="preference", order="confidence", limit=_SPOKEN_FACTS)
+    prefs = memory.list_memories(kind="preference", order="confidence", limit=_SPOKEN_FACTS)
     if not prefs:
         return Observation("show_preferences", "You haven't told me any preferences yet.")
     said = _join([f"for {(p.key or 'general').replace('_', ' ')}, {p.text}" for p in prefs])

@@ -10,7 +10,7 @@ from datetime import tzinfo
 
 from reverie.retrieve.text import count_tokens, keyword_terms
 from reverie.retrieve.timeutil import relative_day
-from reverie.store.base import MemoryFilter, MemoryRow, SummaryRow, UserStore
+from reverie.store.base import MemoryFilter, MemoryRow, UserStore
 
 FENCE_OPEN = "<remembered_user_data>"
 FENCE_CLOSE = "</remembered_user_data>"

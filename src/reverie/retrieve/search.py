@@ -77,14 +77,11 @@ def search_memory(
         raise InvalidInput("Give keywords to search for, or a date / date_from / date_to")
     if not terms:
         where = MemoryFilter(created_from=start, created_to=end, limit=limit, order="recent")
-        facts = scope.list_memories(_kind(where, "fact"))
-        prefs = scope.list_memories(_kind(where, "preference"))
-        summaries = scope.list_summaries(created_from=start, created_to=end, limit=limit)
         return SearchResults(
             query, terms,
-            [SearchHit(m, 0.0) for m in facts],
-            [SearchHit(m, 0.0) for m in prefs],
-            [SummaryHit(s, 0.0) for s in summaries],
+            [SearchHit(m, 0.0) for m in scope.list_memories(_kind(where, "fact"))],
+            [SearchHit(m, 0.0) for m in scope.list_memories(_kind(where, "preference"))],
+            [SummaryHit(s, 0.0) for s in scope.list_summaries(created_from=start, created_to=end, limit=limit)],
         )
     facts_and_prefs = scope.search_memories(terms, created_from=start, created_to=end, limit=limit * 2)
     facts = [SearchHit(m, s) for m, s in facts_and_prefs if m.kind == "fact"][:limit]

@@ -103,7 +103,8 @@ class ToolResponse:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready envelope for the HTTP API."""
-        return {"ok": self.ok, "action": self.action, "result": self.text if self.text is not None else self.data}
+        result = self.text if self.text is not None else self.data
+        return {"ok": self.ok, "action": self.action, "result": result}
 
 
 def _error(action: str, code: str, detail: str) -> ToolResponse:
@@ -121,7 +122,7 @@ def _parse(command: str | bytes | dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"command is longer than {MAX_COMMAND_BYTES} bytes")
     parsed = json.loads(command)
     if not isinstance(parsed, dict):
-        raise ValueError("a command is a JSON object like {\"device\":\"memory\",\"action\":\"search\",\"value\":\"...\"}")
+        raise ValueError('a command is a JSON object like {"device":"memory","action":"search","value":"..."}')
     return parsed
 
 
@@ -183,13 +184,14 @@ def _value(command: dict[str, Any], required: bool = True) -> str:
 
 
 def _search(memory: Memory, command: dict[str, Any]) -> ToolResponse:
-    dates = {}
+    dates: dict[str, str | None] = {}
     for name in _SEARCH_FIELDS:
         raw = command.get(name)
         if raw is not None and not isinstance(raw, str):
             raise ValueError(f"'{name}' must be a YYYY-MM-DD string")
         dates[name] = raw or None
-    results = memory.search(_value(command, required=False), **dates)
+    results = memory.search(_value(command, required=False), date=dates["date"],
+                            date_from=dates["date_from"], date_to=dates["date_to"])
     return ToolResponse(True, "search", search_payload(results, memory))
 
 
@@ -236,8 +238,8 @@ def run_tool(memory: Memory, command: str | bytes | dict[str, Any]) -> ToolRespo
     if unknown:
         return _error(action, "invalid_command", f"unexpected field(s): {', '.join(sorted(unknown))}")
     if memory.is_guest:
-        return ToolResponse(False, action, {"status": "unavailable", "error": "guest",
-                                            "detail": "Memory is off in a guest session; nothing is loaded or stored."})
+        detail = "Memory is off in a guest session; nothing is loaded or stored."
+        return ToolResponse(False, action, {"status": "unavailable", "error": "guest", "detail": detail})
     try:
         return _HANDLERS[action](memory, parsed)
     except GuardRejected as exc:

@@ -1,0 +1,393 @@
+"""The ``reverie`` command: a thin layer over :class:`reverie.Memory`.
+
+Expected errors print one line to stderr and exit 1 (bad input, not found, conflicts) or
+2 (usage); nothing prints a traceback for them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from reverie.config import Settings, load_settings
+from reverie.errors import ReverieError
+from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
+from reverie.retrieve.timeutil import humanize_ago
+from reverie.serialize import memory_dict, recent_dict, search_dict
+from reverie.store.base import MemoryRow
+from reverie.tools.memory_tool import recent_text, run_tool
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _State:
+    """What the global options chose; opens the memory on first use."""
+
+    def __init__(self, home: str | None, config: str | None, user: str | None) -> None:
+        self.home, self.config, self.user_name = home, config, user
+        self._settings: Settings | None = None
+        self._memory: Memory | None = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = load_settings(self.config, home=self.home, environ=os.environ)
+        return self._settings
+
+    @property
+    def memory(self) -> Memory:
+        if self._memory is None:
+            base = Memory(self.settings)
+            self._memory = base.for_user(self.user_name) if self.user_name else base
+            self._base = base
+        return self._memory
+
+    def close(self) -> None:
+        if self._memory is not None:
+            self._base.close()
+
+
+def _state() -> _State:
+    return click.get_current_context().find_object(_State)  # type: ignore[return-value]
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _json_option(func: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def _line(row: MemoryRow, memory: Memory) -> str:
+    label = f"{row.key}: " if row.kind == "preference" and row.key else ""
+    status = "" if row.status == "active" else f" [{row.status}]"
+    when = humanize_ago(row.created_at, memory.clock())
+    return f"#{row.id} {label}{row.text}  ({row.kind}, {row.source}, {row.confidence:.2f}, {when}){status}"
+
+
+class _Group(click.Group):
+    """Translates Reverie's errors into one line on stderr and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ReverieError as exc:
+            click.echo(f"reverie: {exc}", err=True)
+            ctx.exit(1)
+        finally:
+            state = ctx.find_object(_State)
+            if state is not None:
+                state.close()
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", type=click.Path(file_okay=False), help="Data folder (default: $REVERIE_HOME).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Path of reverie.toml.")
+@click.option("--user", "-u", help="Whose memory (default: the configured default user).")
+@click.version_option(package_name="reverie")
+@click.pass_context
+def cli(ctx: click.Context, home: str | None, config_path: str | None, user: str | None) -> None:
+    """Reverie: long-term memory for your AI assistant."""
+    ctx.obj = _State(home, config_path, user)
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--key", help="Normalized key (timezone, home_city ...): replaces the older memory with it.")
+@click.option("--type", "type_", default="general", show_default=True, help="Memory type.")
+def remember(text: str, key: str | None, type_: str) -> None:
+    """Remember a fact (explicit, full confidence)."""
+    result = _state().memory.remember(text, key, type=type_)
+    click.echo(f"{result.status}: #{result.memory.id} {result.memory.text}")
+    for old in result.replaced:
+        click.echo(f"  replaces #{old.id} {old.text}")
+
+
+@cli.command()
+@click.argument("category")
+@click.argument("value")
+def prefer(category: str, value: str) -> None:
+    """Set a preference: reverie prefer verbosity "concise answers"."""
+    result = _state().memory.prefer(category, value)
+    click.echo(f"{result.status}: {result.memory.key}: {result.memory.text}")
+
+
+@cli.command()
+@click.argument("query", default="")
+@click.option("--date", help="One day, YYYY-MM-DD.")
+@click.option("--from", "date_from", help="Start day, YYYY-MM-DD.")
+@click.option("--to", "date_to", help="End day (inclusive), YYYY-MM-DD.")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@_json_option
+def search(query: str, date: str | None, date_from: str | None, date_to: str | None, limit: int,
+           as_json: bool) -> None:
+    """Search facts, preferences and summaries by keywords and dates."""
+    memory = _state().memory
+    results = memory.search(query, date=date, date_from=date_from, date_to=date_to, limit=limit)
+    if as_json:
+        _emit(search_dict(results, memory.tz))
+        return
+    if not results.total:
+        click.echo("Nothing found.")
+    for hit in [*results.facts, *results.preferences]:
+        click.echo(_line(hit.memory, memory))
+    for summary_hit in results.summaries:
+        s = summary_hit.summary
+        click.echo(f"[summary #{s.id}, {humanize_ago(s.created_at, memory.clock())}] {s.text}")
+
+
+@cli.command()
+@click.argument("period", default="7d")
+@_json_option
+def recent(period: str, as_json: bool) -> None:
+    """What was learned lately: 30m, 24h, 7d, 2w ..."""
+    memory = _state().memory
+    results = memory.recent(period)
+    if as_json:
+        _emit(recent_dict(results, memory.tz))
+    else:
+        click.echo(recent_text(results, memory.clock()))
+
+
+@cli.command()
+@click.argument("query")
+def forget(query: str) -> None:
+    """Delete the memories matching every keyword of QUERY."""
+    gone = _state().memory.forget(query)
+    click.echo(f"Forgot {len(gone)} memor{'y' if len(gone) == 1 else 'ies'}.")
+    for row in gone:
+        click.echo(f"  #{row.id} {row.text}")
+
+
+@cli.command(name="list")
+@click.option("--kind", type=click.Choice(["fact", "preference"]))
+@click.option("--status", default="active", show_default=True,
+              type=click.Choice(["active", "superseded", "deleted", "all"]))
+@click.option("--source", type=click.Choice(["explicit", "inferred"]))
+@click.option("--order", default="recent", show_default=True,
+              type=click.Choice(["recent", "confidence", "id"]))
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--offset", default=0, show_default=True, type=click.IntRange(0))
+@_json_option
+def list_(
+    kind: Any, status: Any, source: Any, order: Any, limit: int, offset: int, as_json: bool
+) -> None:
+    """List memories."""
+    memory = _state().memory
+    rows = memory.list_memories(
+        kind=kind, status=status, source=source, order=order, limit=limit, offset=offset
+    )
+    if as_json:
+        _emit([memory_dict(row, memory.tz) for row in rows])
+        return
+    if not rows:
+        click.echo("No memories yet.")
+    for row in rows:
+        click.echo(_line(row, memory))
+
+
+@cli.command()
+@click.argument("memory_id", type=int)
+@_json_option
+def show(memory_id: int, as_json: bool) -> None:
+    """Show one memory in full."""
+    memory = _state().memory
+    data = memory_dict(memory.get(memory_id), memory.tz)
+    if as_json:
+        _emit(data)
+    else:
+        for name, value in data.items():
+            click.echo(f"{name:>20}: {value}")
+
+
+@cli.command()
+@click.argument("memory_id", type=int)
+@click.argument("text")
+def edit(memory_id: int, text: str) -> None:
+    """Correct a memory's text."""
+    row = _state().memory.edit(memory_id, text)
+    click.echo(f"edited: #{row.id} {row.text}")
+
+
+@cli.command()
+@click.argument("memory_id", type=int)
+def delete(memory_id: int) -> None:
+    """Delete one memory."""
+    row = _state().memory.delete(memory_id)
+    click.echo(f"deleted: #{row.id} {row.text}")
+
+
+@cli.command(name="forget-all")
+@click.option("--yes", is_flag=True, help="Do not ask (for scripts).")
+def forget_all(yes: bool) -> None:
+    """Delete everything kept about the user (asks you to type DELETE)."""
+    memory = _state().memory
+    if not yes:
+        typed = click.prompt(f"This deletes every memory, summary and conversation of "
+                             f"'{memory.user.name if memory.user else '?'}'. Type {FORGET_ALL_CONFIRMATION} to confirm",
+                             default="", show_default=False)
+        if typed != FORGET_ALL_CONFIRMATION:
+            click.echo("reverie: nothing deleted", err=True)
+            sys.exit(1)
+    counts = memory.forget_all(FORGET_ALL_CONFIRMATION)
+    click.echo("Deleted " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + ".")
+
+
+@cli.command()
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="File (default: stdout).")
+def export(output: str | None) -> None:
+    """Export everything kept about the user as JSON."""
+    document = json.dumps(_state().memory.export(), indent=2, ensure_ascii=False)
+    if output:
+        Path(output).write_text(document + "\n", encoding="utf-8")
+        click.echo(f"Exported to {output}", err=True)
+    else:
+        click.echo(document)
+
+
+@cli.command(name="import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+def import_(path: str) -> None:
+    """Import an export document (PATH or - for stdin)."""
+    raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReverieError(f"{path} is not a JSON export document: {exc}") from exc
+    counts = _state().memory.import_(document)
+    click.echo("Imported " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + ".")
+
+
+@cli.command()
+@click.argument("query", required=False)
+@_json_option
+def context(query: str | None, as_json: bool) -> None:
+    """Print the memory block for a system prompt (optionally for a user message)."""
+    block = _state().memory.context(query)
+    if as_json:
+        _emit({"text": block.text, "tokens": block.tokens, "budget": block.budget})
+    else:
+        click.echo(block.text or "(no memories yet)")
+
+
+@cli.command()
+@click.argument("command")
+def tool(command: str) -> None:
+    """Run one memory-tool command: reverie tool '{"action":"search","value":"dog"}'."""
+    response = run_tool(_state().memory, command)
+    click.echo(response.render())
+    if not response.ok:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("utterance")
+@_json_option
+def say(utterance: str, as_json: bool) -> None:
+    """Act on a power phrase ("remember that ...", "I prefer ...", "forget ...")."""
+    memory = _state().memory
+    seen = memory.observe(utterance)
+    if as_json:
+        _emit({"action": seen.action, "reply": seen.reply, "handled": seen.handled,
+               "memories": [memory_dict(row, memory.tz) for row in seen.memories]})
+    else:
+        click.echo(seen.reply or "(no memory command recognised)")
+
+
+@cli.group(invoke_without_command=True)
+@_json_option
+@click.pass_context
+def users(ctx: click.Context, as_json: bool) -> None:
+    """List users, or add one with `reverie users add NAME`."""
+    if ctx.invoked_subcommand is not None:
+        return
+    people = Memory(_state().settings).list_users()
+    if as_json:
+        _emit([{"name": u.name, "display_name": u.display_name, "is_admin": u.is_admin} for u in people])
+        return
+    for person in people:
+        click.echo(f"{person.name}{' (admin)' if person.is_admin else ''}  {person.display_name}")
+
+
+@users.command(name="add")
+@click.argument("name")
+@click.option("--display-name", default="", help="A friendly name.")
+@click.option("--admin", is_flag=True, help="Make the user an administrator.")
+def users_add(name: str, display_name: str, admin: bool) -> None:
+    """Add a user."""
+    with Memory(_state().settings) as memory:
+        user = memory.add_user(name, display_name=display_name, is_admin=admin)
+    click.echo(f"added user {user.name}")
+
+
+@cli.command()
+@_json_option
+def stats(as_json: bool) -> None:
+    """Counts of facts, preferences and summaries, and the context budget used."""
+    data = _state().memory.stats()
+    if as_json:
+        _emit(data)
+    else:
+        for name, value in data.items():
+            click.echo(f"{name:>16}: {value}")
+
+
+@cli.group()
+def config() -> None:
+    """Inspect the configuration."""
+
+
+@config.command(name="show")
+@_json_option
+def config_show(as_json: bool) -> None:
+    """Print the effective configuration (file + REVERIE_* overrides)."""
+    data = _state().settings.dump()
+    if as_json:
+        _emit(data)
+        return
+    _print_toml(data)
+
+
+def _print_toml(data: dict[str, Any], prefix: str = "") -> None:
+    scalars = {k: v for k, v in data.items() if not isinstance(v, dict) or k == "voice_mapping"}
+    for key, value in scalars.items():
+        if isinstance(value, dict):
+            inline = ", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in value.items())
+            click.echo(f"{key} = {{{inline}}}")
+        else:
+            click.echo(f"{key} = {json.dumps(value)}")
+    for key, value in data.items():
+        if isinstance(value, dict) and key != "voice_mapping":
+            name = f"{prefix}{key}"
+            click.echo(f"\n[{name}]")
+            _print_toml(value, name + ".")
+
+
+@cli.command()
+@click.option("--host", help="Address to listen on (default from [server]).")
+@click.option("--port", type=click.IntRange(1, 65535), help="Port (default from [server]).")
+def serve(host: str | None, port: int | None) -> None:
+    """Run the HTTP server (API, docs at /docs)."""
+    from reverie.server import run_server
+
+    settings = _state().settings
+    if host:
+        settings.server.host = host
+    if port:
+        settings.server.port = port
+    run_server(settings)
+
+
+def main() -> None:
+    """Entry point of the ``reverie`` command."""
+    cli(prog_name="reverie")
+
+
+__all__ = ["cli", "main"]

@@ -1,0 +1,390 @@
+"""Power-phrase detection: spot explicit memory commands in an utterance without an LLM.
+
+``detect_phrase`` returns a ``PhraseIntent`` or ``None`` for ordinary chat. Text forms:
+
+- remember: a self-describing fact in the third person ("User walks the dog at 6pm").
+- prefer: the value shown after ``"category: "``. For "my default X is Y" it is the bare value
+  Y ("72 degrees", category from X); otherwise it is a third-person predicate without the
+  subject ("prefers concise answers", "likes the color pink for the user's colored lights",
+  "would rather take the train"), so ``"User " + text`` is also a sentence.
+- forget: a short search query (the object phrase without pronouns, "vegetarian").
+- clear, confirm, cancel, show_facts, show_preferences: empty text.
+
+"forget it" / "forget that" alone are the idiom for "never mind" and yield ``cancel``;
+"remember to ..." / "don't forget to ..." are reminders, not facts, and yield ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Action = Literal[
+    "remember", "prefer", "forget", "clear", "confirm", "cancel", "show_facts", "show_preferences"
+]
+
+
+@dataclass(frozen=True)
+class PhraseIntent:
+    """A memory command found in an utterance."""
+
+    action: Action
+    text: str = ""
+    category: str = ""
+
+
+_I = re.IGNORECASE
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'",
+                              "\u00b4": "'", "\u201c": '"', "\u201d": '"'})
+_SPACES = re.compile(r"\s+")
+_TRAILING = re.compile(
+    r"(?:[\s.!?\u2026]+|[\s,]+(?:please|thanks|thank you)|\s*,\s*(?:ok|okay))$", _I
+)
+_ADDRESS = re.compile(
+    r"^(?:(?:hey|hi|hello|yo|ok|okay)\s+(?:assistant|saga|reverie|computer)\b|"
+    r"(?:assistant|saga|reverie|computer)\s*(?=[,:])|(?:hey|hi|hello)\s+\w+\s*(?=[,:]))[\s,:]*", _I
+)
+_FILLER = re.compile(
+    r"^(?:hey|hi|hello|yo|ok|okay|alright|all right|so|well|um+|uh+|oh|and|also|actually|now|"
+    r"btw|by the way|one more thing|just|kindly|yes|yeah|no|nope)\b[\s,:]*", _I
+)
+_REQUEST = re.compile(
+    r"^(?:please|pls|(?:can|could|would|will)\s+you|"
+    r"i(?:\s+(?:want|need|would like)|'d\s+like)\s+you\s+to)\b[\s,:]*", _I
+)
+
+_CONFIRM_WORDS = (r"yes|yeah|yep|yup|sure|ok|okay|confirm|confirmed|do it|go ahead|absolutely|"
+                  r"please do|i'?m sure|i am sure")
+_CONFIRM = re.compile(
+    rf"^(?:{_CONFIRM_WORDS})(?:[\s,]+(?:{_CONFIRM_WORDS}|please|thanks|thank you|"
+    r"(?:clear|delete|wipe|erase) (?:it|it all|everything|(?:my|your) memory)))*$", _I
+)
+_CANCEL_WORDS = (r"no|nope|nah|cancel|cancel that|never ?mind|stop|don'?t|do not|don'?t do it|"
+                 r"abort|keep it|keep (?:them|everything)|leave it|forget (?:about )?(?:it|that)")
+_CANCEL = re.compile(rf"^(?:{_CANCEL_WORDS})(?:[\s,]+(?:{_CANCEL_WORDS}|thanks|thank you|wait))*$",
+                     _I)
+
+_CLEAR = re.compile(
+    r"^(?:(?:clear|reset|wipe|erase|delete|purge)(?:\s+out)?\s+(?:all\s+(?:of\s+)?)?"
+    r"(?:your\s+|my\s+|the\s+)?memor(?:y|ies)(?:\s+(?:of|about)\s+me)?"
+    r"(?:\s+(?:completely|entirely))?"
+    r"|forget\s+(?:everything|it all|all of it|all about me)"
+    r"(?:\s+(?:you\s+(?:know|remember)\s+about\s+me|about\s+me|i(?:'ve)?\s+(?:ever\s+)?told you))?"
+    r"|(?:delete|erase|wipe|remove)\s+(?:everything|all)\s+(?:that\s+)?you\s+(?:know|remember|have)"
+    r"\s+(?:about|on)\s+me)$", _I
+)
+_SHOW_PREFS = re.compile(
+    r"^(?:what\s+(?:are|were)\s+my\s+(?:current\s+)?preferences"
+    r"|what\s+(?:do|did)\s+you\s+(?:know|remember)\s+about\s+my\s+preferences"
+    r"|what\s+preferences\s+do\s+you\s+(?:know|have|remember)(?:\s+(?:about|for)\s+me)?"
+    r"|(?:show|list|tell)(?:\s+me)?\s+my\s+preferences)$", _I
+)
+_SHOW_FACTS = re.compile(
+    r"^(?:what\s+(?:else\s+|all\s+)?(?:do|did)\s+you\s+(?:know|remember)\s+about\s+me"
+    r"|what\s+facts\s+do\s+you\s+(?:know|have|remember)(?:\s+about\s+me)?"
+    r"|what\s+have\s+you\s+(?:remembered|learned|learnt)(?:\s+about\s+me)?"
+    r"|what\s+do\s+you\s+have\s+on\s+me"
+    r"|(?:show|list|tell)(?:\s+me)?\s+(?:my\s+facts|your\s+memories|(?:what|everything)\s+you\s+"
+    r"(?:know|remember)\s+about\s+me))(?:\s+so\s+far)?$", _I
+)
+
+_REMEMBER_VERB = re.compile(
+    r"^(?:/remember\b|remember\b(?:\s+(that)\b|\s+this\s*:)?)[\s,:]*(.*)$", _I
+)
+_REMEMBER_OTHER = re.compile(
+    r"^(?:for\s+future\s+reference\b|keep\s+in\s+mind(?:\s+(that))?\b|(?:don'?t|do\s+not)\s+"
+    r"forget(?:\s+(that))?\b|(?:make\s+a\s+|take\s+)?note(?:\s+(that)\b|\s*:)|make\s+a\s+note\b)"
+    r"[\s,:]*(.*)$", _I
+)
+_EMPTY_CLAUSE = re.compile(r"^(?:this|that|it|me|everything|all|them|to)?$", _I)
+# "remember when ..." reminisces and "remember to ..." is a reminder; after "that" it is a fact.
+_NOT_A_FACT = re.compile(
+    r"^(?:to|when|what|how|where|who|whom|why|which|if|whether|the\s+time|back\s+when)\b", _I
+)
+
+_PREFER = re.compile(
+    r"^i(?:'d|\s+would)?\s+(?:(?:really|much|generally|usually|always|definitely|strongly|"
+    r"personally|typically|normally|mostly)\s+)?prefer\s+\S.*$", _I
+)
+_RATHER = re.compile(r"^i(?:'d|\s+would)\s+(?:much\s+)?rather\s+\S.*$", _I)
+_PREF_FOR = re.compile(r"^(?:i\s+have\s+a\s+preference|my\s+preference\s+is)\s+(?:for\s+)?(.+)$",
+                       _I)
+_GENERAL = re.compile(
+    r"^(?:in\s+general|generally(?:\s+speaking)?|as\s+a\s+rule|by\s+default)[\s,]+"
+    r"(i\s+(?:(?:really|usually|always)\s+)?(?:like|love|want|prefer|enjoy)\s+\S.*)$"
+    r"|^(i\s+generally\s+(?:like|love|want|prefer|enjoy)\s+\S.*)$"
+    r"|^(i\s+(?:like|love|want|enjoy)\s+\S.*?)[\s,]+in\s+general$", _I
+)
+_DEFAULT = re.compile(
+    r"^(?:my|the)\s+default\s+(?:(?:for|of)\s+)?(?:(?:my|the)\s+)?(\w[\w\s'-]{0,40}?)\s+"
+    r"(?:is|should\s+be|will\s+be|must\s+be|has\s+to\s+be|=)\s+(.+)$", _I
+)
+
+_FORGET = re.compile(
+    r"^(?:(?:delete|remove|erase|forget)\s+what\s+you\s+(?:know|remember)\s+about"
+    r"|forget(?:\s+about|\s+that|\s+the\s+fact\s+that)?"
+    r"|(?:delete|remove|erase|clear|drop)\s+(?:the\s+|that\s+|your\s+|my\s+|any\s+)?"
+    r"(?:memor(?:y|ies)|facts?|notes?|preferences?)\s+(?:about|of|that|on|for|regarding|saying))"
+    r"\s+(.+)$", _I
+)
+_REMINDER = re.compile(r"^to\b", _I)
+_QUERY_LEAD = re.compile(
+    r"^(?:(?:about|that|the\s+fact\s+that|what\s+i\s+(?:said|told\s+you)\s+about|"
+    r"everything\s+about|all\s+about|i'm|im|i've|i'd|i'll|i|me|my|mine|myself|am|is|are|was|"
+    r"were|have|has|had|a|an|the)\s+)+", _I
+)
+_QUERY_PRONOUNS = re.compile(r"\b(?:i'm|i've|i'd|i'll|i|me|my|mine|myself)\b\s*", _I)
+
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+_CONSONANT_Y = re.compile(r"[^aeiou]y$")
+_SIBILANT = re.compile(r"(?:s|sh|ch|x|z|o)$")
+_CALL_ME = re.compile(r"^(?:(?:you\s+(?:can|may|should)\s+)?call\s+me)\s+(.+)$", _I)
+_TOKEN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*|[^A-Za-z]+")
+_SENTENCE_END = re.compile(r"[.!?]")
+_CLAUSE_BREAK = re.compile(r"[.!?,;:]")
+
+_ADVERBS = frozenset(
+    "always usually often never sometimes rarely seldom also just only still really generally "
+    "normally typically mostly actually occasionally frequently hardly definitely absolutely "
+    "totally truly honestly literally already even ever barely mainly personally currently now "
+    "regularly constantly strongly secretly too myself kinda much certainly probably almost "
+    "nearly simply basically especially particularly no longer all both".split()
+)
+_NOT_VERBS = frozenset("and or nor but to the a an my your his her our their this that in on at for "
+                       "with of from by as than".split())
+_LY_VERBS = frozenset("fly rely apply reply supply imply comply multiply ally tally rally bully "
+                      "sully dally".split())
+_UNCHANGED = frozenset(
+    # modals, third-person and past forms, and present/past look-alikes left as written
+    "can could will would shall should may might must cannot ought is was were has had did does "
+    "went saw made got took came knew thought bought brought ate drank drove flew found gave grew "
+    "heard kept left lost met paid ran rode said sang sat slept sold sent spent spoke stood swam "
+    "taught told understood woke wore won wrote began became broke chose fell felt fought forgot "
+    "forgave froze hid held led lent meant rang rose sought shook shot sank stole struck swore "
+    "threw tore caught dug drew dreamt learnt burnt built bent bit fed fled hung knelt "
+    "put cut set hit let read quit cost hurt shut spread bet cast burst ain't".split()
+)
+_IRREGULAR = {"am": "is", "are": "is", "be": "is", "have": "has", "do": "does", "go": "goes",
+              "don't": "doesn't", "dont": "doesn't", "haven't": "hasn't", "havent": "hasn't",
+              "aren't": "isn't"}
+_ED_PRESENT = frozenset("need feed succeed proceed exceed bleed speed breed heed embed shred"
+                        .split())
+_PARTICIPLES = frozenset("been had gone done seen known heard forgotten eaten never already "
+                         "just".split())
+_CONTRACTIONS = {"i'm": "is", "im": "is", "i've": "has", "ive": "has", "i'll": "will"}
+
+_CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rf"\b(?:{words})\b", _I))
+    for name, words in (
+        ("lights", r"lights?|lighting|lamps?|bulbs?|brightness|bright|dim(?:mer|med)?|"
+                   r"colou?rs?|colou?red"),
+        ("climate", r"temperature|thermostat|degrees|heating|heater|cooling|air conditioning|"
+                    r"ac|humidity|warm(?:er)?|cold(?:er)?|chilly|hvac"),
+        ("units", r"metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|km|miles?|"
+                  r"kilograms?|kg|pounds|lbs|units|24-hour|12-hour"),
+        ("language", r"english|spanish|french|german|italian|portuguese|japanese|chinese|"
+                     r"mandarin|korean|dutch|russian|arabic|hindi|swedish|polish|languages?"),
+        ("music", r"music|songs?|playlists?|jazz|rock|pop|classical|hip hop|rap|podcasts?|"
+                  r"albums?|artists?|bands?|spotify|radio|volume"),
+        ("drinks", r"coffee|tea|espresso|latte|cappuccino|decaf|drinks?|beer|wine|juice|soda"),
+        ("food", r"food|diet|vegetarian|vegan|gluten|spicy|meals?|breakfast|lunch|dinner|pizza|"
+                 r"cuisine|cook(?:ing)?|recipes?|eat(?:ing)?|dairy|meat|pork|fish|sushi|snacks?"),
+        ("schedule", r"wake|wake-up|alarms?|mornings?|evenings?|night|bedtime|sleep|schedule|"
+                     r"calendar|meetings?|appointments?|weekends?|weekdays?|\d{1,2}(?::\d\d)?\s*"
+                     r"(?:am|pm)|o'clock"),
+        ("travel", r"travel|flights?|fly|flying|airlines?|aisle|window seat|seats?|hotels?|"
+                   r"trains?|cars?|drive|driving|routes?|bus|trips?|vacations?"),
+        ("communication", r"emails?|texts?|sms|calls?|phone|messages?|notifications?|notify|"
+                          r"slack|whatsapp|voicemail"),
+        ("humor", r"humou?r|funny|jokes?|witty|sarcasm|sarcastic|puns?|serious"),
+        ("formality", r"formal|informal|casual|polite|professional|tone"),
+        ("verbosity", r"concise|brief|briefer|short(?:er)?|succinct|terse|detailed|verbose|"
+                      r"lengthy|long-winded|thorough|in-depth|elaborate|wordy|summar(?:y|ies)"),
+    )
+)
+_COMMANDS: tuple[tuple[re.Pattern[str], Action], ...] = (
+    (_CONFIRM, "confirm"), (_CANCEL, "cancel"), (_CLEAR, "clear"),
+    (_SHOW_PREFS, "show_preferences"), (_SHOW_FACTS, "show_facts"),
+)
+
+
+def detect_phrase(utterance: str) -> PhraseIntent | None:
+    """Return the memory command in ``utterance``, or ``None`` for ordinary chat."""
+    text = _SPACES.sub(" ", utterance.translate(_APOSTROPHES)).strip()
+    asked = text.endswith("?")
+    text = _strip_trailing(_ADDRESS.sub("", text, count=1))
+    if _CONFIRM.match(text):
+        return PhraseIntent("confirm")
+    if _CANCEL.match(text):
+        return PhraseIntent("cancel")
+    text, requested = _strip_prefixes(text)
+    if not text:
+        return None
+    for pattern, action in _COMMANDS:
+        if pattern.match(text):
+            return PhraseIntent(action)
+    return _detect_forget(text) or _detect_remember(text, asked and not requested) or \
+        _detect_prefer(text)
+
+
+def to_third_person(clause: str) -> str:
+    """Rewrite a first-person clause as a self-describing fact ("I walk" -> "User walks")."""
+    clause = _strip_trailing(_SPACES.sub(" ", clause.translate(_APOSTROPHES)).strip())
+    called = _CALL_ME.match(clause)
+    if called:
+        return f"User wants to be called {called.group(1)}"
+    tokens = _TOKEN.findall(clause)
+    out = list(tokens)
+    words = [k for k, tok in enumerate(tokens) if tok[0].isalpha()]
+    for n, k in enumerate(words):
+        low = tokens[k].lower()
+        at_start = n == 0 or bool(_SENTENCE_END.search(tokens[k - 1]))
+        subject = "User" if at_start else "the user"
+        if low == "i" and not _is_ie(tokens, k):
+            out[k] = subject
+            if not _is_compound_subject(tokens, words[:n]):
+                _agree(tokens, out, words[n + 1:])
+        elif low in _CONTRACTIONS:
+            out[k] = f"{subject} {_CONTRACTIONS[low]}"
+        elif low == "i'd":
+            nxt = tokens[words[n + 1]].lower() if n + 1 < len(words) else ""
+            out[k] = f"{subject} {'had' if nxt in _PARTICIPLES else 'would'}"
+        elif low == "my":
+            out[k] = "User's" if at_start else "the user's"
+        elif low == "mine":
+            out[k] = "The user's" if at_start else "the user's"
+        elif low == "me":
+            out[k] = "The user" if at_start else "the user"
+        elif low == "myself":
+            out[k] = "themselves"
+    result = "".join(out).strip()
+    return result[:1].upper() + result[1:]
+
+
+def infer_category(text: str) -> str:
+    """Return a short snake_case category for a preference text, or ``"general"``."""
+    for name, pattern in _CATEGORIES:
+        if pattern.search(text):
+            return name
+    return "general"
+
+
+def _strip_trailing(text: str) -> str:
+    """Drop trailing punctuation and closing politeness ("..., please!")."""
+    previous = None
+    while previous != text:
+        previous, text = text, _TRAILING.sub("", text)
+    return text.strip()
+
+
+def _strip_prefixes(text: str) -> tuple[str, bool]:
+    """Drop leading fillers and requests; also say whether it was phrased as a request."""
+    requested = False
+    previous = None
+    while previous != text:
+        previous = text
+        text = _ADDRESS.sub("", text, count=1)
+        text = _FILLER.sub("", text, count=1)
+        stripped = _REQUEST.sub("", text, count=1)
+        requested = requested or stripped != text
+        text = stripped
+    return text.strip(), requested
+
+
+def _detect_forget(text: str) -> PhraseIntent | None:
+    """Match "forget X" and "delete the memory about X"."""
+    match = _FORGET.match(text)
+    if not match or _REMINDER.match(match.group(1)):
+        return None
+    query = _QUERY_PRONOUNS.sub("", _QUERY_LEAD.sub("", match.group(1) + " ")).strip(" ,")
+    return PhraseIntent("forget", query) if query else None
+
+
+def _detect_remember(text: str, is_question: bool) -> PhraseIntent | None:
+    """Match "remember (that) X" and its synonyms; questions and reminders are not commands."""
+    verb = _REMEMBER_VERB.match(text)
+    match = verb or _REMEMBER_OTHER.match(text)
+    if not match or (verb and is_question):
+        return None
+    *thats, clause = match.groups()
+    clause = (clause or "").strip(" ,:")
+    if _EMPTY_CLAUSE.match(clause) or (not any(thats) and _NOT_A_FACT.match(clause)):
+        return None
+    fact = to_third_person(clause)
+    return PhraseIntent("remember", fact) if fact else None
+
+
+def _detect_prefer(text: str) -> PhraseIntent | None:
+    """Match preference phrases; plain "I like X" is chat, not a preference."""
+    default = _DEFAULT.match(text)
+    if default:
+        category = _NON_WORD.sub("_", default.group(1).lower()).strip("_")
+        return PhraseIntent("prefer", default.group(2).strip(), category or "general")
+    if _PREFER.match(text) or _RATHER.match(text):
+        return _preference(text)
+    pref_for = _PREF_FOR.match(text)
+    if pref_for:
+        return _preference(f"I prefer {pref_for.group(1)}")
+    general = _GENERAL.match(text)
+    if general:
+        return _preference(next(g for g in general.groups() if g))
+    return None
+
+
+def _preference(clause: str) -> PhraseIntent:
+    """Build a prefer intent from a clause starting with "I"."""
+    sentence = to_third_person(clause)
+    predicate = sentence[5:] if sentence.startswith("User ") else sentence
+    return PhraseIntent("prefer", predicate, infer_category(predicate))
+
+
+def _is_ie(tokens: list[str], k: int) -> bool:
+    """Tell whether the "i" at ``k`` starts the abbreviation "i.e."."""
+    return k + 2 < len(tokens) and tokens[k + 1] == "." and tokens[k + 2].lower() == "e"
+
+
+def _is_compound_subject(tokens: list[str], before: list[int]) -> bool:
+    """Tell whether the words before an "I" make it part of a subject like "my wife and I"."""
+    if not before or tokens[before[-1]].lower() not in ("and", "or", "nor"):
+        return False
+    phrase: list[str] = []
+    for k in reversed(before[:-1]):
+        phrase.append(tokens[k].lower())
+        if k == 0 or _CLAUSE_BREAK.search(tokens[k - 1]):
+            break
+    # "my wife and I go" is compound; "I fix bikes and I watch birds" is two clauses.
+    return 0 < len(phrase) <= 3 and "i" not in phrase
+
+
+def _agree(tokens: list[str], out: list[str], later: list[int]) -> None:
+    """Put the verb after a plain "I" in the third person, skipping adverbs."""
+    for j in later:
+        if tokens[j - 1].strip():  # punctuation between subject and verb: leave the clause alone
+            return
+        word = tokens[j]
+        low = word.lower()
+        if low in _ADVERBS or (low.endswith("ly") and len(low) > 4 and low not in _LY_VERBS):
+            continue
+        if low not in _NOT_VERBS:
+            out[j] = _third_person_verb(word)
+        return
+
+
+def _third_person_verb(word: str) -> str:
+    """Return the third-person singular of a present-tense verb; other forms unchanged."""
+    low = word.lower()
+    if low in _IRREGULAR:
+        conjugated = _IRREGULAR[low]
+    elif low in _UNCHANGED or "'" in low or (low.endswith("ed") and low not in _ED_PRESENT):
+        return word
+    elif _CONSONANT_Y.search(low):
+        conjugated = low[:-1] + "ies"
+    elif _SIBILANT.search(low):
+        conjugated = low + "es"
+    else:
+        conjugated = low + "s"
+    return conjugated.capitalize() if word[:1].isupper() else conjugated
+
+
+__all__ = ["PhraseIntent", "detect_phrase", "infer_category", "to_third_person"]
