@@ -266,3 +266,10 @@ def test_reopening_keeps_data_and_does_not_remigrate(settings: Settings, clock: 
     with Memory(settings, clock=clock) as mem:
         assert [m.text for m in mem.list_memories()] == ["User likes tea"]
         assert mem.store.schema_version() == 1
+
+
+def test_invalid_unicode_and_windows_newlines(memory: Memory) -> None:
+    with pytest.raises(GuardRejected) as info:
+        memory.remember("User likes \ud800 tea")
+    assert info.value.reason == "encoding"
+    assert memory.remember("User likes tea\r\nand biscuits").memory.text == "User likes tea\nand biscuits"

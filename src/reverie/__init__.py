@@ -2,8 +2,8 @@
 
 from reverie.config import Settings, load_settings
 from reverie.errors import (
-    Conflict,
     ConfigError,
+    Conflict,
     GuardRejected,
     InvalidInput,
     MigrationError,
