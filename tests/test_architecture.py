@@ -10,10 +10,24 @@ import reverie
 SRC = Path(reverie.__file__).parent
 # Lower rank = more basic. A module may import reverie modules of its own rank or lower.
 RANKS = {
-    "errors": 0, "config": 1, "store": 2, "embed": 3, "llm": 4, "extract": 5, "retrieve": 6,
-    "maintain": 7, "docs": 8, "tools": 9,
-    "memory": 10, "observe": 10, "portability": 10, "serialize": 10, "__init__": 10, "__main__": 13,
-    "server": 11, "cli": 12,
+    "errors": 0,
+    "config": 1,
+    "store": 2,
+    "embed": 3,
+    "llm": 4,
+    "extract": 5,
+    "retrieve": 6,
+    "maintain": 7,
+    "docs": 8,
+    "tools": 9,
+    "memory": 10,
+    "observe": 10,
+    "portability": 10,
+    "serialize": 10,
+    "__init__": 10,
+    "__main__": 13,
+    "server": 11,
+    "cli": 12,
 }
 
 

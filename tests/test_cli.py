@@ -28,7 +28,9 @@ def run(tmp_path: Path):
 
 
 def test_remember_search_list_show_edit_delete(run) -> None:
-    assert "stored: #1 User is allergic to shellfish" in run("remember", "User is allergic to shellfish").output
+    assert (
+        "stored: #1 User is allergic to shellfish" in run("remember", "User is allergic to shellfish").output
+    )
     run("remember", "User lives in Portland", "--key", "home city")
     out = run("remember", "User lives in Seattle", "--key", "home_city").output
     assert "superseded: #3" in out and "replaces #2" in out
@@ -93,7 +95,11 @@ def test_export_import_round_trip(run, tmp_path: Path) -> None:
 
 def test_users_and_config(run) -> None:
     run("users", "add", "alice", "--admin")
-    assert json.loads(run("users", "--json").output)[0] == {"name": "alice", "display_name": "", "is_admin": True}
+    assert json.loads(run("users", "--json").output)[0] == {
+        "name": "alice",
+        "display_name": "",
+        "is_admin": True,
+    }
     assert "already exists" in run("users", "add", "alice", code=1).stderr
     assert "No user named 'zed'" in run("--user", "zed", "list", code=1).stderr
     shown = run("config", "show").output
@@ -132,7 +138,10 @@ def test_bad_config_is_reported_not_raised(tmp_path: Path) -> None:
 def test_real_process_round_trip(tmp_path: Path) -> None:
     env = {**os.environ, "REVERIE_HOME": str(tmp_path / "p")}
     cmd = [sys.executable, "-m", "reverie"]
-    subprocess.run([*cmd, "remember", "My pet Bruno is a golden retriever"], check=True, env=env,
-                   capture_output=True)
-    found = subprocess.run([*cmd, "search", "Bruno", "--json"], check=True, env=env, capture_output=True, text=True)
+    subprocess.run(
+        [*cmd, "remember", "My pet Bruno is a golden retriever"], check=True, env=env, capture_output=True
+    )
+    found = subprocess.run(
+        [*cmd, "search", "Bruno", "--json"], check=True, env=env, capture_output=True, text=True
+    )
     assert json.loads(found.stdout)["facts"][0]["text"] == "My pet Bruno is a golden retriever"

@@ -15,7 +15,12 @@ def test_defaults_follow_dawn(tmp_path: Path) -> None:
     assert s.memory.extraction.provider == "none"
     d = s.memory.decay
     assert (d.hour, d.inferred_weekly, d.explicit_weekly, d.preference_weekly) == (2, 0.95, 0.98, 0.97)
-    assert (d.inferred_floor, d.explicit_floor, d.preference_floor, d.prune_threshold) == (0.0, 0.5, 0.4, 0.25)
+    assert (d.inferred_floor, d.explicit_floor, d.preference_floor, d.prune_threshold) == (
+        0.0,
+        0.5,
+        0.4,
+        0.25,
+    )
     assert d.summary_retention_days == 30 and d.access_reinforcement_boost == 0.05
     assert (s.rag.chunk_size_tokens, s.rag.chunk_overlap_tokens, s.rag.max_results) == (256, 50, 5)
     assert (s.embeddings.hybrid.keyword_weight, s.embeddings.hybrid.vector_weight) == (0.3, 0.7)
@@ -27,7 +32,7 @@ def test_defaults_follow_dawn(tmp_path: Path) -> None:
 def test_file_in_home_then_env_overrides(tmp_path: Path) -> None:
     (tmp_path / "reverie.toml").write_text(
         '[memory]\ncontext_budget_tokens = 1000\n[memory.voice_mapping]\nlocal_mic = "krisk"\n'
-        '[memory.decay]\nhour = 4\n'
+        "[memory.decay]\nhour = 4\n"
     )
     s = load_settings(home=tmp_path, environ={"REVERIE_MEMORY__DECAY__HOUR": "5"})
     assert s.memory.context_budget_tokens == 1000

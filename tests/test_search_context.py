@@ -132,7 +132,9 @@ def test_context_empty_without_memories(memory: Memory) -> None:
 
 @pytest.mark.parametrize("budget", [60, 120, 300, 800])
 def test_context_never_exceeds_budget(tmp_path, clock: Clock, budget: int) -> None:
-    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_MEMORY__CONTEXT_BUDGET_TOKENS": str(budget)})
+    settings = load_settings(
+        home=tmp_path / "h", environ={"REVERIE_MEMORY__CONTEXT_BUDGET_TOKENS": str(budget)}
+    )
     with Memory(settings, clock=clock) as mem:
         for i in range(60):
             mem.remember(f"User's friend number {i} lives in a town called Placename{i} near the coast")

@@ -60,8 +60,7 @@ def test_parse_period_forms(period: str, expected: timedelta) -> None:
     assert parse_period(period) == expected
 
 
-@pytest.mark.parametrize("period", ["5y", "", "h", "24", "1 fortnight", "3 months", "7d ago",
-                                    "1h30m", "abc"])
+@pytest.mark.parametrize("period", ["5y", "", "h", "24", "1 fortnight", "3 months", "7d ago", "1h30m", "abc"])
 def test_parse_period_unreadable(period: str) -> None:
     with pytest.raises(InvalidInput) as caught:
         parse_period(period)
@@ -69,8 +68,11 @@ def test_parse_period_unreadable(period: str) -> None:
 
 
 def test_parse_period_message_matches_the_documented_text() -> None:
-    with pytest.raises(InvalidInput, match=r"^Cannot read period '5y': use a number and a unit: "
-                       r"m \(minutes\), h \(hours\), d \(days\) or w \(weeks\), e\.g\. 24h or 7d$"):
+    with pytest.raises(
+        InvalidInput,
+        match=r"^Cannot read period '5y': use a number and a unit: "
+        r"m \(minutes\), h \(hours\), d \(days\) or w \(weeks\), e\.g\. 24h or 7d$",
+    ):
         parse_period("5y")
 
 
@@ -93,8 +95,10 @@ def test_parse_date_strict() -> None:
     assert parse_date("2024-02-29", "date_to") == date(2024, 2, 29)
 
 
-@pytest.mark.parametrize("value", ["2026/01/13", "2026-1-13", "13-01-2026", "2026-01-13T00:00",
-                                   "20260113", "", " 2026-01-13", "yesterday"])
+@pytest.mark.parametrize(
+    "value",
+    ["2026/01/13", "2026-1-13", "13-01-2026", "2026-01-13T00:00", "20260113", "", " 2026-01-13", "yesterday"],
+)
 def test_parse_date_wrong_shape_names_the_field(value: str) -> None:
     with pytest.raises(InvalidInput) as caught:
         parse_date(value, "date_from")
@@ -116,13 +120,11 @@ def test_parse_date_impossible_day(value: str) -> None:
 
 
 def test_date_bounds_single_day_utc() -> None:
-    assert date_bounds("2026-01-13", None, None, UTC_ZONE) == (
-        _utc(2026, 1, 13), _utc(2026, 1, 14))
+    assert date_bounds("2026-01-13", None, None, UTC_ZONE) == (_utc(2026, 1, 13), _utc(2026, 1, 14))
 
 
 def test_date_bounds_single_day_new_york() -> None:
-    assert date_bounds("2026-01-13", None, None, NEW_YORK) == (
-        _utc(2026, 1, 13, 5), _utc(2026, 1, 14, 5))
+    assert date_bounds("2026-01-13", None, None, NEW_YORK) == (_utc(2026, 1, 13, 5), _utc(2026, 1, 14, 5))
 
 
 def test_date_bounds_spring_forward_day_is_23_hours() -> None:
@@ -139,9 +141,10 @@ def test_date_bounds_fall_back_day_is_25_hours() -> None:
 
 def test_date_bounds_range_is_inclusive_of_date_to() -> None:
     assert date_bounds(None, "2026-03-07", "2026-03-09", NEW_YORK) == (
-        _utc(2026, 3, 7, 5), _utc(2026, 3, 10, 4))
-    assert date_bounds(None, "2026-01-13", "2026-01-13", UTC_ZONE) == (
-        _utc(2026, 1, 13), _utc(2026, 1, 14))
+        _utc(2026, 3, 7, 5),
+        _utc(2026, 3, 10, 4),
+    )
+    assert date_bounds(None, "2026-01-13", "2026-01-13", UTC_ZONE) == (_utc(2026, 1, 13), _utc(2026, 1, 14))
 
 
 def test_date_bounds_open_ends() -> None:
@@ -151,8 +154,9 @@ def test_date_bounds_open_ends() -> None:
     assert date_bounds("", "", "", UTC_ZONE) == (None, None)
 
 
-@pytest.mark.parametrize(("date_from", "date_to"), [("2026-01-01", None), (None, "2026-01-31"),
-                                                    ("2026-01-01", "2026-01-31")])
+@pytest.mark.parametrize(
+    ("date_from", "date_to"), [("2026-01-01", None), (None, "2026-01-31"), ("2026-01-01", "2026-01-31")]
+)
 def test_date_bounds_refuses_date_with_a_range(date_from: str | None, date_to: str | None) -> None:
     with pytest.raises(InvalidInput, match=r"^Give either date or date_from/date_to, not both$"):
         date_bounds("2026-01-13", date_from, date_to, UTC_ZONE)

@@ -154,8 +154,9 @@ class Memory:
     # users -------------------------------------------------------------------------
     def add_user(self, name: str, *, display_name: str = "", is_admin: bool = False) -> User:
         """Create a user."""
-        return self.store.add_user(_check_user_name(name), self.clock(), display_name=display_name,
-                                   is_admin=is_admin)
+        return self.store.add_user(
+            _check_user_name(name), self.clock(), display_name=display_name, is_admin=is_admin
+        )
 
     def list_users(self) -> list[User]:
         """Every user in the database."""
@@ -164,7 +165,9 @@ class Memory:
     # writing -----------------------------------------------------------------------
     def _guard(self, text: str, source: Source) -> str:
         allow = self.settings.memory.allow_sensitive_on_request and source == "explicit"
-        return ensure_memory_text(text, allow_sensitive=allow, max_bytes=self.settings.memory.max_memory_bytes)
+        return ensure_memory_text(
+            text, allow_sensitive=allow, max_bytes=self.settings.memory.max_memory_bytes
+        )
 
     def remember(
         self,
@@ -197,15 +200,28 @@ class Memory:
                 assert row is not None
                 return RememberResult("reinforced", row)
             new = scope.insert_memory(
-                NewMemory(kind="fact", text=text, source=source, confidence=confidence, type=type,
-                          key=None if previous else norm_key, conversation_id=conversation_id),
+                NewMemory(
+                    kind="fact",
+                    text=text,
+                    source=source,
+                    confidence=confidence,
+                    type=type,
+                    key=None if previous else norm_key,
+                    conversation_id=conversation_id,
+                ),
                 now,
             )
             if previous is None:
                 return RememberResult("stored", new)
             scope.supersede(previous.id, new.id, now)
-            scope.audit("supersede", now, target_kind="fact", target_id=previous.id,
-                        reason=f"key '{norm_key}' set again", detail={"superseded_by": new.id})
+            scope.audit(
+                "supersede",
+                now,
+                target_kind="fact",
+                target_id=previous.id,
+                reason=f"key '{norm_key}' set again",
+                detail={"superseded_by": new.id},
+            )
             new = scope.update_memory(new.id, now, key=norm_key) or new
             return RememberResult("superseded", new, [previous])
 
@@ -244,7 +260,8 @@ class Memory:
                 return RememberResult("stored", row)
             same = token_similarity(current.text, value) >= self.settings.memory.duplicate_similarity
             changed = scope.update_memory(
-                current.id, now,
+                current.id,
+                now,
                 text=current.text if same else value,
                 source="explicit" if "explicit" in (source, current.source) else "inferred",
                 confidence=max(level, current.confidence) if same else level,
@@ -266,9 +283,14 @@ class Memory:
         """Keep a summary of a conversation."""
         text = ensure_memory_text(text, max_bytes=4 * self.settings.memory.max_memory_bytes)
         return self.scope.insert_summary(
-            NewSummary(text=text, topics=[t.strip() for t in topics or [] if t.strip()][:5],
-                       sentiment=sentiment, conversation_id=conversation_id, created_at=at,
-                       message_count=message_count),
+            NewSummary(
+                text=text,
+                topics=[t.strip() for t in topics or [] if t.strip()][:5],
+                sentiment=sentiment,
+                conversation_id=conversation_id,
+                created_at=at,
+                message_count=message_count,
+            ),
             self.clock(),
         )
 
@@ -357,8 +379,9 @@ class Memory:
         """Search facts, preferences and summaries by keywords and dates (YYYY-MM-DD)."""
         if self.is_guest:
             return SearchResults(query, [])
-        return search_memory(self.scope, query, tz=self.tz, date=date, date_from=date_from,
-                             date_to=date_to, limit=limit)
+        return search_memory(
+            self.scope, query, tz=self.tz, date=date, date_from=date_from, date_to=date_to, limit=limit
+        )
 
     def recent(self, period: str = "7d", *, limit: int = 50) -> RecentResults:
         """What was learned or discussed within a period such as 30m, 24h, 7d or 2w."""
@@ -374,7 +397,11 @@ class Memory:
             return ContextBlock("", 0, budget)
         scope, now = self.scope, self.clock()
         block = build_context(
-            scope, budget=budget, now=now, tz=self.tz, query=query,
+            scope,
+            budget=budget,
+            now=now,
+            tz=self.tz,
+            query=query,
             max_facts=self.settings.memory.context_max_facts,
             max_summaries=self.settings.memory.context_max_summaries,
         )
@@ -389,8 +416,13 @@ class Memory:
         text = self._guard(text, "explicit")
         scope, now = self.scope, self.clock()
         with scope.transaction():
-            row = scope.update_memory(current.id, now, text=text, source="explicit",
-                                      confidence=max(current.confidence, 1.0 if current.kind == "fact" else 0.9))
+            row = scope.update_memory(
+                current.id,
+                now,
+                text=text,
+                source="explicit",
+                confidence=max(current.confidence, 1.0 if current.kind == "fact" else 0.9),
+            )
             scope.audit("edit", now, target_kind=current.kind, target_id=current.id, reason="edited by user")
         assert row is not None
         return row
@@ -408,20 +440,28 @@ class Memory:
         """Delete the facts and preferences that match every keyword of ``query``."""
         terms = keyword_terms(query)
         if not terms:
-            raise InvalidInput("Say what to forget with at least one meaningful word, e.g. 'forget vegetarian'")
+            raise InvalidInput(
+                "Say what to forget with at least one meaningful word, e.g. 'forget vegetarian'"
+            )
         scope, now = self.scope, self.clock()
         with scope.transaction():
             matches = [row for row, _ in scope.search_memories(terms, limit=100, match_all=True)]
             if matches:
                 scope.delete_memories([row.id for row in matches])
-                scope.audit("forget", now, reason="forgotten on request",
-                            detail={"ids": [row.id for row in matches], "terms": len(terms)})
+                scope.audit(
+                    "forget",
+                    now,
+                    reason="forgotten on request",
+                    detail={"ids": [row.id for row in matches], "terms": len(terms)},
+                )
         return matches
 
     def forget_all(self, confirm: str) -> dict[str, int]:
         """Delete everything kept about the user; ``confirm`` must be the word DELETE."""
         if confirm != FORGET_ALL_CONFIRMATION:
-            raise InvalidInput(f"Nothing deleted: to forget everything, confirm with the word {FORGET_ALL_CONFIRMATION}")
+            raise InvalidInput(
+                f"Nothing deleted: to forget everything, confirm with the word {FORGET_ALL_CONFIRMATION}"
+            )
         scope, now = self.scope, self.clock()
         with scope.transaction():
             counts = scope.delete_everything()

@@ -22,9 +22,20 @@ CLEAR_CONFIRM_SECONDS = 120
 _SPOKEN_FACTS = 8
 
 ObservedAction = Literal[
-    "none", "guest", "remembered", "reinforced", "updated", "preference_set", "forgot",
-    "nothing_to_forget", "confirm_clear", "cleared", "clear_cancelled", "show_facts",
-    "show_preferences", "rejected",
+    "none",
+    "guest",
+    "remembered",
+    "reinforced",
+    "updated",
+    "preference_set",
+    "forgot",
+    "nothing_to_forget",
+    "confirm_clear",
+    "cleared",
+    "clear_cancelled",
+    "show_facts",
+    "show_preferences",
+    "rejected",
 ]
 
 
@@ -78,7 +89,11 @@ def _show_facts(memory: Memory) -> Observation:
         return Observation("show_facts", "I don't remember anything about you yet.")
     total = memory.count(kind="fact")
     said = _join([to_second_person(f.text) for f in facts])
-    more = f", and {total - len(facts)} more things you can see in your memory page" if total > len(facts) else ""
+    more = (
+        f", and {total - len(facts)} more things you can see in your memory page"
+        if total > len(facts)
+        else ""
+    )
     return Observation("show_facts", f"Here's what I remember: {said}{more}.", facts)
 
 
@@ -108,12 +123,17 @@ def observe(memory: Memory, utterance: str) -> Observation:
             case "remember":
                 result = memory.remember(intent.text)
                 verb = {"stored": "remembered", "superseded": "updated"}.get(result.status, result.status)
-                reply = {"remembered": "I'll remember that.", "reinforced": "I already knew that; noted again.",
-                         "updated": "Got it, I've updated that."}[verb]
+                reply = {
+                    "remembered": "I'll remember that.",
+                    "reinforced": "I already knew that; noted again.",
+                    "updated": "Got it, I've updated that.",
+                }[verb]
                 return Observation(verb, reply, [result.memory])  # type: ignore[arg-type]
             case "prefer":
                 result = memory.prefer(intent.category or "general", intent.text)
-                return Observation("preference_set", "Got it, I'll keep that preference in mind.", [result.memory])
+                return Observation(
+                    "preference_set", "Got it, I'll keep that preference in mind.", [result.memory]
+                )
             case "forget":
                 gone = memory.forget(intent.text)
                 if not gone:

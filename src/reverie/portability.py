@@ -167,9 +167,11 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     already active is kept, but as superseded by the current one.
     """
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise InvalidInput(f"Not a Reverie export: expected an object with \"format\": \"{FORMAT}\"")
+        raise InvalidInput(f'Not a Reverie export: expected an object with "format": "{FORMAT}"')
     if document.get("version") != VERSION:
-        raise InvalidInput(f"Unsupported export version {document.get('version')!r}; this Reverie reads {VERSION}")
+        raise InvalidInput(
+            f"Unsupported export version {document.get('version')!r}; this Reverie reads {VERSION}"
+        )
     raw_memories, raw_summaries = document.get("memories", []), document.get("summaries", [])
     if not isinstance(raw_memories, list) or not isinstance(raw_summaries, list):
         raise InvalidInput("memories and summaries must be lists")
@@ -190,7 +192,9 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
             if (new.kind, new.key, new.text, new.status) in seen:
                 counts["skipped"] += 1
                 continue
-            clash = scope.find_active_by_key(new.kind, new.key) if new.key and new.status == "active" else None
+            clash = (
+                scope.find_active_by_key(new.kind, new.key) if new.key and new.status == "active" else None
+            )
             row = scope.insert_memory(new if clash is None else _as_superseded(new), now)
             if clash is not None:
                 scope.supersede(row.id, clash.id, now)
@@ -198,8 +202,9 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
             counts["memories"] += 1
         for local_id, link in zip(local_ids, links, strict=True):
             if link is not None and local_id in new_ids and link in new_ids:
-                scope.update_memory(new_ids[local_id], _updated_at(memories, local_ids, local_id),
-                                    superseded_by=new_ids[link])
+                scope.update_memory(
+                    new_ids[local_id], _updated_at(memories, local_ids, local_id), superseded_by=new_ids[link]
+                )
         known_summaries = {(s.text, s.created_at) for s in scope.list_summaries(limit=1_000_000)}
         for summary in summaries:
             if (summary.text, summary.created_at) not in known_summaries:

@@ -126,8 +126,9 @@ def prefer(category: str, value: str) -> None:
 @click.option("--to", "date_to", help="End day (inclusive), YYYY-MM-DD.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
 @_json_option
-def search(query: str, date: str | None, date_from: str | None, date_to: str | None, limit: int,
-           as_json: bool) -> None:
+def search(
+    query: str, date: str | None, date_from: str | None, date_to: str | None, limit: int, as_json: bool
+) -> None:
     """Search facts, preferences and summaries by keywords and dates."""
     memory = _state().memory
     results = memory.search(query, date=date, date_from=date_from, date_to=date_to, limit=limit)
@@ -168,17 +169,20 @@ def forget(query: str) -> None:
 
 @cli.command(name="list")
 @click.option("--kind", type=click.Choice(["fact", "preference"]))
-@click.option("--status", default="active", show_default=True,
-              type=click.Choice(["active", "superseded", "deleted", "all"]))
+@click.option(
+    "--status",
+    default="active",
+    show_default=True,
+    type=click.Choice(["active", "superseded", "deleted", "all"]),
+)
 @click.option("--source", type=click.Choice(["explicit", "inferred"]))
-@click.option("--order", default="recent", show_default=True,
-              type=click.Choice(["recent", "confidence", "id"]))
+@click.option(
+    "--order", default="recent", show_default=True, type=click.Choice(["recent", "confidence", "id"])
+)
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--offset", default=0, show_default=True, type=click.IntRange(0))
 @_json_option
-def list_(
-    kind: Any, status: Any, source: Any, order: Any, limit: int, offset: int, as_json: bool
-) -> None:
+def list_(kind: Any, status: Any, source: Any, order: Any, limit: int, offset: int, as_json: bool) -> None:
     """List memories."""
     memory = _state().memory
     rows = memory.list_memories(
@@ -230,9 +234,12 @@ def forget_all(yes: bool) -> None:
     """Delete everything kept about the user (asks you to type DELETE)."""
     memory = _state().memory
     if not yes:
-        typed = click.prompt(f"This deletes every memory, summary and conversation of "
-                             f"'{memory.user.name if memory.user else '?'}'. Type {FORGET_ALL_CONFIRMATION} to confirm",
-                             default="", show_default=False)
+        typed = click.prompt(
+            f"This deletes every memory, summary and conversation of "
+            f"'{memory.user.name if memory.user else '?'}'. Type {FORGET_ALL_CONFIRMATION} to confirm",
+            default="",
+            show_default=False,
+        )
         if typed != FORGET_ALL_CONFIRMATION:
             click.echo("reverie: nothing deleted", err=True)
             sys.exit(1)
@@ -241,7 +248,9 @@ def forget_all(yes: bool) -> None:
 
 
 @cli.command()
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="File (default: stdout).")
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, writable=True), help="File (default: stdout)."
+)
 def export(output: str | None) -> None:
     """Export everything kept about the user as JSON."""
     document = json.dumps(_state().memory.export(), indent=2, ensure_ascii=False)
@@ -295,8 +304,14 @@ def say(utterance: str, as_json: bool) -> None:
     memory = _state().memory
     seen = memory.observe(utterance)
     if as_json:
-        _emit({"action": seen.action, "reply": seen.reply, "handled": seen.handled,
-               "memories": [memory_dict(row, memory.tz) for row in seen.memories]})
+        _emit(
+            {
+                "action": seen.action,
+                "reply": seen.reply,
+                "handled": seen.handled,
+                "memories": [memory_dict(row, memory.tz) for row in seen.memories],
+            }
+        )
     else:
         click.echo(seen.reply or "(no memory command recognised)")
 

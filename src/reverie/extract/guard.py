@@ -213,9 +213,7 @@ def _find_instruction(text: str) -> str | None:
     hits = [(m.start(), m.end()) for m in (_HARD.search(normal),) if m]
     quoted = [m.span() for m in _QUOTED.finditer(normal)]
     for m in _SOFT.finditer(normal):
-        if not any(a <= m.start() < b for a, b in quoted) and not _REPORTED.search(
-            normal, 0, m.start()
-        ):
+        if not any(a <= m.start() < b for a, b in quoted) and not _REPORTED.search(normal, 0, m.start()):
             hits.append((m.start(), m.end()))
             break
     return _snippet(normal, *min(hits)) if hits else None
@@ -360,9 +358,7 @@ def _find_control_char(text: str) -> str | None:
     return None
 
 
-def check_memory_text(
-    text: str, *, allow_sensitive: bool = False, max_bytes: int = 512
-) -> GuardVerdict:
+def check_memory_text(text: str, *, allow_sensitive: bool = False, max_bytes: int = 512) -> GuardVerdict:
     """Decide whether ``text`` may be stored as a memory; never raises for bad text."""
     stripped = text.replace("\r\n", "\n").strip()
     try:

@@ -35,35 +35,41 @@ class PhraseIntent:
 
 
 _I = re.IGNORECASE
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'",
-                              "\u00b4": "'", "\u201c": '"', "\u201d": '"'})
-_SPACES = re.compile(r"\s+")
-_TRAILING = re.compile(
-    r"(?:[\s.!?\u2026]+|[\s,]+(?:please|thanks|thank you)|\s*,\s*(?:ok|okay))$", _I
+_APOSTROPHES = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'", "\u201c": '"', "\u201d": '"'}
 )
+_SPACES = re.compile(r"\s+")
+_TRAILING = re.compile(r"(?:[\s.!?\u2026]+|[\s,]+(?:please|thanks|thank you)|\s*,\s*(?:ok|okay))$", _I)
 _ADDRESS = re.compile(
     r"^(?:(?:hey|hi|hello|yo|ok|okay)\s+(?:assistant|saga|reverie|computer)\b|"
-    r"(?:assistant|saga|reverie|computer)\s*(?=[,:])|(?:hey|hi|hello)\s+\w+\s*(?=[,:]))[\s,:]*", _I
+    r"(?:assistant|saga|reverie|computer)\s*(?=[,:])|(?:hey|hi|hello)\s+\w+\s*(?=[,:]))[\s,:]*",
+    _I,
 )
 _FILLER = re.compile(
     r"^(?:hey|hi|hello|yo|ok|okay|alright|all right|so|well|um+|uh+|oh|and|also|actually|now|"
-    r"btw|by the way|one more thing|just|kindly|yes|yeah|no|nope)\b[\s,:]*", _I
+    r"btw|by the way|one more thing|just|kindly|yes|yeah|no|nope)\b[\s,:]*",
+    _I,
 )
 _REQUEST = re.compile(
     r"^(?:please|pls|(?:can|could|would|will)\s+you|"
-    r"i(?:\s+(?:want|need|would like)|'d\s+like)\s+you\s+to)\b[\s,:]*", _I
+    r"i(?:\s+(?:want|need|would like)|'d\s+like)\s+you\s+to)\b[\s,:]*",
+    _I,
 )
 
-_CONFIRM_WORDS = (r"yes|yeah|yep|yup|sure|ok|okay|confirm|confirmed|do it|go ahead|absolutely|"
-                  r"please do|i'?m sure|i am sure")
+_CONFIRM_WORDS = (
+    r"yes|yeah|yep|yup|sure|ok|okay|confirm|confirmed|do it|go ahead|absolutely|"
+    r"please do|i'?m sure|i am sure"
+)
 _CONFIRM = re.compile(
     rf"^(?:{_CONFIRM_WORDS})(?:[\s,]+(?:{_CONFIRM_WORDS}|please|thanks|thank you|"
-    r"(?:clear|delete|wipe|erase) (?:it|it all|everything|(?:my|your) memory)))*$", _I
+    r"(?:clear|delete|wipe|erase) (?:it|it all|everything|(?:my|your) memory)))*$",
+    _I,
 )
-_CANCEL_WORDS = (r"no|nope|nah|cancel|cancel that|never ?mind|stop|don'?t|do not|don'?t do it|"
-                 r"abort|keep it|keep (?:them|everything)|leave it|forget (?:about )?(?:it|that)")
-_CANCEL = re.compile(rf"^(?:{_CANCEL_WORDS})(?:[\s,]+(?:{_CANCEL_WORDS}|thanks|thank you|wait))*$",
-                     _I)
+_CANCEL_WORDS = (
+    r"no|nope|nah|cancel|cancel that|never ?mind|stop|don'?t|do not|don'?t do it|"
+    r"abort|keep it|keep (?:them|everything)|leave it|forget (?:about )?(?:it|that)"
+)
+_CANCEL = re.compile(rf"^(?:{_CANCEL_WORDS})(?:[\s,]+(?:{_CANCEL_WORDS}|thanks|thank you|wait))*$", _I)
 
 _CLEAR = re.compile(
     r"^(?:(?:clear|reset|wipe|erase|delete|purge)(?:\s+out)?\s+(?:all\s+(?:of\s+)?)?"
@@ -72,13 +78,15 @@ _CLEAR = re.compile(
     r"|forget\s+(?:everything|it all|all of it|all about me)"
     r"(?:\s+(?:you\s+(?:know|remember)\s+about\s+me|about\s+me|i(?:'ve)?\s+(?:ever\s+)?told you))?"
     r"|(?:delete|erase|wipe|remove)\s+(?:everything|all)\s+(?:that\s+)?you\s+(?:know|remember|have)"
-    r"\s+(?:about|on)\s+me)$", _I
+    r"\s+(?:about|on)\s+me)$",
+    _I,
 )
 _SHOW_PREFS = re.compile(
     r"^(?:what\s+(?:are|were)\s+my\s+(?:current\s+)?preferences"
     r"|what\s+(?:do|did)\s+you\s+(?:know|remember)\s+about\s+my\s+preferences"
     r"|what\s+preferences\s+do\s+you\s+(?:know|have|remember)(?:\s+(?:about|for)\s+me)?"
-    r"|(?:show|list|tell)(?:\s+me)?\s+my\s+preferences)$", _I
+    r"|(?:show|list|tell)(?:\s+me)?\s+my\s+preferences)$",
+    _I,
 )
 _SHOW_FACTS = re.compile(
     r"^(?:what\s+(?:else\s+|all\s+)?(?:do|did)\s+you\s+(?:know|remember)\s+about\s+me"
@@ -86,16 +94,16 @@ _SHOW_FACTS = re.compile(
     r"|what\s+have\s+you\s+(?:remembered|learned|learnt)(?:\s+about\s+me)?"
     r"|what\s+do\s+you\s+have\s+on\s+me"
     r"|(?:show|list|tell)(?:\s+me)?\s+(?:my\s+facts|your\s+memories|(?:what|everything)\s+you\s+"
-    r"(?:know|remember)\s+about\s+me))(?:\s+so\s+far)?$", _I
+    r"(?:know|remember)\s+about\s+me))(?:\s+so\s+far)?$",
+    _I,
 )
 
-_REMEMBER_VERB = re.compile(
-    r"^(?:/remember\b|remember\b(?:\s+(that)\b|\s+this\s*:)?)[\s,:]*(.*)$", _I
-)
+_REMEMBER_VERB = re.compile(r"^(?:/remember\b|remember\b(?:\s+(that)\b|\s+this\s*:)?)[\s,:]*(.*)$", _I)
 _REMEMBER_OTHER = re.compile(
     r"^(?:for\s+future\s+reference\b|keep\s+in\s+mind(?:\s+(that))?\b|(?:don'?t|do\s+not)\s+"
     r"forget(?:\s+(that))?\b|(?:make\s+a\s+|take\s+)?note(?:\s+(that)\b|\s*:)|make\s+a\s+note\b)"
-    r"[\s,:]*(.*)$", _I
+    r"[\s,:]*(.*)$",
+    _I,
 )
 _EMPTY_CLAUSE = re.compile(r"^(?:this|that|it|me|everything|all|them|to)?$", _I)
 # "remember when ..." reminisces and "remember to ..." is a reminder; after "that" it is a fact.
@@ -105,20 +113,22 @@ _NOT_A_FACT = re.compile(
 
 _PREFER = re.compile(
     r"^i(?:'d|\s+would)?\s+(?:(?:really|much|generally|usually|always|definitely|strongly|"
-    r"personally|typically|normally|mostly)\s+)?prefer\s+\S.*$", _I
+    r"personally|typically|normally|mostly)\s+)?prefer\s+\S.*$",
+    _I,
 )
 _RATHER = re.compile(r"^i(?:'d|\s+would)\s+(?:much\s+)?rather\s+\S.*$", _I)
-_PREF_FOR = re.compile(r"^(?:i\s+have\s+a\s+preference|my\s+preference\s+is)\s+(?:for\s+)?(.+)$",
-                       _I)
+_PREF_FOR = re.compile(r"^(?:i\s+have\s+a\s+preference|my\s+preference\s+is)\s+(?:for\s+)?(.+)$", _I)
 _GENERAL = re.compile(
     r"^(?:in\s+general|generally(?:\s+speaking)?|as\s+a\s+rule|by\s+default)[\s,]+"
     r"(i\s+(?:(?:really|usually|always)\s+)?(?:like|love|want|prefer|enjoy)\s+\S.*)$"
     r"|^(i\s+generally\s+(?:like|love|want|prefer|enjoy)\s+\S.*)$"
-    r"|^(i\s+(?:like|love|want|enjoy)\s+\S.*?)[\s,]+in\s+general$", _I
+    r"|^(i\s+(?:like|love|want|enjoy)\s+\S.*?)[\s,]+in\s+general$",
+    _I,
 )
 _DEFAULT = re.compile(
     r"^(?:my|the)\s+default\s+(?:(?:for|of)\s+)?(?:(?:my|the)\s+)?(\w[\w\s'-]{0,40}?)\s+"
-    r"(?:is|should\s+be|will\s+be|must\s+be|has\s+to\s+be|=)\s+(.+)$", _I
+    r"(?:is|should\s+be|will\s+be|must\s+be|has\s+to\s+be|=)\s+(.+)$",
+    _I,
 )
 
 _FORGET = re.compile(
@@ -126,13 +136,15 @@ _FORGET = re.compile(
     r"|forget(?:\s+about|\s+that|\s+the\s+fact\s+that)?"
     r"|(?:delete|remove|erase|clear|drop)\s+(?:the\s+|that\s+|your\s+|my\s+|any\s+)?"
     r"(?:memor(?:y|ies)|facts?|notes?|preferences?)\s+(?:about|of|that|on|for|regarding|saying))"
-    r"\s+(.+)$", _I
+    r"\s+(.+)$",
+    _I,
 )
 _REMINDER = re.compile(r"^to\b", _I)
 _QUERY_LEAD = re.compile(
     r"^(?:(?:about|that|the\s+fact\s+that|what\s+i\s+(?:said|told\s+you)\s+about|"
     r"everything\s+about|all\s+about|i'm|im|i've|i'd|i'll|i|me|my|mine|myself|am|is|are|was|"
-    r"were|have|has|had|a|an|the)\s+)+", _I
+    r"were|have|has|had|a|an|the)\s+)+",
+    _I,
 )
 _QUERY_PRONOUNS = re.compile(r"\b(?:i'm|i've|i'd|i'll|i|me|my|mine|myself)\b\s*", _I)
 
@@ -151,10 +163,13 @@ _ADVERBS = frozenset(
     "regularly constantly strongly secretly too myself kinda much certainly probably almost "
     "nearly simply basically especially particularly no longer all both".split()
 )
-_NOT_VERBS = frozenset("and or nor but to the a an my your his her our their this that in on at for "
-                       "with of from by as than".split())
-_LY_VERBS = frozenset("fly rely apply reply supply imply comply multiply ally tally rally bully "
-                      "sully dally".split())
+_NOT_VERBS = frozenset(
+    "and or nor but to the a an my your his her our their this that in on at for "
+    "with of from by as than".split()
+)
+_LY_VERBS = frozenset(
+    "fly rely apply reply supply imply comply multiply ally tally rally bully sully dally".split()
+)
 _UNCHANGED = frozenset(
     # modals, third-person and past forms, and present/past look-alikes left as written
     "can could will would shall should may might must cannot ought is was were has had did does "
@@ -165,47 +180,88 @@ _UNCHANGED = frozenset(
     "threw tore caught dug drew dreamt learnt burnt built bent bit fed fled hung knelt "
     "put cut set hit let read quit cost hurt shut spread bet cast burst ain't".split()
 )
-_IRREGULAR = {"am": "is", "are": "is", "be": "is", "have": "has", "do": "does", "go": "goes",
-              "don't": "doesn't", "dont": "doesn't", "haven't": "hasn't", "havent": "hasn't",
-              "aren't": "isn't"}
-_ED_PRESENT = frozenset("need feed succeed proceed exceed bleed speed breed heed embed shred"
-                        .split())
-_PARTICIPLES = frozenset("been had gone done seen known heard forgotten eaten never already "
-                         "just".split())
+_IRREGULAR = {
+    "am": "is",
+    "are": "is",
+    "be": "is",
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "don't": "doesn't",
+    "dont": "doesn't",
+    "haven't": "hasn't",
+    "havent": "hasn't",
+    "aren't": "isn't",
+}
+_ED_PRESENT = frozenset("need feed succeed proceed exceed bleed speed breed heed embed shred".split())
+_PARTICIPLES = frozenset("been had gone done seen known heard forgotten eaten never already just".split())
 _CONTRACTIONS = {"i'm": "is", "im": "is", "i've": "has", "ive": "has", "i'll": "will"}
 
 _CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(rf"\b(?:{words})\b", _I))
     for name, words in (
-        ("lights", r"lights?|lighting|lamps?|bulbs?|brightness|bright|dim(?:mer|med)?|"
-                   r"colou?rs?|colou?red"),
-        ("climate", r"temperature|thermostat|degrees|heating|heater|cooling|air conditioning|"
-                    r"ac|humidity|warm(?:er)?|cold(?:er)?|chilly|hvac"),
-        ("units", r"metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|km|miles?|"
-                  r"kilograms?|kg|pounds|lbs|units|24-hour|12-hour"),
-        ("language", r"english|spanish|french|german|italian|portuguese|japanese|chinese|"
-                     r"mandarin|korean|dutch|russian|arabic|hindi|swedish|polish|languages?"),
-        ("music", r"music|songs?|playlists?|jazz|rock|pop|classical|hip hop|rap|podcasts?|"
-                  r"albums?|artists?|bands?|spotify|radio|volume"),
+        (
+            "lights",
+            r"lights?|lighting|lamps?|bulbs?|brightness|bright|dim(?:mer|med)?|"
+            r"colou?rs?|colou?red",
+        ),
+        (
+            "climate",
+            r"temperature|thermostat|degrees|heating|heater|cooling|air conditioning|"
+            r"ac|humidity|warm(?:er)?|cold(?:er)?|chilly|hvac",
+        ),
+        (
+            "units",
+            r"metric|imperial|celsius|fahrenheit|kilomet(?:er|re)s?|km|miles?|"
+            r"kilograms?|kg|pounds|lbs|units|24-hour|12-hour",
+        ),
+        (
+            "language",
+            r"english|spanish|french|german|italian|portuguese|japanese|chinese|"
+            r"mandarin|korean|dutch|russian|arabic|hindi|swedish|polish|languages?",
+        ),
+        (
+            "music",
+            r"music|songs?|playlists?|jazz|rock|pop|classical|hip hop|rap|podcasts?|"
+            r"albums?|artists?|bands?|spotify|radio|volume",
+        ),
         ("drinks", r"coffee|tea|espresso|latte|cappuccino|decaf|drinks?|beer|wine|juice|soda"),
-        ("food", r"food|diet|vegetarian|vegan|gluten|spicy|meals?|breakfast|lunch|dinner|pizza|"
-                 r"cuisine|cook(?:ing)?|recipes?|eat(?:ing)?|dairy|meat|pork|fish|sushi|snacks?"),
-        ("schedule", r"wake|wake-up|alarms?|mornings?|evenings?|night|bedtime|sleep|schedule|"
-                     r"calendar|meetings?|appointments?|weekends?|weekdays?|\d{1,2}(?::\d\d)?\s*"
-                     r"(?:am|pm)|o'clock"),
-        ("travel", r"travel|flights?|fly|flying|airlines?|aisle|window seat|seats?|hotels?|"
-                   r"trains?|cars?|drive|driving|routes?|bus|trips?|vacations?"),
-        ("communication", r"emails?|texts?|sms|calls?|phone|messages?|notifications?|notify|"
-                          r"slack|whatsapp|voicemail"),
+        (
+            "food",
+            r"food|diet|vegetarian|vegan|gluten|spicy|meals?|breakfast|lunch|dinner|pizza|"
+            r"cuisine|cook(?:ing)?|recipes?|eat(?:ing)?|dairy|meat|pork|fish|sushi|snacks?",
+        ),
+        (
+            "schedule",
+            r"wake|wake-up|alarms?|mornings?|evenings?|night|bedtime|sleep|schedule|"
+            r"calendar|meetings?|appointments?|weekends?|weekdays?|\d{1,2}(?::\d\d)?\s*"
+            r"(?:am|pm)|o'clock",
+        ),
+        (
+            "travel",
+            r"travel|flights?|fly|flying|airlines?|aisle|window seat|seats?|hotels?|"
+            r"trains?|cars?|drive|driving|routes?|bus|trips?|vacations?",
+        ),
+        (
+            "communication",
+            r"emails?|texts?|sms|calls?|phone|messages?|notifications?|notify|"
+            r"slack|whatsapp|voicemail",
+        ),
         ("humor", r"humou?r|funny|jokes?|witty|sarcasm|sarcastic|puns?|serious"),
         ("formality", r"formal|informal|casual|polite|professional|tone"),
-        ("verbosity", r"concise|brief|briefer|short(?:er)?|succinct|terse|detailed|verbose|"
-                      r"lengthy|long-winded|thorough|in-depth|elaborate|wordy|summar(?:y|ies)"),
+        (
+            "verbosity",
+            r"concise|brief|briefer|short(?:er)?|succinct|terse|detailed|verbose|"
+            r"lengthy|long-winded|thorough|in-depth|elaborate|wordy|summar(?:y|ies)",
+        ),
     )
 )
 _COMMANDS: tuple[tuple[re.Pattern[str], Action], ...] = (
-    (_CONFIRM, "confirm"), (_CANCEL, "cancel"), (_CLEAR, "clear"),
-    (_SHOW_PREFS, "show_preferences"), (_SHOW_FACTS, "show_facts"),
+    (_CONFIRM, "confirm"),
+    (_CANCEL, "cancel"),
+    (_CLEAR, "clear"),
+    (_SHOW_PREFS, "show_preferences"),
+    (_SHOW_FACTS, "show_facts"),
 )
 
 
@@ -224,8 +280,7 @@ def detect_phrase(utterance: str) -> PhraseIntent | None:
     for pattern, action in _COMMANDS:
         if pattern.match(text):
             return PhraseIntent(action)
-    return _detect_forget(text) or _detect_remember(text, asked and not requested) or \
-        _detect_prefer(text)
+    return _detect_forget(text) or _detect_remember(text, asked and not requested) or _detect_prefer(text)
 
 
 def to_third_person(clause: str) -> str:
@@ -244,7 +299,7 @@ def to_third_person(clause: str) -> str:
         if low == "i" and not _is_ie(tokens, k):
             out[k] = subject
             if not _is_compound_subject(tokens, words[:n]):
-                _agree(tokens, out, words[n + 1:])
+                _agree(tokens, out, words[n + 1 :])
         elif low in _CONTRACTIONS:
             out[k] = f"{subject} {_CONTRACTIONS[low]}"
         elif low == "i'd":

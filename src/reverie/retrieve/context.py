@@ -145,7 +145,9 @@ def build_context(
 
     prefs = open_section("preferences", "Preferences:")
     for row in scope.list_memories(MemoryFilter(kinds=("preference",), limit=50, order="confidence")):
-        if not prefs.add(f"- {clean_item(row.key or 'general').replace('_', ' ')}: {clean_item(row.text)}", row.id):
+        if not prefs.add(
+            f"- {clean_item(row.key or 'general').replace('_', ' ')}: {clean_item(row.text)}", row.id
+        ):
             break
     close_section(prefs)
 

@@ -78,10 +78,14 @@ def search_memory(
     if not terms:
         where = MemoryFilter(created_from=start, created_to=end, limit=limit, order="recent")
         return SearchResults(
-            query, terms,
+            query,
+            terms,
             [SearchHit(m, 0.0) for m in scope.list_memories(_kind(where, "fact"))],
             [SearchHit(m, 0.0) for m in scope.list_memories(_kind(where, "preference"))],
-            [SummaryHit(s, 0.0) for s in scope.list_summaries(created_from=start, created_to=end, limit=limit)],
+            [
+                SummaryHit(s, 0.0)
+                for s in scope.list_summaries(created_from=start, created_to=end, limit=limit)
+            ],
         )
     facts_and_prefs = scope.search_memories(terms, created_from=start, created_to=end, limit=limit * 2)
     facts = [SearchHit(m, s) for m, s in facts_and_prefs if m.kind == "fact"][:limit]

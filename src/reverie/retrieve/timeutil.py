@@ -20,9 +20,7 @@ _PERIOD = re.compile(
 )
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
 _MAX_PERIOD = timedelta(days=3653)  # ten years, leap days included
-_PERIOD_FORMS = (
-    "use a number and a unit: m (minutes), h (hours), d (days) or w (weeks), e.g. 24h or 7d"
-)
+_PERIOD_FORMS = "use a number and a unit: m (minutes), h (hours), d (days) or w (weeks), e.g. 24h or 7d"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 _MINUTE = 60
@@ -52,9 +50,7 @@ def parse_date(value: str, field: str = "date") -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise InvalidInput(
-            f"{field} must be a real calendar day as YYYY-MM-DD, got {value!r}"
-        ) from None
+        raise InvalidInput(f"{field} must be a real calendar day as YYYY-MM-DD, got {value!r}") from None
 
 
 def date_bounds(
@@ -79,8 +75,7 @@ def date_bounds(
     end_day = parse_date(last, last_field) if last is not None else None
     if start_day is not None and end_day is not None and start_day > end_day:
         raise InvalidInput(
-            f"date_from ({start_day.isoformat()}) is after date_to ({end_day.isoformat()}); "
-            "swap them"
+            f"date_from ({start_day.isoformat()}) is after date_to ({end_day.isoformat()}); swap them"
         )
     start = _midnight(start_day, tz) if start_day is not None else None
     end = _midnight(end_day + timedelta(days=1), tz) if end_day is not None else None

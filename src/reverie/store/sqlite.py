@@ -15,6 +15,7 @@ from reverie.store.base import User
 from reverie.store.sqlite_user import SqliteUserStore
 
 BUSY_TIMEOUT_MS = 5000
+_NOW_SQL = "(julianday('now') - 2440587.5) * 86400.0"
 
 
 def _safe_pow(base: float | None, exponent: float | None) -> float | None:
@@ -123,7 +124,7 @@ class SqliteStore:
                 # executescript commits on its own, so the migration carries its own BEGIN.
                 conn.executescript(
                     f"BEGIN IMMEDIATE;\n{sql}\n"
-                    f"INSERT INTO schema_migrations VALUES ({version}, '{name}', (julianday('now') - 2440587.5) * 86400.0);\n"
+                    f"INSERT INTO schema_migrations VALUES ({version}, '{name}', {_NOW_SQL});\n"
                     "COMMIT;"
                 )
             except sqlite3.Error as exc:
@@ -191,9 +192,11 @@ class SqliteStore:
 
     def interface_user(self, interface: str) -> int | None:
         """The user an interface is mapped to in the database."""
-        row = self.connection().execute(
-            "SELECT user_id FROM interface_mappings WHERE interface = ?", (interface,)
-        ).fetchone()
+        row = (
+            self.connection()
+            .execute("SELECT user_id FROM interface_mappings WHERE interface = ?", (interface,))
+            .fetchone()
+        )
         return int(row[0]) if row else None
 
 

@@ -28,8 +28,16 @@ _MEMORY_COLUMNS = (
     "updated_at, last_accessed, access_count, reinforcement_count, conversation_id"
 )
 _UPDATABLE = {
-    "text", "key", "type", "confidence", "status", "superseded_by", "source",
-    "last_accessed", "access_count", "reinforcement_count",
+    "text",
+    "key",
+    "type",
+    "confidence",
+    "status",
+    "superseded_by",
+    "source",
+    "last_accessed",
+    "access_count",
+    "reinforcement_count",
 }
 _ORDERS = {
     "recent": "created_at DESC, id DESC",
@@ -47,20 +55,33 @@ def _fts_query(owner: str, terms: Sequence[str], columns: str, match_all: bool =
 
 def _memory(row: sqlite3.Row) -> MemoryRow:
     return MemoryRow(
-        id=row["id"], kind=row["kind"], type=row["type"], key=row["key"], text=row["text"],
-        source=row["source"], confidence=row["confidence"], status=row["status"],
-        superseded_by=row["superseded_by"], created_at=row["created_at"],
-        updated_at=row["updated_at"], last_accessed=row["last_accessed"],
-        access_count=row["access_count"], reinforcement_count=row["reinforcement_count"],
+        id=row["id"],
+        kind=row["kind"],
+        type=row["type"],
+        key=row["key"],
+        text=row["text"],
+        source=row["source"],
+        confidence=row["confidence"],
+        status=row["status"],
+        superseded_by=row["superseded_by"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        last_accessed=row["last_accessed"],
+        access_count=row["access_count"],
+        reinforcement_count=row["reinforcement_count"],
         conversation_id=row["conversation_id"],
     )
 
 
 def _summary(row: sqlite3.Row) -> SummaryRow:
     return SummaryRow(
-        id=row["id"], conversation_id=row["conversation_id"], text=row["text"],
-        topics=list(json.loads(row["topics"] or "[]")), sentiment=row["sentiment"],
-        created_at=row["created_at"], message_count=row["message_count"],
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        text=row["text"],
+        topics=list(json.loads(row["topics"] or "[]")),
+        sentiment=row["sentiment"],
+        created_at=row["created_at"],
+        message_count=row["message_count"],
         incorporated=bool(row["incorporated"]),
     )
 
@@ -100,9 +121,20 @@ class SqliteUserStore:
             " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
             " conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                self.user_id, memory.kind, memory.type, memory.key, memory.text, memory.source,
-                memory.confidence, memory.status, created, updated, memory.last_accessed,
-                memory.access_count, memory.reinforcement_count, memory.conversation_id,
+                self.user_id,
+                memory.kind,
+                memory.type,
+                memory.key,
+                memory.text,
+                memory.source,
+                memory.confidence,
+                memory.status,
+                created,
+                updated,
+                memory.last_accessed,
+                memory.access_count,
+                memory.reinforcement_count,
+                memory.conversation_id,
             ),
         )
         row = self.get_memory(int(cur.lastrowid or 0))
@@ -253,8 +285,14 @@ class SqliteUserStore:
             "INSERT INTO summaries (user_id, conversation_id, text, topics, sentiment, created_at,"
             " message_count, first_message_id, last_message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                self.user_id, summary.conversation_id, summary.text, json.dumps(summary.topics),
-                summary.sentiment, created, summary.message_count, summary.first_message_id,
+                self.user_id,
+                summary.conversation_id,
+                summary.text,
+                json.dumps(summary.topics),
+                summary.sentiment,
+                created,
+                summary.message_count,
+                summary.first_message_id,
                 summary.last_message_id,
             ),
         )
@@ -387,8 +425,13 @@ class SqliteUserStore:
         )
         return [
             AuditEntry(
-                row["id"], row["at"], row["action"], row["target_kind"], row["target_id"],
-                row["reason"], json.loads(row["detail"]),
+                row["id"],
+                row["at"],
+                row["action"],
+                row["target_kind"],
+                row["target_id"],
+                row["reason"],
+                json.loads(row["detail"]),
             )
             for row in rows
         ]

@@ -46,8 +46,12 @@ def _function(name: str, description: str, properties: dict[str, Any], required:
         "function": {
             "name": name,
             "description": description,
-            "parameters": {"type": "object", "properties": properties, "required": required,
-                           "additionalProperties": False},
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": False,
+            },
         },
     }
 
@@ -122,7 +126,9 @@ def _parse(command: str | bytes | dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"command is longer than {MAX_COMMAND_BYTES} bytes")
     parsed = json.loads(command)
     if not isinstance(parsed, dict):
-        raise ValueError('a command is a JSON object like {"device":"memory","action":"search","value":"..."}')
+        raise ValueError(
+            'a command is a JSON object like {"device":"memory","action":"search","value":"..."}'
+        )
     return parsed
 
 
@@ -130,18 +136,27 @@ def search_payload(results: SearchResults, memory: Memory) -> dict[str, Any]:
     """DAWN §9.1.1's search response."""
     return {
         "facts": [
-            {"text": hit.memory.text, "confidence": round(hit.memory.confidence, 2),
-             "created": to_day(hit.memory.created_at, memory.tz)}
+            {
+                "text": hit.memory.text,
+                "confidence": round(hit.memory.confidence, 2),
+                "created": to_day(hit.memory.created_at, memory.tz),
+            }
             for hit in results.facts
         ],
         "preferences": [
-            {"category": hit.memory.key or "general", "value": hit.memory.text,
-             "confidence": round(hit.memory.confidence, 2)}
+            {
+                "category": hit.memory.key or "general",
+                "value": hit.memory.text,
+                "confidence": round(hit.memory.confidence, 2),
+            }
             for hit in results.preferences
         ],
         "summaries": [
-            {"summary": hit.summary.text, "date": to_day(hit.summary.created_at, memory.tz),
-             "topics": hit.summary.topics}
+            {
+                "summary": hit.summary.text,
+                "date": to_day(hit.summary.created_at, memory.tz),
+                "topics": hit.summary.topics,
+            }
             for hit in results.summaries
         ],
     }
@@ -156,8 +171,10 @@ def recent_text(results: RecentResults, now: float) -> str:
     if results.preferences:
         lines += [""] if lines else []
         lines.append("RECENT PREFERENCES:")
-        lines += [f"- {m.key}: {m.text} ({m.source}, {humanize_ago(m.created_at, now)})"
-                  for m in results.preferences]
+        lines += [
+            f"- {m.key}: {m.text} ({m.source}, {humanize_ago(m.created_at, now)})"
+            for m in results.preferences
+        ]
     if results.summaries:
         lines += [""] if lines else []
         lines.append("RECENT CONVERSATIONS:")
@@ -167,8 +184,11 @@ def recent_text(results: RecentResults, now: float) -> str:
                 lines.append(f"  Topics: {', '.join(summary.topics)}")
     if not lines:
         return f"Nothing new in the last {results.period}."
-    lines += ["", f"Total: {len(results.facts)} facts, {len(results.preferences)} preferences, "
-                  f"{len(results.summaries)} conversations"]
+    lines += [
+        "",
+        f"Total: {len(results.facts)} facts, {len(results.preferences)} preferences, "
+        f"{len(results.summaries)} conversations",
+    ]
     return "\n".join(lines)
 
 
@@ -190,8 +210,12 @@ def _search(memory: Memory, command: dict[str, Any]) -> ToolResponse:
         if raw is not None and not isinstance(raw, str):
             raise ValueError(f"'{name}' must be a YYYY-MM-DD string")
         dates[name] = raw or None
-    results = memory.search(_value(command, required=False), date=dates["date"],
-                            date_from=dates["date_from"], date_to=dates["date_to"])
+    results = memory.search(
+        _value(command, required=False),
+        date=dates["date"],
+        date_from=dates["date_from"],
+        date_to=dates["date_to"],
+    )
     return ToolResponse(True, "search", search_payload(results, memory))
 
 
@@ -208,10 +232,16 @@ def _remember(memory: Memory, command: dict[str, Any]) -> ToolResponse:
 def _forget(memory: Memory, command: dict[str, Any]) -> ToolResponse:
     forgotten = memory.forget(_value(command))
     if not forgotten:
-        return ToolResponse(True, "forget", {"status": "not_found", "count": 0,
-                                             "detail": "No memory matched all of those keywords."})
-    return ToolResponse(True, "forget", {"status": "forgotten", "count": len(forgotten),
-                                         "forgotten": [row.text for row in forgotten]})
+        return ToolResponse(
+            True,
+            "forget",
+            {"status": "not_found", "count": 0, "detail": "No memory matched all of those keywords."},
+        )
+    return ToolResponse(
+        True,
+        "forget",
+        {"status": "forgotten", "count": len(forgotten), "forgotten": [row.text for row in forgotten]},
+    )
 
 
 _HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], ToolResponse]] = {

@@ -1,0 +1,121 @@
+"""Translate exceptions into HTTP answers shaped ``{"error": code, "detail": message}``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from reverie.errors import (
+    ConfigError,
+    Conflict,
+    GuardRejected,
+    InvalidInput,
+    MigrationError,
+    NotFound,
+    ProviderError,
+    ProviderUnavailable,
+    ReverieError,
+)
+
+log = logging.getLogger("reverie.server")
+
+# Looked up along the exception's MRO, so the most specific class wins.
+_STATUS: dict[type[ReverieError], int] = {
+    GuardRejected: 422,
+    InvalidInput: 400,
+    NotFound: 404,
+    Conflict: 409,
+    ConfigError: 500,
+    MigrationError: 500,
+    ProviderUnavailable: 503,
+    ProviderError: 502,
+}
+_HTTP_CODES = {
+    400: "invalid_input",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+}
+
+
+def status_for(exc: ReverieError) -> int:
+    """The HTTP status a Reverie error maps to."""
+    for cls in type(exc).__mro__:
+        if cls in _STATUS:
+            return _STATUS[cls]
+    return 500
+
+
+def error_response(
+    status: int, code: str, detail: str, *, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    """An error answer in the one shape every route uses."""
+    body: dict[str, Any] = {"error": code, "detail": detail, **extra}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _reverie_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ReverieError)
+    status = status_for(exc)
+    if status >= 500:
+        log.error("%s %s failed: %s", request.method, request.url.path, exc)
+    if isinstance(exc, GuardRejected):
+        return error_response(status, exc.code, str(exc), reason=exc.reason)
+    return error_response(status, exc.code, str(exc))
+
+
+def _where(loc: Sequence[int | str]) -> str:
+    place, *rest = [str(part) for part in loc] or ["request"]
+    name = ".".join(rest)
+    if not name:
+        return "request body" if place == "body" else place
+    return f"body field '{name}'" if place == "body" else f"{place} parameter '{name}'"
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    for error in errors:
+        if error.get("type") == "json_invalid":
+            problem = (error.get("ctx") or {}).get("error", "JSON decode error")
+            position = error["loc"][-1] if len(error["loc"]) > 1 else "?"
+            return error_response(
+                400, "invalid_input", f"Request body is not valid JSON: {problem} (at character {position})"
+            )
+    detail = "; ".join(f"{_where(error['loc'])}: {error['msg']}" for error in errors)
+    return error_response(422, "invalid_input", detail or "The request is not valid")
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "internal_error" if exc.status_code >= 500 else "http_error")
+    detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    if exc.status_code == 404 and detail == "Not Found":
+        detail = f"No route {request.method} {request.url.path}; see /docs for the API"
+    return error_response(exc.status_code, code, detail, headers=dict(exc.headers or {}))
+
+
+async def _unexpected_error(request: Request, exc: Exception) -> Response:
+    log.exception("%s %s crashed", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal_error", "Internal server error; the server log has the details")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers that turn every failure into the shared error body."""
+    app.add_exception_handler(ReverieError, _reverie_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected_error)
+
+
+__all__ = ["error_response", "install_error_handlers", "status_for"]

@@ -1,0 +1,109 @@
+"""Request-body checks that run before any route parses a body."""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from reverie.server.errors import error_response
+
+MAX_BODY_BYTES = 1024 * 1024
+# A refused upload is read and dropped up to this much, so the client gets to see the 413
+# instead of a connection reset; beyond it the connection is simply closed.
+_DRAIN_BYTES = 16 * MAX_BODY_BYTES
+
+
+def _is_json(content_type: str | None) -> bool:
+    # FastAPI parses a body without a content type as JSON too.
+    if not content_type:
+        return True
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
+class BodyLimitMiddleware:
+    """Refuse bodies over ``max_bytes`` (413) and JSON bodies that are not UTF-8 (400).
+
+    The body is read (at most ``max_bytes`` of it) before the app sees the request and is
+    then replayed, so a chunked upload without Content-Length is capped too.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        declared = headers.get("content-length")
+        if declared is not None:
+            if not declared.strip().isdigit():
+                await error_response(400, "invalid_input", f"Content-Length {declared!r} is not a number")(
+                    scope, receive, send
+                )
+                return
+            if int(declared) > self.max_bytes:
+                await self._too_large(scope, receive, send, more=int(declared) <= _DRAIN_BYTES)
+                return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away before sending its body
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            more = message.get("more_body", False)
+            if size > self.max_bytes:
+                await self._too_large(scope, receive, send, more=more, drained=size)
+                return
+            chunks.append(chunk)
+        body = b"".join(chunks)
+        if body and _is_json(headers.get("content-type")):
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                await error_response(
+                    400,
+                    "invalid_input",
+                    f"Request body is not valid UTF-8 (bad byte at offset {exc.start}); "
+                    "send JSON encoded as UTF-8",
+                )(scope, receive, send)
+                return
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _too_large(
+        self, scope: Scope, receive: Receive, send: Send, *, more: bool, drained: int = 0
+    ) -> None:
+        while more and drained <= _DRAIN_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            drained += len(message.get("body", b""))
+            more = message.get("more_body", False)
+        limit = self.max_bytes
+        await error_response(
+            413,
+            "too_large",
+            f"Request body is over the {limit}-byte ({limit // 1024} KiB) limit; send less",
+            headers={"Connection": "close"},
+        )(scope, receive, send)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+__all__ = ["MAX_BODY_BYTES", "BodyLimitMiddleware"]

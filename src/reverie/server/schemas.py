@@ -1,0 +1,343 @@
+"""Request and response models of the HTTP API, and the serializers routes answer with.
+
+Every route that returns a memory, a summary or a user goes through :func:`memory_out`,
+:func:`summary_out` or :func:`user_out`. The first two wrap :mod:`reverie.serialize`, which
+the CLI uses too, so both speak the same fields and timestamps (ISO-8601 in the memory's
+time zone, with its UTC offset).
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from reverie.retrieve.search import RecentResults, SearchResults
+from reverie.retrieve.timeutil import to_iso
+from reverie.serialize import memory_dict, recent_dict, search_dict, summary_dict
+from reverie.store.base import MemoryRow, SummaryRow, User
+
+_WHEN = "2026-01-15T18:00:00+00:00"
+
+
+class _In(BaseModel):
+    """A request body: unknown fields are refused so typos do not pass silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# responses -----------------------------------------------------------------------------
+class ErrorOut(BaseModel):
+    """Every error answer: a machine code and a sentence saying what to do."""
+
+    error: str = Field(examples=["not_found"])
+    detail: str = Field(examples=["No memory with id 42"])
+    reason: str | None = Field(
+        default=None,
+        description="Which guardrail refused the text (only for error 'rejected')",
+        examples=["instruction"],
+    )
+
+
+class MemoryOut(BaseModel):
+    """One fact or preference as stored."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": 7,
+                    "kind": "fact",
+                    "type": "general",
+                    "key": None,
+                    "text": "User is vegetarian",
+                    "source": "explicit",
+                    "confidence": 1.0,
+                    "status": "active",
+                    "superseded_by": None,
+                    "created_at": _WHEN,
+                    "updated_at": _WHEN,
+                    "last_accessed": None,
+                    "access_count": 0,
+                    "reinforcement_count": 1,
+                    "score": None,
+                }
+            ]
+        }
+    )
+
+    id: int
+    kind: Literal["fact", "preference"]
+    type: str
+    key: str | None = Field(description="Normalized key; a new fact with the same key replaces the old one")
+    text: str
+    source: Literal["explicit", "inferred"]
+    confidence: float
+    status: Literal["active", "superseded", "deleted"]
+    superseded_by: int | None
+    created_at: str = Field(description="ISO-8601 in the memory's time zone")
+    updated_at: str
+    last_accessed: str | None
+    access_count: int
+    reinforcement_count: int
+    score: float | None = Field(
+        default=None, description="Search relevance (higher is better); null outside search"
+    )
+
+
+class SummaryOut(BaseModel):
+    """A summary of one past conversation."""
+
+    id: int
+    conversation_id: int | None
+    text: str = Field(examples=["Planned a trip to Lisbon in May"])
+    topics: list[str] = Field(examples=[["travel", "lisbon"]])
+    sentiment: str
+    created_at: str = Field(examples=[_WHEN])
+    message_count: int
+    score: float | None = None
+
+
+class UserOut(BaseModel):
+    """A person whose memories Reverie keeps."""
+
+    id: int
+    name: str = Field(examples=["alice"])
+    display_name: str = Field(examples=["Alice"])
+    is_admin: bool
+    created_at: str = Field(examples=[_WHEN])
+
+
+class HealthOut(BaseModel):
+    """The server is up, which version it runs and which schema its database has."""
+
+    status: Literal["ok"] = "ok"
+    version: str = Field(examples=["0.1.0"])
+    schema_version: int = Field(examples=[1])
+
+
+class MemoryListOut(BaseModel):
+    """One page of memories."""
+
+    memories: list[MemoryOut]
+    limit: int
+    offset: int
+
+
+class PreferenceListOut(BaseModel):
+    """The user's preferences, one per category."""
+
+    preferences: list[MemoryOut]
+
+
+class RememberOut(BaseModel):
+    """What a remember or prefer did, the memory it left, and any rows it replaced."""
+
+    status: Literal["stored", "reinforced", "updated", "superseded"] = Field(examples=["stored"])
+    memory: MemoryOut
+    replaced: list[MemoryOut] = Field(default_factory=list)
+
+
+class ForgetOut(BaseModel):
+    """The memories deleted for good."""
+
+    forgotten: list[MemoryOut]
+
+
+class SearchOut(BaseModel):
+    """What a search found, grouped by kind, best first."""
+
+    query: str = Field(examples=["daughter name"])
+    terms: list[str] = Field(examples=[["daughter", "name"]])
+    facts: list[MemoryOut]
+    preferences: list[MemoryOut]
+    summaries: list[SummaryOut]
+    total: int
+
+
+class RecentOut(BaseModel):
+    """What was learned or discussed within a period, plus the memory tool's text."""
+
+    period: str = Field(examples=["24h"])
+    since: str = Field(examples=[_WHEN])
+    facts: list[MemoryOut]
+    preferences: list[MemoryOut]
+    summaries: list[SummaryOut]
+    text: str = Field(examples=["RECENT FACTS:\n- User is vegetarian (explicit, 2 hours ago)"])
+
+
+class ContextOut(BaseModel):
+    """The remembered-data block for a system prompt and its size against the budget."""
+
+    text: str
+    tokens: int = Field(examples=[120])
+    budget: int = Field(examples=[800])
+
+
+class ToolOut(BaseModel):
+    """The memory tool's answer: ``result`` is JSON data, or text for ``recent``."""
+
+    ok: bool
+    action: str = Field(examples=["remember"])
+    result: dict[str, Any] | str | None = Field(examples=[{"status": "stored", "fact": "User is vegetarian"}])
+
+
+class ToolSchemaOut(BaseModel):
+    """OpenAI-style function schemas and the DAWN prompt text for the memory tool."""
+
+    functions: list[dict[str, Any]]
+    prompt: str
+
+
+class ObserveOut(BaseModel):
+    """What a power phrase in an utterance did, and a sentence the assistant can say."""
+
+    action: str = Field(examples=["remembered"])
+    reply: str = Field(examples=["I'll remember that."])
+    handled: bool
+    memories: list[MemoryOut]
+
+
+class ImportOut(BaseModel):
+    """How much an import added (and skipped as already present)."""
+
+    memories: int
+    skipped: int
+    summaries: int
+    base_memory: int
+
+
+class UserListOut(BaseModel):
+    """Every user in the database."""
+
+    users: list[UserOut]
+
+
+# requests ------------------------------------------------------------------------------
+class RememberIn(_In):
+    """A fact to keep."""
+
+    text: str = Field(examples=["User's daughter is called Mia"])
+    key: str | None = Field(
+        default=None,
+        description="Optional key: setting it again replaces the fact",
+        examples=["daughter_name"],
+    )
+    type: str = Field(default="general", examples=["family"])
+
+
+class EditIn(_In):
+    """The corrected text of a memory."""
+
+    text: str = Field(examples=["User's daughter is called Mia Rose"])
+
+
+class PreferIn(_In):
+    """The value of a preference."""
+
+    value: str = Field(examples=["short answers"])
+
+
+class ForgetIn(_In):
+    """Keywords naming what to forget; memories matching all of them are deleted."""
+
+    query: str = Field(examples=["vegetarian"])
+
+
+class ForgetAllIn(_In):
+    """Forget everything: ``confirm`` must be the word DELETE."""
+
+    confirm: str = Field(default="", examples=["DELETE"])
+
+
+class ObserveIn(_In):
+    """Something the user said."""
+
+    utterance: str = Field(examples=["Remember that my sister lives in Porto"])
+
+
+class UserIn(_In):
+    """A new user."""
+
+    name: str = Field(examples=["alice"], description="1-64 letters, digits, '.', '_', '-' or '@'")
+    display_name: str = Field(default="", examples=["Alice"])
+
+
+class ToolCommand(BaseModel):
+    """A DAWN memory command (documentation only: the route reads the raw JSON itself)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    device: Literal["memory"] = "memory"
+    action: Literal["search", "recent", "remember", "forget"]
+    value: str = ""
+    date: str | None = Field(default=None, description="search only: one day, YYYY-MM-DD")
+    date_from: str | None = Field(default=None, description="search only: YYYY-MM-DD")
+    date_to: str | None = Field(default=None, description="search only: YYYY-MM-DD (inclusive)")
+
+
+# serializers ---------------------------------------------------------------------------
+def memory_out(row: MemoryRow, tz: tzinfo, score: float | None = None) -> MemoryOut:
+    """Serialize one memory row, timestamps in ``tz``."""
+    return MemoryOut.model_validate(memory_dict(row, tz, score))
+
+
+def summary_out(row: SummaryRow, tz: tzinfo, score: float | None = None) -> SummaryOut:
+    """Serialize one conversation summary, timestamps in ``tz``."""
+    return SummaryOut.model_validate(summary_dict(row, tz, score))
+
+
+def search_out(results: SearchResults, tz: tzinfo) -> SearchOut:
+    """Serialize search results, grouped, each item with its score."""
+    return SearchOut.model_validate({**search_dict(results, tz), "total": results.total})
+
+
+def recent_out(results: RecentResults, tz: tzinfo, text: str) -> RecentOut:
+    """Serialize a recent listing together with its text rendering."""
+    return RecentOut.model_validate({**recent_dict(results, tz), "text": text})
+
+
+def user_out(user: User, tz: tzinfo) -> UserOut:
+    """Serialize one user."""
+    return UserOut(
+        id=user.id,
+        name=user.name,
+        display_name=user.display_name,
+        is_admin=user.is_admin,
+        created_at=to_iso(user.created_at, tz),
+    )
+
+
+__all__ = [
+    "ContextOut",
+    "EditIn",
+    "ErrorOut",
+    "ForgetAllIn",
+    "ForgetIn",
+    "ForgetOut",
+    "HealthOut",
+    "ImportOut",
+    "MemoryListOut",
+    "MemoryOut",
+    "ObserveIn",
+    "ObserveOut",
+    "PreferIn",
+    "PreferenceListOut",
+    "RecentOut",
+    "RememberIn",
+    "RememberOut",
+    "SearchOut",
+    "SummaryOut",
+    "ToolCommand",
+    "ToolOut",
+    "ToolSchemaOut",
+    "UserIn",
+    "UserListOut",
+    "UserOut",
+    "memory_out",
+    "recent_out",
+    "search_out",
+    "summary_out",
+    "user_out",
+]
