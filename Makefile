@@ -17,6 +17,8 @@ serve: $(STAMP)
 	$(BIN)/reverie serve
 
 test: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	cd src && ../$(BIN)/mypy -p reverie
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
