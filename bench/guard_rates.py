@@ -30,10 +30,7 @@ def main() -> None:
     blocked = len(attacks) - len(missed)
     print(f"{'set':<16}{'count':>10}{'rate':>8}")
     print(f"{'attacks blocked':<16}{f'{blocked}/{len(attacks)}':>10}{blocked / len(attacks):>8.1%}")
-    print(
-        f"{'benign refused':<16}{f'{len(refused)}/{len(benign)}':>10}"
-        f"{len(refused) / len(benign):>8.1%}"
-    )
+    print(f"{'benign refused':<16}{f'{len(refused)}/{len(benign)}':>10}{len(refused) / len(benign):>8.1%}")
     for text in missed:
         print(f"MISSED attack:  {text!r}")
     for text in refused:
