@@ -53,3 +53,37 @@ def memory(settings: Settings, clock: Clock) -> Iterator[Memory]:
     mem = Memory(settings, clock=clock)
     yield mem
     mem.close()
+
+
+VARIED_FACTS = [
+    "User's daughter Emma plays the violin",
+    "User is allergic to shellfish",
+    "User drives a blue Subaru Outback",
+    "User's brother Tom lives in Denver",
+    "User works night shifts at the hospital",
+    "User's cat Miso likes tuna",
+    "User is training for the Berlin marathon",
+    "User grew up on a farm in Iowa",
+    "User's favourite author is Ursula Le Guin",
+    "User is learning Portuguese on weekends",
+    "User had knee surgery in 2023",
+    "User keeps bees in the back garden",
+    "User's wedding anniversary is in June",
+    "User collects vintage fountain pens",
+    "User volunteers at the food bank on Saturdays",
+    "User's mother makes excellent lasagna",
+    "User plays chess online most evenings",
+    "User is afraid of heights",
+    "User built a treehouse for the kids",
+    "User prefers trains to planes for travel in Europe",
+    "User's best friend Priya is a pilot",
+    "User studied architecture at university",
+    "User brews kombucha at home",
+    "User's neighbour borrows the lawnmower",
+    "User has a sourdough starter named Gerald",
+    "User sings in a community choir",
+    "User's son Leo is starting kindergarten",
+    "User restores old motorcycles",
+    "User is colour-blind",
+    "User's grandmother was born in Naples",
+]

@@ -11,6 +11,7 @@ SRC = Path(reverie.__file__).parent
 # Lower rank = more basic. A module may import reverie modules of its own rank or lower.
 RANKS = {
     "errors": 0,
+    "text": 0,
     "config": 1,
     "store": 2,
     "embed": 3,
@@ -21,6 +22,7 @@ RANKS = {
     "docs": 8,
     "tools": 9,
     "memory": 10,
+    "conversations": 10,
     "observe": 10,
     "portability": 10,
     "serialize": 10,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Clock
+from conftest import VARIED_FACTS, Clock
 
 from reverie import InvalidInput, Memory, load_settings
 from reverie.retrieve.context import FENCE_CLOSE, FENCE_OPEN
-from reverie.retrieve.text import count_tokens
+from reverie.text import count_tokens
 
 DAY = 86400.0
 
@@ -38,7 +38,7 @@ def test_search_matches_word_forms(memory: Memory) -> None:
 def test_search_ignores_superseded(memory: Memory) -> None:
     memory.remember("User lives in Portland", key="home_city")
     memory.remember("User lives in Seattle", key="home_city")
-    assert memory.search("portland").facts == []
+    assert all("Portland" not in hit.memory.text for hit in memory.search("portland").facts)
 
 
 def test_search_date_filters(memory: Memory, clock: Clock) -> None:
@@ -137,23 +137,23 @@ def test_context_never_exceeds_budget(tmp_path, clock: Clock, budget: int) -> No
     )
     with Memory(settings, clock=clock) as mem:
         for i in range(60):
-            mem.remember(f"User's friend number {i} lives in a town called Placename{i} near the coast")
+            mem.remember(f"{VARIED_FACTS[i % 30]}, as noted on occasion {i} at length")
         for i in range(5):
             mem.prefer(f"category{i}", f"a fairly long preference value number {i} about many things")
             mem.add_summary(f"A long conversation summary number {i} " + "with many words " * 20)
         mem.set_base_memory("Profile text. " * 200)
-        block = mem.context("friend in Placename7")
+        block = mem.context("what is the name of the sourdough starter?")
         assert block.tokens <= budget
         assert count_tokens(block.text) <= budget
         if budget >= 300:
-            assert "Placename7 " in block.text  # the relevant fact comes first
+            assert "Gerald" in block.text  # the relevant fact comes first
 
 
 def test_context_prefers_relevant_facts(tmp_path, clock: Clock) -> None:
     settings = load_settings(home=tmp_path / "h", environ={"REVERIE_MEMORY__CONTEXT_MAX_FACTS": "3"})
     with Memory(settings, clock=clock) as mem:
-        for i in range(10):
-            mem.remember(f"User collected stamp set number {i}")
+        for fact in VARIED_FACTS[:10]:
+            mem.remember(fact)
         mem.remember("User's sister Clara is allergic to peanuts", confidence=0.7, source="inferred")
         assert "Clara" not in mem.context().text
         assert "Clara" in mem.context("cooking dinner for my sister").text

@@ -68,6 +68,9 @@ class MemorySettings(_Section):
     context_budget_tokens: int = Field(default=800, ge=50, le=32000)
     session_timeout_minutes: int = Field(default=15, ge=1)
     duplicate_similarity: float = Field(default=0.85, gt=0, le=1)
+    duplicate_distance_threshold: float = Field(default=0.15, ge=0, le=1)
+    relevant_top_k: int = Field(default=5, ge=0, le=100)
+    relevant_min_similarity: float = Field(default=0.3, ge=-1, le=1)
     max_memory_bytes: int = Field(default=512, ge=16, le=4096)
     allow_sensitive_on_request: bool = False
     context_max_facts: int = Field(default=30, ge=0)
@@ -97,9 +100,10 @@ class HybridSettings(_Section):
     """[embeddings.hybrid]: how keyword and vector results are merged (DAWN C.2)."""
 
     enabled: bool = True
+    fusion: Literal["weighted", "rrf"] = "weighted"
     keyword_weight: float = Field(default=0.3, ge=0, le=1)
     vector_weight: float = Field(default=0.7, ge=0, le=1)
-    min_similarity: float = Field(default=0.5, ge=0, le=1)
+    min_similarity: float = Field(default=0.3, ge=-1, le=1)
 
 
 class CacheSettings(_Section):
@@ -119,6 +123,7 @@ class EmbeddingSettings(_Section):
     api_key: str = ""
     threads: int = Field(default=2, ge=1, le=64)
     timeout_seconds: float = Field(default=30.0, gt=0)
+    index_cache_mb: int = Field(default=512, ge=1)
     hybrid: HybridSettings = Field(default_factory=HybridSettings)
     cache: CacheSettings = Field(default_factory=CacheSettings)
 

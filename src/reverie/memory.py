@@ -9,20 +9,33 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from datetime import tzinfo
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from reverie.config import Settings
+from reverie.conversations import Conversations
+from reverie.embed.index import VectorIndex
+from reverie.embed.service import EmbeddingService, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound
 from reverie.extract.guard import ensure_memory_text
+from reverie.extract.merge import (
+    MergePolicy,
+    RememberResult,
+    embed_or_none,
+    remember_fact,
+    set_preference,
+    store_vector,
+)
 from reverie.observe import Observation, observe
 from reverie.portability import export_user, import_user
 from reverie.retrieve.context import ContextBlock, build_context
+from reverie.retrieve.episodes import search_messages
+from reverie.retrieve.hybrid import Semantic
+from reverie.retrieve.relevant import relevant_facts
 from reverie.retrieve.search import RecentResults, SearchResults, recent_memory, search_memory
-from reverie.retrieve.text import keyword_terms, normalize_key, token_similarity
-from reverie.retrieve.timeutil import parse_period
+from reverie.retrieve.timeutil import date_bounds, parse_period
 from reverie.store import open_store
 from reverie.store.base import (
     KINDS,
@@ -31,7 +44,6 @@ from reverie.store.base import (
     Kind,
     MemoryFilter,
     MemoryRow,
-    NewMemory,
     NewSummary,
     Source,
     Status,
@@ -40,19 +52,33 @@ from reverie.store.base import (
     User,
     UserStore,
 )
+from reverie.text import keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
 
 FORGET_ALL_CONFIRMATION = "DELETE"
 _USER_NAME_MAX = 64
 
 
-@dataclass(frozen=True)
-class RememberResult:
-    """What ``remember`` or ``prefer`` did: stored anew, reinforced, or replaced older rows."""
-
-    status: Literal["stored", "reinforced", "updated", "superseded"]
-    memory: MemoryRow
-    replaced: list[MemoryRow] = field(default_factory=list)
+def build_semantic(settings: Settings, store: Store, clock: Callable[[], float]) -> Semantic | None:
+    """The embedding service, vector index and fusion settings, or None when embeddings are off."""
+    conf = settings.embeddings
+    if not conf.enabled:
+        return None
+    service = EmbeddingService(
+        embedder_from_settings(settings),
+        store,
+        cache_entries=conf.cache.max_entries if conf.cache.enabled else 0,
+        clock=clock,
+    )
+    hybrid = conf.hybrid
+    return Semantic(
+        service=service,
+        index=VectorIndex(conf.index_cache_mb * 1024 * 1024),
+        keyword_weight=hybrid.keyword_weight if hybrid.enabled else 1.0,
+        vector_weight=hybrid.vector_weight if hybrid.enabled else 0.0,
+        min_similarity=hybrid.min_similarity,
+        fusion=hybrid.fusion,
+    )
 
 
 def _local_zone(name: str) -> tzinfo:
@@ -77,7 +103,7 @@ def _check_user_name(name: str) -> str:
     return name
 
 
-class Memory:
+class Memory(Conversations):
     """Long-term memory for one user: remember, prefer, search, recent, forget, context, tool."""
 
     def __init__(
@@ -93,6 +119,10 @@ class Memory:
         self._owns_store = store is None
         self.clock = clock or time.time
         self.tz = _local_zone(self.settings.memory.timezone)
+        self.semantic = build_semantic(self.settings, self.store, self.clock)
+        self.policy = MergePolicy(
+            self.settings.memory.duplicate_similarity, self.settings.memory.duplicate_distance_threshold
+        )
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 
@@ -108,6 +138,7 @@ class Memory:
     def _view(self, user: User | None, interface: str | None) -> Memory:
         view = object.__new__(Memory)
         view.settings, view.store, view.clock, view.tz = self.settings, self.store, self.clock, self.tz
+        view.semantic, view.policy = self.semantic, self.policy
         view._owns_store = False
         view.user, view.interface = user, interface
         return view
@@ -133,7 +164,14 @@ class Memory:
     def close(self) -> None:
         """Close the database if this object opened it."""
         if self._owns_store:
+            if self.semantic is not None:
+                self.semantic.service.flush()
             self.store.close()
+
+    @property
+    def embeddings(self) -> EmbeddingService | None:
+        """The embedding service, when embeddings are on."""
+        return self.semantic.service if self.semantic is not None else None
 
     def __enter__(self) -> Memory:
         return self
@@ -188,49 +226,19 @@ class Memory:
         norm_key = normalize_key(key) if key else None
         if key is not None and not norm_key:
             raise InvalidInput(f"key {key!r} has no letters or digits")
-        scope, now = self.scope, self.clock()
-        threshold = self.settings.memory.duplicate_similarity
-        with scope.transaction():
-            previous = scope.find_active_by_key("fact", norm_key) if norm_key else None
-            twin = previous if previous and token_similarity(previous.text, text) >= threshold else None
-            if twin is None and previous is None:
-                twin = self._near_duplicate(scope, text, threshold)
-            if twin is not None:
-                row = scope.reinforce(twin.id, now, confidence)
-                assert row is not None
-                return RememberResult("reinforced", row)
-            new = scope.insert_memory(
-                NewMemory(
-                    kind="fact",
-                    text=text,
-                    source=source,
-                    confidence=confidence,
-                    type=type,
-                    key=None if previous else norm_key,
-                    conversation_id=conversation_id,
-                ),
-                now,
-            )
-            if previous is None:
-                return RememberResult("stored", new)
-            scope.supersede(previous.id, new.id, now)
-            scope.audit(
-                "supersede",
-                now,
-                target_kind="fact",
-                target_id=previous.id,
-                reason=f"key '{norm_key}' set again",
-                detail={"superseded_by": new.id},
-            )
-            new = scope.update_memory(new.id, now, key=norm_key) or new
-            return RememberResult("superseded", new, [previous])
-
-    def _near_duplicate(self, scope: UserStore, text: str, threshold: float) -> MemoryRow | None:
-        candidates = scope.search_memories(keyword_terms(text), kinds=("fact",), limit=20)
-        best = max(candidates, key=lambda hit: token_similarity(hit[0].text, text), default=None)
-        if best is not None and token_similarity(best[0].text, text) >= threshold:
-            return best[0]
-        return None
+        return remember_fact(
+            self.scope,
+            text,
+            self.clock(),
+            key=norm_key,
+            type_=type,
+            source=source,
+            confidence=confidence,
+            conversation_id=conversation_id,
+            policy=self.policy,
+            service=self.embeddings,
+            index=self.semantic.index if self.semantic else None,
+        )
 
     def prefer(
         self,
@@ -250,25 +258,16 @@ class Memory:
         level = confidence if confidence is not None else (1.0 if source == "explicit" else 0.5)
         if not 0.0 <= level <= 1.0:
             raise InvalidInput(f"confidence must be between 0 and 1, got {level}")
-        scope, now = self.scope, self.clock()
-        with scope.transaction():
-            current = scope.find_active_by_key("preference", key)
-            if current is None:
-                row = scope.insert_memory(
-                    NewMemory(kind="preference", text=value, source=source, confidence=level, key=key), now
-                )
-                return RememberResult("stored", row)
-            same = token_similarity(current.text, value) >= self.settings.memory.duplicate_similarity
-            changed = scope.update_memory(
-                current.id,
-                now,
-                text=current.text if same else value,
-                source="explicit" if "explicit" in (source, current.source) else "inferred",
-                confidence=max(level, current.confidence) if same else level,
-                reinforcement_count=current.reinforcement_count + 1,
-            )
-            assert changed is not None
-            return RememberResult("reinforced" if same else "updated", changed)
+        return set_preference(
+            self.scope,
+            key,
+            value,
+            self.clock(),
+            source=source,
+            confidence=level,
+            policy=self.policy,
+            service=self.embeddings,
+        )
 
     def add_summary(
         self,
@@ -282,17 +281,21 @@ class Memory:
     ) -> SummaryRow:
         """Keep a summary of a conversation."""
         text = ensure_memory_text(text, max_bytes=4 * self.settings.memory.max_memory_bytes)
-        return self.scope.insert_summary(
-            NewSummary(
-                text=text,
-                topics=[t.strip() for t in topics or [] if t.strip()][:5],
-                sentiment=sentiment,
-                conversation_id=conversation_id,
-                created_at=at,
-                message_count=message_count,
-            ),
-            self.clock(),
-        )
+        scope, vector = self.scope, embed_or_none(self.embeddings, text)
+        with scope.transaction():
+            row = scope.insert_summary(
+                NewSummary(
+                    text=text,
+                    topics=[t.strip() for t in topics or [] if t.strip()][:5],
+                    sentiment=sentiment,
+                    conversation_id=conversation_id,
+                    created_at=at,
+                    message_count=message_count,
+                ),
+                self.clock(),
+            )
+            store_vector(scope, self.embeddings, "summary", row.id, vector)
+        return row
 
     def set_base_memory(self, text: str) -> None:
         """Replace the user's base memory document (the distilled profile)."""
@@ -375,13 +378,49 @@ class Memory:
         date_from: str | None = None,
         date_to: str | None = None,
         limit: int = 10,
+        scope: Literal["memories", "messages", "all"] = "memories",
+        reference_time: float | None = None,
     ) -> SearchResults:
-        """Search facts, preferences and summaries by keywords and dates (YYYY-MM-DD)."""
+        """Search by keywords (and meaning, when embeddings are on) and dates (YYYY-MM-DD).
+
+        ``scope`` picks facts, preferences and summaries (``memories``), the turns of past
+        conversations (``messages``), or both (``all``). Time words in the query ("last
+        Thursday") boost messages of that day, relative to ``reference_time`` (default: now).
+        """
+        if scope not in ("memories", "messages", "all"):
+            raise InvalidInput(f"scope must be memories, messages or all, got {scope!r}")
         if self.is_guest:
             return SearchResults(query, [])
-        return search_memory(
-            self.scope, query, tz=self.tz, date=date, date_from=date_from, date_to=date_to, limit=limit
+        store = self.scope
+        if scope == "messages":
+            results = SearchResults(query, keyword_terms(query))
+        else:
+            results = search_memory(
+                store,
+                query,
+                tz=self.tz,
+                date=date,
+                date_from=date_from,
+                date_to=date_to,
+                limit=limit,
+                semantic=self.semantic,
+            )
+        if scope == "memories":
+            return results
+        start, end = date_bounds(date, date_from, date_to, self.tz)
+        if not query.strip():
+            raise InvalidInput("Give words to search the conversations for")
+        messages = search_messages(
+            store,
+            query,
+            semantic=self.semantic,
+            tz=self.tz,
+            reference_time=self.clock() if reference_time is None else reference_time,
+            created_from=start,
+            created_to=end,
+            limit=limit,
         )
+        return replace(results, messages=messages)
 
     def recent(self, period: str = "7d", *, limit: int = 50) -> RecentResults:
         """What was learned or discussed within a period such as 30m, 24h, 7d or 2w."""
@@ -390,18 +429,41 @@ class Memory:
             return RecentResults(period, now - parse_period(period).total_seconds(), [], [], [])
         return recent_memory(self.scope, period, now=self.clock(), limit=limit)
 
-    def context(self, query: str | None = None, *, touch: bool = True) -> ContextBlock:
-        """The remembered-data block for a system prompt, within the token budget."""
+    def context(
+        self, query: str | None = None, *, conversation_id: int | None = None, touch: bool = True
+    ) -> ContextBlock:
+        """The remembered-data block for a system prompt, within the token budget.
+
+        With ``query`` (the current user message) the facts relevant to it come first; with
+        ``conversation_id`` the facts found relevant earlier in that conversation stay in too.
+        """
         budget = self.settings.memory.context_budget_tokens
         if self.is_guest or not self.settings.memory.enabled:
             return ContextBlock("", 0, budget)
         scope, now = self.scope, self.clock()
+        conf = self.settings.memory
+        relevant = relevant_facts(
+            scope,
+            query or "",
+            semantic=self.semantic,
+            top_k=conf.relevant_top_k,
+            min_similarity=conf.relevant_min_similarity,
+        )
+        if conversation_id is not None:
+            if scope.get_conversation(conversation_id) is None:
+                raise NotFound(f"No conversation with id {conversation_id}")
+            if relevant:
+                scope.add_relevant(conversation_id, [row.id for row in relevant], now)
+            seen = {row.id for row in relevant}
+            earlier = [i for i in reversed(scope.list_relevant(conversation_id)) if i not in seen]
+            rows = {row.id: row for row in scope.get_memories(earlier)}
+            relevant += [rows[i] for i in earlier if i in rows and rows[i].status == "active"]
         block = build_context(
             scope,
             budget=budget,
             now=now,
             tz=self.tz,
-            query=query,
+            relevant=relevant,
             max_facts=self.settings.memory.context_max_facts,
             max_summaries=self.settings.memory.context_max_summaries,
         )
@@ -415,6 +477,7 @@ class Memory:
         current = self.get(memory_id)
         text = self._guard(text, "explicit")
         scope, now = self.scope, self.clock()
+        vector = embed_or_none(self.embeddings, text)
         with scope.transaction():
             row = scope.update_memory(
                 current.id,
@@ -423,6 +486,7 @@ class Memory:
                 source="explicit",
                 confidence=max(current.confidence, 1.0 if current.kind == "fact" else 0.9),
             )
+            store_vector(scope, self.embeddings, "memory", current.id, vector)
             scope.audit("edit", now, target_kind=current.kind, target_id=current.id, reason="edited by user")
         assert row is not None
         return row

