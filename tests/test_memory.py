@@ -32,7 +32,10 @@ def test_near_identical_fact_is_reinforced_not_duplicated(memory: Memory) -> Non
 def test_duplicate_threshold_is_configurable(tmp_path, clock: Clock) -> None:
     strict = load_settings(
         home=tmp_path / "h",
-        environ={"REVERIE_MEMORY__DUPLICATE_SIMILARITY": "1.0", "REVERIE_MEMORY__DUPLICATE_DISTANCE_THRESHOLD": "0"},
+        environ={
+            "REVERIE_MEMORY__DUPLICATE_SIMILARITY": "1.0",
+            "REVERIE_MEMORY__DUPLICATE_DISTANCE_THRESHOLD": "0",
+        },
     )
     with Memory(strict, clock=clock) as mem:
         mem.remember("User has a dog named Bruno")

@@ -552,6 +552,18 @@ class Memory(Conversations):
         result["summaries"] = scope.count_summaries()
         result["base_memory"] = bool(self.base_memory())
         result["database_bytes"] = self.store.database_size()
+        service = self.embeddings
+        if service is not None:
+            service.flush()
+            cache = self.store.cache_stats()
+            lookups = cache["hits"] + cache["misses"]
+            result["embedding_model"] = service.model_id
+            result["embedded"] = {
+                kind: scope.count_vectors(kind, service.model_id)[0]
+                for kind in ("memory", "summary", "message")
+            }
+            result["embedding_cache_entries"] = cache["entries"]
+            result["embedding_cache_hit_rate"] = round(cache["hits"] / lookups, 3) if lookups else None
         return result
 
     # protocol adapters -------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 
 from reverie.retrieve.search import RecentResults, SearchResults
 from reverie.retrieve.timeutil import to_iso
-from reverie.store.base import MemoryRow, SummaryRow
+from reverie.store.base import MemoryRow, MessageRow, SummaryRow
 
 
 def _iso(ts: float | None, tz: tzinfo) -> str | None:
@@ -53,14 +53,31 @@ def summary_dict(row: SummaryRow, tz: tzinfo, score: float | None = None) -> dic
     return data
 
 
+def message_dict(row: MessageRow, tz: tzinfo, score: float | None = None) -> dict[str, Any]:
+    """One conversation turn as JSON-ready data."""
+    data: dict[str, Any] = {
+        "id": row.id,
+        "conversation_id": row.conversation_id,
+        "role": row.role,
+        "speaker": row.speaker,
+        "content": row.content,
+        "ref": row.ref,
+        "created_at": to_iso(row.created_at, tz),
+    }
+    if score is not None:
+        data["score"] = round(score, 4)
+    return data
+
+
 def search_dict(results: SearchResults, tz: tzinfo) -> dict[str, Any]:
-    """Search results grouped as facts, preferences and summaries, with scores."""
+    """Search results grouped as facts, preferences, summaries and messages, with scores."""
     return {
         "query": results.query,
         "terms": results.terms,
         "facts": [memory_dict(hit.memory, tz, hit.score) for hit in results.facts],
         "preferences": [memory_dict(hit.memory, tz, hit.score) for hit in results.preferences],
         "summaries": [summary_dict(hit.summary, tz, hit.score) for hit in results.summaries],
+        "messages": [message_dict(hit.message, tz, hit.score) for hit in results.messages],
     }
 
 
@@ -75,4 +92,4 @@ def recent_dict(results: RecentResults, tz: tzinfo) -> dict[str, Any]:
     }
 
 
-__all__ = ["memory_dict", "recent_dict", "search_dict", "summary_dict"]
+__all__ = ["message_dict", "memory_dict", "recent_dict", "search_dict", "summary_dict"]

@@ -18,7 +18,7 @@ import click
 from reverie.config import Settings, load_settings
 from reverie.errors import ReverieError
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
-from reverie.retrieve.timeutil import humanize_ago
+from reverie.retrieve.timeutil import humanize_ago, to_day
 from reverie.serialize import memory_dict, recent_dict, search_dict
 from reverie.store.base import MemoryRow
 from reverie.tools.memory_tool import recent_text, run_tool
@@ -142,6 +142,14 @@ def search(
     for summary_hit in results.summaries:
         s = summary_hit.summary
         click.echo(f"[summary #{s.id}, {humanize_ago(s.created_at, memory.clock())}] {s.text}")
+    for message_hit in results.messages:
+        m = message_hit.message
+        who = m.speaker or m.role
+        ref = f" ({m.ref})" if m.ref else ""
+        click.echo(
+            f"[message #{m.id}{ref}, conversation {m.conversation_id}, {to_day(m.created_at, memory.tz)}] "
+            f"{who}: {m.content}"
+        )
 
 
 @cli.command()
@@ -352,6 +360,22 @@ def stats(as_json: bool) -> None:
     else:
         for name, value in data.items():
             click.echo(f"{name:>16}: {value}")
+
+
+@cli.command()
+def reindex() -> None:
+    """Embed everything that has no vector of the current model (after a model change); resumable."""
+    memory = _state().memory
+    with click.progressbar(length=1, label="Embedding", file=sys.stderr) as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.length = max(total, 1)
+            bar.update(done - bar.pos)
+
+        counts = memory.reindex(progress)
+    service = memory.embeddings
+    model = service.model_id if service else "?"
+    click.echo(f"Embedded {sum(counts.values())} items with {model} " + json.dumps(counts))
 
 
 @cli.group()

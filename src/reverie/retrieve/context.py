@@ -51,8 +51,10 @@ def confidence_label(confidence: float) -> str:
     return "low confidence"
 
 
-def _rank_facts(facts: Sequence[MemoryRow], relevant: Sequence[MemoryRow], now: float) -> list[MemoryRow]:
-    """Relevant facts first, then by confidence with a gentle preference for recent ones."""
+def _rank_facts(
+    facts: Sequence[MemoryRow], relevant: Sequence[MemoryRow], now: float, max_facts: int
+) -> list[MemoryRow]:
+    """Relevant facts first (all of them), then up to ``max_facts`` others by confidence and recency."""
 
     def weight(row: MemoryRow) -> float:
         age_days = max(0.0, now - max(row.updated_at, row.last_accessed or 0.0)) / 86400
@@ -60,7 +62,7 @@ def _rank_facts(facts: Sequence[MemoryRow], relevant: Sequence[MemoryRow], now: 
 
     seen = {row.id for row in relevant}
     rest = sorted((row for row in facts if row.id not in seen), key=weight, reverse=True)
-    return [*relevant, *rest]
+    return [*relevant, *rest[:max_facts]]
 
 
 class _Section:
@@ -156,7 +158,7 @@ def build_context(
 
     candidates = scope.list_memories(MemoryFilter(kinds=("fact",), limit=max_facts * 3, order="confidence"))
     facts = open_section("facts", "Known facts:")
-    for row in _rank_facts(candidates, relevant, now)[:max_facts]:
+    for row in _rank_facts(candidates, relevant, now, max_facts):
         line = f"- {clean_item(row.text)} ({row.source}, {confidence_label(row.confidence)})"
         if not facts.add(line, row.id):
             break

@@ -153,9 +153,13 @@ def search(
     date_from: Annotated[str | None, Query(description="Start of a range, YYYY-MM-DD")] = None,
     date_to: Annotated[str | None, Query(description="End of a range (inclusive), YYYY-MM-DD")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 10,
+    scope: Annotated[
+        Literal["memories", "messages", "all"],
+        Query(description="memories (facts, preferences, summaries), messages (past turns), or all"),
+    ] = "memories",
 ) -> SearchOut:
-    """Search facts, preferences and conversation summaries by keywords and/or dates, best first."""
-    found = memory.search(q, date=date, date_from=date_from, date_to=date_to, limit=limit)
+    """Search memories (and past conversation turns) by keywords, meaning and dates, best first."""
+    found = memory.search(q, date=date, date_from=date_from, date_to=date_to, limit=limit, scope=scope)
     return search_out(found, memory.tz)
 
 

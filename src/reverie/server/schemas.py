@@ -145,6 +145,19 @@ class ForgetOut(BaseModel):
     forgotten: list[MemoryOut]
 
 
+class MessageOut(BaseModel):
+    """One turn of a past conversation."""
+
+    id: int
+    conversation_id: int
+    role: str = Field(examples=["user"])
+    speaker: str | None = Field(examples=["Caroline"])
+    content: str = Field(examples=["I went to the LGBTQ support group yesterday."])
+    ref: str | None = Field(examples=["D1:3"])
+    created_at: str = Field(examples=[_WHEN])
+    score: float | None = None
+
+
 class SearchOut(BaseModel):
     """What a search found, grouped by kind, best first."""
 
@@ -153,6 +166,7 @@ class SearchOut(BaseModel):
     facts: list[MemoryOut]
     preferences: list[MemoryOut]
     summaries: list[SummaryOut]
+    messages: list[MessageOut] = Field(default_factory=list)
     total: int
 
 

@@ -165,7 +165,8 @@ class SqliteStore:
         """Add vectors to the cache."""
         with self.transaction() as conn:
             conn.executemany(
-                "INSERT OR REPLACE INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
+                "INSERT OR REPLACE INTO embedding_cache"
+                " (content_hash, model_id, dimensions, vector, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 [(digest, model_id, dims, blob, now) for digest, blob in items],
             )
@@ -185,7 +186,8 @@ class SqliteStore:
         with self.transaction() as conn:
             conn.execute(
                 "INSERT INTO embedding_cache_stats (model_id, hits, misses) VALUES (?, ?, ?)"
-                " ON CONFLICT(model_id) DO UPDATE SET hits = hits + excluded.hits, misses = misses + excluded.misses",
+                " ON CONFLICT(model_id) DO UPDATE"
+                " SET hits = hits + excluded.hits, misses = misses + excluded.misses",
                 (model_id, hits, misses),
             )
 

@@ -17,7 +17,9 @@ _MESSAGE_COLUMNS = "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref
 _MISSING_SQL: dict[str, str] = {
     "memory": "SELECT t.id, t.text FROM memories t WHERE t.user_id = ? AND t.status = 'active'",
     "summary": "SELECT t.id, t.text FROM summaries t WHERE t.user_id = ?",
-    "message": "SELECT t.rowid, t.text FROM messages_fts t JOIN messages m ON m.id = t.rowid WHERE m.user_id = ?",
+    "message": (
+        "SELECT t.rowid, t.text FROM messages_fts t JOIN messages m ON m.id = t.rowid WHERE m.user_id = ?"
+    ),
 }
 _TOTAL_SQL: dict[str, str] = {
     "memory": "SELECT COUNT(*) FROM memories WHERE user_id = ? AND status = 'active'",
@@ -132,7 +134,8 @@ class ConversationStatements:
         found: list[MessageRow] = []
         for batch in iter_batches(message_ids):
             rows = self._rows(
-                f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE m.user_id = ? AND m.id IN ({_marks(len(batch))})",
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages m"
+                f" WHERE m.user_id = ? AND m.id IN ({_marks(len(batch))})",
                 [self.user_id, *batch],
             )
             found += [_message(row) for row in rows]

@@ -442,7 +442,8 @@ class SqliteUserStore(ConversationStatements):
         found: list[MemoryRow] = []
         for batch in iter_batches(memory_ids):
             rows = self._read(
-                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                f"SELECT {_MEMORY_COLUMNS} FROM memories"
+                f" WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
                 [self.user_id, *batch],
             )
             found += [_memory(row) for row in rows]
