@@ -37,11 +37,13 @@ _WORD = re.compile(r"\w+")
 
 @dataclass(frozen=True)
 class Fault:
-    """How to answer: ``mode``, with the HTTP ``status`` for "error" and the ``delay`` (s) for "slow"."""
+    """How to answer: ``mode``, with the HTTP ``status`` for "error", the ``delay`` (s) for "slow"
+    and, for "wrong_shape", the JSON ``body`` to send instead of ``{"unexpected": true}``."""
 
     mode: Mode = "ok"
     status: int = 500
     delay: float = 1.0
+    body: Any = None
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ class FakeModelServer:
         httpd.fake = self
         self.port = httpd.server_address[1]
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+        self._thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
         self._thread.start()
 
     def _unlisten(self) -> None:
@@ -199,29 +201,29 @@ class FakeModelServer:
     # configuration ------------------------------------------------------------------
     @property
     def mode(self) -> Mode:
-        """The global mode; setting it keeps the current status and delay."""
+        """The global mode (set it for the defaults: HTTP 500, 1 s delay; else use :meth:`set_mode`)."""
         return self._modes[None].mode
 
     @mode.setter
     def mode(self, mode: Mode) -> None:
-        current = self._modes[None]
-        self.set_mode(mode, status=current.status, delay=current.delay)
+        self.set_mode(mode)
 
-    def set_mode(self, mode: Mode, *, status: int = 500, delay: float = 1.0, path: str | None = None) -> None:
-        """Answer every request (or those to ``path``) this way until told otherwise."""
+    def set_mode(self, mode: Mode, *, path: str | None = None, **options: Any) -> None:
+        """Answer every request (or those to ``path``) this way until told otherwise.
+
+        ``options`` are the other fields of :class:`Fault`: ``status``, ``delay``, ``body``.
+        """
         with self._lock:
-            self._modes[path] = Fault(mode, status, delay)
+            self._modes[path] = Fault(mode, **options)
         if path is None and self._httpd is not None and mode == "down":
             self._unlisten()
         elif path is None and self._httpd is None and mode != "down" and not self._stopping.is_set():
             self._listen()
 
-    def fail_times(
-        self, n: int, mode: Mode = "error", *, status: int = 500, delay: float = 1.0, path: str | None = None
-    ) -> None:
+    def fail_times(self, n: int, mode: Mode = "error", *, path: str | None = None, **options: Any) -> None:
         """Answer the next ``n`` requests (to ``path``, if given) with a fault, then recover."""
         with self._lock:
-            self._failures.extend((path, Fault(mode, status, delay)) for _ in range(n))
+            self._failures.extend((path, Fault(mode, **options)) for _ in range(n))
 
     def script_chat(self, replies: Sequence[ScriptItem]) -> None:
         """Queue chat replies: text, {"tool_calls": [...]} , a dict sent as JSON text, or a Fault."""
@@ -304,7 +306,7 @@ class FakeModelServer:
         elif fault.mode == "malformed":
             handler.send_json(200, b"<html>this is not JSON</html>")
         elif fault.mode == "wrong_shape":
-            handler.send_json(200, {"unexpected": True})
+            handler.send_json(200, {"unexpected": True} if fault.body is None else fault.body)
         else:
             route(self, handler, body if isinstance(body, dict) else {})
 
@@ -325,14 +327,10 @@ class FakeModelServer:
         if body.get("stream", True) is False:
             handler.send_json(200, {**done, "message": message})
             return
-        lines = [
-            {"model": model, "message": {"role": "assistant", "content": p}, "done": False}
-            for p in _pieces(reply.content)
-        ]
-        if calls:
-            lines.append({"model": model, "message": {**message, "content": ""}, "done": False})
-        lines.append({**done, "message": {"role": "assistant", "content": ""}})
-        handler.send_stream("application/x-ndjson", (json.dumps(line).encode() + b"\n" for line in lines))
+        parts = [{"role": "assistant", "content": p} for p in _pieces(reply.content)]
+        lines = [{"model": model, "message": m, "done": False} for m in parts + [{**message, "content": ""}]]
+        lines[-1] = {**done, "message": lines[-1]["message"]}  # tool calls, if any, come last
+        handler.send_stream("application/x-ndjson", [json.dumps(line).encode() + b"\n" for line in lines])
 
     def _openai_embeddings(self, handler: _Handler, body: Body) -> None:
         vectors, model = self._vectors(body), body.get("model", "")
@@ -357,17 +355,12 @@ class FakeModelServer:
         deltas: list[Body] = [{"role": "assistant", "content": ""}]
         deltas += [{"content": piece} for piece in _pieces(reply.content)]
         deltas += [{"tool_calls": [{"index": i, **call}]} for i, call in enumerate(calls)]
-        ends: list[str | None] = [None] * len(deltas) + [finish]
-        chunks = [
-            {
-                **base,
-                "object": "chat.completion.chunk",
-                "choices": [{"index": 0, "delta": d, "finish_reason": f}],
-            }
-            for d, f in zip([*deltas, {}], ends, strict=True)
+        chunk = {**base, "object": "chat.completion.chunk"}
+        ends = [(d, None) for d in deltas] + [({}, finish)]
+        events = [
+            json.dumps({**chunk, "choices": [{"index": 0, "delta": d, "finish_reason": f}]}) for d, f in ends
         ]
-        events = [f"data: {json.dumps(chunk)}\n\n".encode() for chunk in chunks] + [b"data: [DONE]\n\n"]
-        handler.send_stream("text/event-stream", events)
+        handler.send_stream("text/event-stream", [f"data: {e}\n\n".encode() for e in [*events, "[DONE]"]])
 
     def _anthropic_messages(self, handler: _Handler, body: Body) -> None:
         reply = self._next_reply(body)

@@ -180,7 +180,7 @@ def test_stop_wakes_a_request_sleeping_in_slow_mode() -> None:
 
 def test_reset_clears_faults_script_and_records(fake_server: FakeModelServer) -> None:
     fake_server.set_mode("error", path="/api/embed")
-    fake_server.mode = "malformed"
+    fake_server.set_mode("malformed")
     fake_server.fail_times(3)
     fake_server.script_chat(["x"])
     _post(fake_server, "/api/tags", {})

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import VARIED_FACTS, Clock
 
-from reverie import InvalidInput, Memory, load_settings
+from reverie import InvalidInput, Memory, Turn, load_settings
 from reverie.cli import cli
 from reverie.embed.service import to_blob
 from reverie.retrieve.timeexpr import find_time_window
@@ -198,6 +198,22 @@ def test_episodic_filters_and_errors(memory: Memory) -> None:
         memory.add_message(conv, "user", "x" * 70_000)
     with pytest.raises(Exception, match="No conversation"):
         memory.add_message(12345, "user", "hello")
+
+
+def test_add_messages_in_bulk(memory: Memory) -> None:
+    conv = memory.start_conversation("import")
+    rows = memory.add_messages(
+        conv,
+        [
+            Turn("user", "I adopted a greyhound", at=_ts("2026-01-02T10:00:00"), speaker="Ana", ref="D1:1"),
+            Turn("assistant", "Congratulations on the new dog!"),
+        ],
+    )
+    assert [r.ref for r in rows] == ["D1:1", None]
+    assert "D1:1" in [h.message.ref for h in memory.search("puppy", scope="messages").messages]
+    with pytest.raises(InvalidInput):
+        memory.add_messages(conv, [Turn("user", "fine"), Turn("robot", "not a role")])
+    assert len(memory.messages(conv.id)) == 2  # nothing of the bad batch was stored
 
 
 def test_messages_reload_after_restart(settings, clock: Clock) -> None:

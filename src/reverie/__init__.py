@@ -12,6 +12,7 @@ from reverie.errors import (
     ProviderUnavailable,
     ReverieError,
 )
+from reverie.conversations import Turn
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory, RememberResult
 from reverie.observe import Observation
 from reverie.retrieve.context import ContextBlock
@@ -41,6 +42,7 @@ __all__ = [
     "SearchResults",
     "Settings",
     "ToolResponse",
+    "Turn",
     "__version__",
     "load_settings",
 ]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import tzinfo
 from typing import TYPE_CHECKING
 
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound
-from reverie.extract.merge import embed_or_none, store_vector
+from reverie.extract.merge import embed_all_or_none, store_vector
 from reverie.retrieve.episodes import message_index_text
 from reverie.store.base import VectorKind
 
@@ -21,6 +22,32 @@ ROLES = ("user", "assistant", "system", "tool")
 MAX_MESSAGE_BYTES = 64 * 1024
 REINDEX_BATCH = 64
 VECTOR_KINDS: tuple[VectorKind, ...] = ("memory", "summary", "message")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn to add: role, content, and optionally its time, speaker and external reference."""
+
+    role: str
+    content: str
+    at: float | None = None
+    speaker: str | None = None
+    ref: str | None = None
+
+
+def _check_turn(turn: Turn) -> int:
+    """Validate a turn; return its size in bytes."""
+    if turn.role not in ROLES:
+        raise InvalidInput(f"role must be one of {', '.join(ROLES)}, got {turn.role!r}")
+    try:
+        size = len(turn.content.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise InvalidInput("The message is not valid Unicode (lone surrogates)") from exc
+    if size > MAX_MESSAGE_BYTES:
+        raise InvalidInput(f"The message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
+    if turn.speaker is not None and (not turn.speaker.strip() or len(turn.speaker) > 100):
+        raise InvalidInput("speaker must be a name of 1-100 characters")
+    return size
 
 
 class Conversations:
@@ -64,27 +91,32 @@ class Conversations:
         ref: str | None = None,
     ) -> MessageRow:
         """Store one turn; it becomes searchable (keywords and meaning) at once."""
+        return self.add_messages(conversation, [Turn(role, content, at, speaker, ref)])[0]
+
+    def add_messages(self, conversation: int | ConversationRow, turns: Sequence[Turn]) -> list[MessageRow]:
+        """Store several turns at once (one embedding batch, one transaction), e.g. an imported transcript."""
         conversation_id = conversation if isinstance(conversation, int) else conversation.id
-        if role not in ROLES:
-            raise InvalidInput(f"role must be one of {', '.join(ROLES)}, got {role!r}")
-        try:
-            size = len(content.encode("utf-8"))
-        except UnicodeEncodeError as exc:
-            raise InvalidInput("The message is not valid Unicode (lone surrogates)") from exc
-        if size > MAX_MESSAGE_BYTES:
-            raise InvalidInput(f"The message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
-        if speaker is not None and (not speaker.strip() or len(speaker) > 100):
-            raise InvalidInput("speaker must be a name of 1-100 characters")
-        scope, when = self.scope, self.clock() if at is None else at
-        index_text = message_index_text(content, when, self.tz, speaker, role)
+        now = self.clock()
+        prepared = [(turn, _check_turn(turn), now if turn.at is None else turn.at) for turn in turns]
+        texts = [message_index_text(t.content, when, self.tz, t.speaker, t.role) for t, _, when in prepared]
         service = self.embeddings
-        vector = embed_or_none(service, index_text)
+        vectors = embed_all_or_none(service, texts)
+        scope = self.scope
+        rows = []
         with scope.transaction():
-            row = scope.add_message(
-                conversation_id, role, content, when, speaker=speaker, ref=ref, index_text=index_text
-            )
-            store_vector(scope, service, "message", row.id, vector)
-        return row
+            for index, (turn, _, when) in enumerate(prepared):
+                row = scope.add_message(
+                    conversation_id,
+                    turn.role,
+                    turn.content,
+                    when,
+                    speaker=turn.speaker,
+                    ref=turn.ref,
+                    index_text=texts[index],
+                )
+                store_vector(scope, service, "message", row.id, None if vectors is None else vectors[index])
+                rows.append(row)
+        return rows
 
     def messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
         """The last turns of a conversation, oldest first (an assistant reloads these on restart)."""
@@ -121,4 +153,4 @@ class Conversations:
         return counts
 
 
-__all__ = ["MAX_MESSAGE_BYTES", "ROLES", "Conversations"]
+__all__ = ["MAX_MESSAGE_BYTES", "ROLES", "Conversations", "Turn"]

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.index import VectorIndex
-from reverie.embed.service import EmbeddingService, to_blob
+from reverie.embed.service import EmbeddingService, FloatMatrix, to_blob
 from reverie.errors import ProviderError
 from reverie.extract.keys import infer_key
 from reverie.store.base import MemoryRow, NewMemory, Source, UserStore, VectorKind
@@ -49,15 +49,21 @@ class MergePolicy:
     duplicate_distance: float = 0.15
 
 
-def embed_or_none(service: EmbeddingService | None, text: str) -> npt.NDArray[np.float32] | None:
-    """The text's vector, or None without a service or when the provider fails (logged)."""
-    if service is None:
+def embed_all_or_none(service: EmbeddingService | None, texts: list[str]) -> FloatMatrix | None:
+    """The texts' vectors, or None without a service or when the provider fails (logged)."""
+    if service is None or not texts:
         return None
     try:
-        return service.embed_one(text)
+        return service.embed(texts)
     except ProviderError as exc:
-        log.warning("Stored without a vector (run `reverie reindex` later): %s", exc)
+        log.warning("Stored without vectors (run `reverie reindex` later): %s", exc)
         return None
+
+
+def embed_or_none(service: EmbeddingService | None, text: str) -> npt.NDArray[np.float32] | None:
+    """The text's vector, or None without a service or when the provider fails (logged)."""
+    vectors = embed_all_or_none(service, [text])
+    return None if vectors is None else vectors[0]
 
 
 def store_vector(
@@ -197,6 +203,7 @@ def set_preference(
 __all__ = [
     "MergePolicy",
     "RememberResult",
+    "embed_all_or_none",
     "embed_or_none",
     "remember_fact",
     "set_preference",
