@@ -20,6 +20,7 @@ import math
 import re
 import socket
 import struct
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -97,7 +98,8 @@ class _HTTPServer(ThreadingHTTPServer):
     fake: FakeModelServer
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a client that gave up (timeout) makes the write fail; nothing to report
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # clients that gave up are expected
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -356,7 +358,7 @@ class FakeModelServer:
         deltas += [{"content": piece} for piece in _pieces(reply.content)]
         deltas += [{"tool_calls": [{"index": i, **call}]} for i, call in enumerate(calls)]
         chunk = {**base, "object": "chat.completion.chunk"}
-        ends = [(d, None) for d in deltas] + [({}, finish)]
+        ends: list[tuple[Body, str | None]] = [(d, None) for d in deltas] + [({}, finish)]
         events = [
             json.dumps({**chunk, "choices": [{"index": 0, "delta": d, "finish_reason": f}]}) for d, f in ends
         ]

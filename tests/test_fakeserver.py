@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import fakeserver
 import httpx
@@ -16,7 +18,7 @@ fake_server = fakeserver.fake_server  # the fixture (tests/conftest.py may provi
 
 
 def _post(
-    server: FakeModelServer, path: str, body: dict[str, object], timeout: float = 5.0
+    server: FakeModelServer, path: str, body: Mapping[str, Any], timeout: float = 5.0
 ) -> httpx.Response:
     # verify=False: plain HTTP, and it spares loading the CA bundle (~0.1 s) on every call
     return httpx.post(f"{server.url}{path}", json=body, timeout=timeout, verify=False)

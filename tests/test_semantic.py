@@ -86,7 +86,7 @@ def test_other_models_vectors_are_never_compared(memory: Memory) -> None:
         k=5,
     )
     assert [item_id for item_id, _ in hits] == [row.id]
-    assert memory.reindex() == {"memory": 1, "summary": 0, "message": 0}
+    assert memory.reindex() == {"memory": 1, "summary": 0, "message": 0, "message_window": 0}
     assert memory.scope.count_vectors("memory", service.model_id) == (2, 2)
 
 
@@ -175,12 +175,30 @@ def test_episodic_search_returns_turns_with_speaker_time_and_ref(memory: Memory)
 
 
 def test_time_words_boost_that_day(memory: Memory) -> None:
-    _household(memory)
-    reference = _ts("2026-01-15T12:00:00")
-    last_thursday = memory.search("hallway last Thursday", scope="messages", reference_time=reference)
-    assert last_thursday.messages[0].message.conversation_id == 1  # Thursday's, not Tuesday's
-    tuesday = memory.search("hallway on Tuesday", scope="messages", reference_time=reference)
-    assert tuesday.messages[0].message.ref == "D2:1"
+    thursday = memory.start_conversation("kitchen", at=_ts("2026-01-08T18:00:00"))
+    memory.add_message(
+        thursday, "user", "Let's talk about the garden shed roof", at=_ts("2026-01-08T18:00:00"), ref="thu"
+    )
+    tuesday = memory.start_conversation("kitchen", at=_ts("2026-01-13T09:00:00"))
+    memory.add_message(
+        tuesday, "user", "Let's talk about the garden shed roof", at=_ts("2026-01-13T09:00:00"), ref="tue"
+    )
+    reference = _ts("2026-01-15T12:00:00")  # a Thursday
+    assert (
+        memory.search("shed roof last Thursday", scope="messages", reference_time=reference)
+        .messages[0]
+        .message.ref
+        == "thu"
+    )
+    assert (
+        memory.search("shed roof on Tuesday", scope="messages", reference_time=reference)
+        .messages[0]
+        .message.ref
+        == "tue"
+    )
+    # Without a reference the same words are relative to now: years later, neither day is near.
+    far = memory.search("shed roof on Tuesday", scope="messages", reference_time=_ts("2030-01-01T00:00:00"))
+    assert {h.message.ref for h in far.messages} == {"thu", "tue"}
 
 
 def test_episodic_filters_and_errors(memory: Memory) -> None:

@@ -1,6 +1,7 @@
 """Reverie: local-first long-term memory for personal AI assistants."""
 
 from reverie.config import Settings, load_settings
+from reverie.conversations import Turn
 from reverie.errors import (
     ConfigError,
     Conflict,
@@ -12,7 +13,6 @@ from reverie.errors import (
     ProviderUnavailable,
     ReverieError,
 )
-from reverie.conversations import Turn
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory, RememberResult
 from reverie.observe import Observation
 from reverie.retrieve.context import ContextBlock

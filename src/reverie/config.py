@@ -123,6 +123,9 @@ class EmbeddingSettings(_Section):
     api_key: str = ""
     threads: int = Field(default=2, ge=1, le=64)
     timeout_seconds: float = Field(default=30.0, gt=0)
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    retry_backoff_seconds: float = Field(default=0.5, ge=0, le=60)
+    pause_after_failure_seconds: float = Field(default=30.0, ge=0)
     index_cache_mb: int = Field(default=512, ge=1)
     hybrid: HybridSettings = Field(default_factory=HybridSettings)
     cache: CacheSettings = Field(default_factory=CacheSettings)

@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound
 from reverie.extract.merge import embed_all_or_none, store_vector
-from reverie.retrieve.episodes import message_index_text
-from reverie.store.base import VectorKind
+from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector_text
+from reverie.store.base import MessageRow, VectorKind
 
 if TYPE_CHECKING:
     from reverie.embed.service import EmbeddingService
     from reverie.retrieve.hybrid import Semantic
-    from reverie.store.base import ConversationRow, MessageRow, UserStore
+    from reverie.store.base import ConversationRow, UserStore
 
 ROLES = ("user", "assistant", "system", "tool")
 MAX_MESSAGE_BYTES = 64 * 1024
 REINDEX_BATCH = 64
-VECTOR_KINDS: tuple[VectorKind, ...] = ("memory", "summary", "message")
+VECTOR_KINDS: tuple[VectorKind, ...] = ("memory", "summary", "message", "message_window")
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Turn:
     ref: str | None = None
 
 
-def _check_turn(turn: Turn) -> int:
-    """Validate a turn; return its size in bytes."""
+def _check_turn(turn: Turn) -> None:
+    """Refuse a turn with an unknown role, bad text, too many bytes or an odd speaker."""
     if turn.role not in ROLES:
         raise InvalidInput(f"role must be one of {', '.join(ROLES)}, got {turn.role!r}")
     try:
@@ -47,7 +47,6 @@ def _check_turn(turn: Turn) -> int:
         raise InvalidInput(f"The message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
     if turn.speaker is not None and (not turn.speaker.strip() or len(turn.speaker) > 100):
         raise InvalidInput("speaker must be a name of 1-100 characters")
-    return size
 
 
 class Conversations:
@@ -94,28 +93,61 @@ class Conversations:
         return self.add_messages(conversation, [Turn(role, content, at, speaker, ref)])[0]
 
     def add_messages(self, conversation: int | ConversationRow, turns: Sequence[Turn]) -> list[MessageRow]:
-        """Store several turns at once (one embedding batch, one transaction), e.g. an imported transcript."""
+        """Store several turns at once (one embedding batch, one transaction), e.g. an imported transcript.
+
+        Each turn is indexed with its window (see :mod:`reverie.retrieve.episodes`); the window
+        vector of the turn before the first new one is refreshed, since it now has a next turn.
+        """
         conversation_id = conversation if isinstance(conversation, int) else conversation.id
+        self.conversation(conversation_id)
         now = self.clock()
-        prepared = [(turn, _check_turn(turn), now if turn.at is None else turn.at) for turn in turns]
-        texts = [message_index_text(t.content, when, self.tz, t.speaker, t.role) for t, _, when in prepared]
+        for turn in turns:
+            _check_turn(turn)
+        scope = self.scope
+        prior = scope.list_messages(conversation_id, limit=2)
+        pending = [
+            MessageRow(0, conversation_id, t.role, t.content, t.speaker, t.ref, now if t.at is None else t.at)
+            for t in turns
+        ]
+        seq = [*prior, *pending]
+        offset = len(prior)
+
+        def neighbours(position: int) -> tuple[MessageRow | None, MessageRow | None]:
+            before = seq[position - 1] if position > 0 else None
+            after = seq[position + 1] if position + 1 < len(seq) else None
+            return before, after
+
+        texts = [turn_vector_text(row, self.tz) for row in pending]
+        texts += [
+            window_vector_text(*_around(neighbours(offset + i), row), self.tz)
+            for i, row in enumerate(pending)
+        ]
+        if prior and pending:
+            texts.append(window_vector_text(*_around(neighbours(offset - 1), prior[-1]), self.tz))
         service = self.embeddings
         vectors = embed_all_or_none(service, texts)
-        scope = self.scope
+        count = len(pending)
         rows = []
         with scope.transaction():
-            for index, (turn, _, when) in enumerate(prepared):
+            for i, draft in enumerate(pending):
+                before, _ = neighbours(offset + i)
                 row = scope.add_message(
                     conversation_id,
-                    turn.role,
-                    turn.content,
-                    when,
-                    speaker=turn.speaker,
-                    ref=turn.ref,
-                    index_text=texts[index],
+                    draft.role,
+                    draft.content,
+                    draft.created_at,
+                    speaker=draft.speaker,
+                    ref=draft.ref,
+                    index_text=turn_line(draft.content, draft.speaker, draft.role),
+                    window_text=window_keyword_text(before, draft),
                 )
-                store_vector(scope, service, "message", row.id, None if vectors is None else vectors[index])
+                seq[offset + i] = row
+                if vectors is not None:
+                    store_vector(scope, service, "message", row.id, vectors[i])
+                    store_vector(scope, service, "message_window", row.id, vectors[count + i])
                 rows.append(row)
+            if vectors is not None and prior and pending:
+                store_vector(scope, service, "message_window", prior[-1].id, vectors[2 * count])
         return rows
 
     def messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
@@ -132,6 +164,7 @@ class Conversations:
         service = self.embeddings
         if service is None:
             raise InvalidInput("Embeddings are off ([embeddings] enabled = false); nothing to re-index")
+        service.resume()
         scope = self.scope
         counts: dict[str, int] = {kind: 0 for kind in VECTOR_KINDS}
         totals = {kind: scope.count_vectors(kind, service.model_id) for kind in VECTOR_KINDS}
@@ -139,7 +172,7 @@ class Conversations:
         done = sum(have for have, _ in totals.values())
         for kind in VECTOR_KINDS:
             while batch := scope.missing_vectors(kind, service.model_id, REINDEX_BATCH):
-                vectors = service.embed([text for _, text in batch])
+                vectors = service.embed(self._vector_texts(kind, batch))
                 scope.put_vectors(
                     kind,
                     [(item_id, to_blob(v)) for (item_id, _), v in zip(batch, vectors, strict=True)],
@@ -151,6 +184,25 @@ class Conversations:
                 if progress is not None:
                     progress(done, total)
         return counts
+
+    def _vector_texts(self, kind: VectorKind, batch: list[tuple[int, str]]) -> list[str]:
+        """What is embedded for each item; messages are dated and windowed as in add_messages."""
+        if kind in ("memory", "summary"):
+            return [text for _, text in batch]
+        scope = self.scope
+        rows = {row.id: row for row in scope.get_messages([item_id for item_id, _ in batch])}
+        if kind == "message":
+            return [turn_vector_text(rows[item_id], self.tz) for item_id, _ in batch]
+        return [
+            window_vector_text(*_around(scope.message_neighbours(item_id), rows[item_id]), self.tz)
+            for item_id, _ in batch
+        ]
+
+
+def _around(
+    pair: tuple[MessageRow | None, MessageRow | None], row: MessageRow
+) -> tuple[MessageRow | None, MessageRow, MessageRow | None]:
+    return pair[0], row, pair[1]
 
 
 __all__ = ["MAX_MESSAGE_BYTES", "ROLES", "Conversations", "Turn"]

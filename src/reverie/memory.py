@@ -15,7 +15,7 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from reverie.config import Settings
-from reverie.conversations import Conversations
+from reverie.conversations import VECTOR_KINDS, Conversations
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound
@@ -69,6 +69,7 @@ def build_semantic(settings: Settings, store: Store, clock: Callable[[], float])
         store,
         cache_entries=conf.cache.max_entries if conf.cache.enabled else 0,
         clock=clock,
+        pause_after_failure=conf.pause_after_failure_seconds,
     )
     hybrid = conf.hybrid
     return Semantic(
@@ -509,7 +510,7 @@ class Memory(Conversations):
             )
         scope, now = self.scope, self.clock()
         with scope.transaction():
-            matches = [row for row, _ in scope.search_memories(terms, limit=100, match_all=True)]
+            matches = [row for row, _ in scope.search_memories(terms, limit=100, min_match=len(terms))]
             if matches:
                 scope.delete_memories([row.id for row in matches])
                 scope.audit(
@@ -559,8 +560,7 @@ class Memory(Conversations):
             lookups = cache["hits"] + cache["misses"]
             result["embedding_model"] = service.model_id
             result["embedded"] = {
-                kind: scope.count_vectors(kind, service.model_id)[0]
-                for kind in ("memory", "summary", "message")
+                kind: scope.count_vectors(kind, service.model_id)[0] for kind in VECTOR_KINDS
             }
             result["embedding_cache_entries"] = cache["entries"]
             result["embedding_cache_hit_rate"] = round(cache["hits"] / lookups, 3) if lookups else None

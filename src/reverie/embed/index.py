@@ -86,13 +86,13 @@ class VectorIndex:
             top = np.argsort(-scores)
         return [(int(matrix.ids[i]), float(scores[i])) for i in top if scores[i] >= min_similarity]
 
-    def similarities(
+    def scores(
         self, scope: UserStore, kind: VectorKind, model_id: str, query: npt.NDArray[np.float32]
-    ) -> dict[int, float]:
-        """Cosine of the query with every item (for small sets such as one conversation)."""
+    ) -> tuple[npt.NDArray[np.int64], FloatMatrix]:
+        """(ids ascending, cosine of the query with each) over every item of one kind."""
         matrix = self._matrix(scope, kind, model_id, int(query.shape[0]))
-        scores = matrix.vectors @ query
-        return dict(zip(matrix.ids.tolist(), scores.tolist(), strict=True))
+        scores: FloatMatrix = matrix.vectors @ query
+        return matrix.ids, scores
 
     def clear(self) -> None:
         """Forget every cached matrix."""

@@ -6,6 +6,8 @@ in :func:`post_json`, which the chat providers reuse.
 
 from __future__ import annotations
 
+import atexit
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -41,7 +43,7 @@ def post_json(
         if attempt:
             time.sleep(backoff * 2 ** (attempt - 1))
         try:
-            response = httpx.post(url, json=dict(payload), headers=dict(headers or {}), timeout=timeout)
+            response = _client().post(url, json=dict(payload), headers=dict(headers or {}), timeout=timeout)
         except httpx.TimeoutException as exc:
             last = ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}")
             last.__cause__ = exc
@@ -63,6 +65,20 @@ def post_json(
             ) from exc
     assert last is not None
     raise last
+
+
+_shared: httpx.Client | None = None
+_shared_lock = threading.Lock()
+
+
+def _client() -> httpx.Client:
+    """One connection pool for the process (a new client per call costs ~0.1 s of TLS setup)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = httpx.Client()
+            atexit.register(_shared.close)
+        return _shared
 
 
 def _excerpt(text: str, limit: int = 200) -> str:
@@ -90,13 +106,42 @@ class _HttpEmbedder:
     provider = "http"
     batch_size = 64
 
-    def __init__(self, endpoint: str, model: str, timeout_seconds: float, dimensions: int | None) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        model: str,
+        timeout_seconds: float,
+        dimensions: int | None,
+        attempts: int = DEFAULT_ATTEMPTS,
+        backoff_seconds: float = 0.5,
+    ) -> None:
         if not model:
             raise ConfigError(f"Set model under [embeddings] for the {self.provider} embedding provider")
         self.endpoint = endpoint.rstrip("/")
         self.model = model
         self.timeout = timeout_seconds
         self._dimensions = dimensions
+        self.attempts = max(1, attempts)
+        self.backoff = max(0.0, backoff_seconds)
+
+    def _post(
+        self,
+        url: str,
+        payload: Mapping[str, Any],
+        what: str,
+        hint: str,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        return post_json(
+            url,
+            payload,
+            what=what,
+            hint=hint,
+            headers=headers,
+            timeout=self.timeout,
+            attempts=self.attempts,
+            backoff=self.backoff,
+        )
 
     @property
     def model_id(self) -> str:
@@ -116,10 +161,11 @@ class _HttpEmbedder:
         vectors: list[list[float]] = []
         for batch in iter_batches(items, self.batch_size):
             vectors += self._request(list(batch))
-        if items:
-            if self._dimensions is None:
-                self._dimensions = len(vectors[0])
-            check_vectors(self, items, vectors)
+        if len(vectors) != len(items):
+            raise ProviderError(f"{self.model_id} returned {len(vectors)} vectors for {len(items)} texts")
+        if vectors and self._dimensions is None:
+            self._dimensions = len(vectors[0])
+        check_vectors(self, items, vectors)
         return vectors
 
     def _request(self, texts: list[str]) -> list[list[float]]:
@@ -137,19 +183,22 @@ class OllamaEmbedder(_HttpEmbedder):
         model: str = "nomic-embed-text",
         timeout_seconds: float = 30.0,
         dimensions: int | None = None,
+        attempts: int = DEFAULT_ATTEMPTS,
+        backoff_seconds: float = 0.5,
     ) -> None:
-        super().__init__(endpoint or "http://127.0.0.1:11434", model, timeout_seconds, dimensions)
+        super().__init__(
+            endpoint or "http://127.0.0.1:11434",
+            model,
+            timeout_seconds,
+            dimensions,
+            attempts,
+            backoff_seconds,
+        )
 
     def _request(self, texts: list[str]) -> list[list[float]]:
         what = f"Ollama at {self.endpoint}"
         hint = 'start it with `ollama serve`, or set provider = "local" under [embeddings]'
-        reply = post_json(
-            f"{self.endpoint}/api/embed",
-            {"model": self.model, "input": texts},
-            what=what,
-            hint=hint,
-            timeout=self.timeout,
-        )
+        reply = self._post(f"{self.endpoint}/api/embed", {"model": self.model, "input": texts}, what, hint)
         return _vectors(reply, "embeddings", what)
 
 
@@ -166,8 +215,12 @@ class OpenAICompatibleEmbedder(_HttpEmbedder):
         timeout_seconds: float = 30.0,
         dimensions: int | None = None,
         api_key: str = "",
+        attempts: int = DEFAULT_ATTEMPTS,
+        backoff_seconds: float = 0.5,
     ) -> None:
-        super().__init__(endpoint or self.default_endpoint, model, timeout_seconds, dimensions)
+        super().__init__(
+            endpoint or self.default_endpoint, model, timeout_seconds, dimensions, attempts, backoff_seconds
+        )
         self.api_key = api_key
 
     def _request(self, texts: list[str]) -> list[list[float]]:
@@ -175,14 +228,7 @@ class OpenAICompatibleEmbedder(_HttpEmbedder):
         hint = 'check endpoint under [embeddings], or set provider = "local"'
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         base = self.endpoint if self.endpoint.endswith("/v1") else f"{self.endpoint}/v1"
-        reply = post_json(
-            f"{base}/embeddings",
-            {"model": self.model, "input": texts},
-            what=what,
-            hint=hint,
-            headers=headers,
-            timeout=self.timeout,
-        )
+        reply = self._post(f"{base}/embeddings", {"model": self.model, "input": texts}, what, hint, headers)
         return _vectors(reply, "data", what)
 
 
@@ -199,12 +245,22 @@ class OpenAIEmbedder(OpenAICompatibleEmbedder):
         timeout_seconds: float = 30.0,
         dimensions: int | None = None,
         api_key: str = "",
+        attempts: int = DEFAULT_ATTEMPTS,
+        backoff_seconds: float = 0.5,
     ) -> None:
         if not api_key:
             raise ConfigError(
                 'Set api_key under [embeddings] (or REVERIE_EMBEDDINGS__API_KEY) for provider "openai"'
             )
-        super().__init__(endpoint, model or "text-embedding-3-small", timeout_seconds, dimensions, api_key)
+        super().__init__(
+            endpoint,
+            model or "text-embedding-3-small",
+            timeout_seconds,
+            dimensions,
+            api_key,
+            attempts,
+            backoff_seconds,
+        )
 
 
 register_embedder("ollama", OllamaEmbedder)

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from reverie.config import Settings
 from reverie.embed.base import Embedder, create_embedder, embedder_factory
+from reverie.errors import ProviderUnavailable
 from reverie.store.base import Store
 
 FloatMatrix = npt.NDArray[np.float32]
@@ -36,6 +37,8 @@ def embedder_from_settings(settings: Settings) -> Embedder:
         "api_key": conf.api_key,
         "threads": conf.threads,
         "timeout_seconds": conf.timeout_seconds,
+        "attempts": conf.max_attempts,
+        "backoff_seconds": conf.retry_backoff_seconds,
     }
     factory = embedder_factory(conf.provider)
     try:
@@ -76,8 +79,11 @@ class EmbeddingService:
         *,
         cache_entries: int = 10_000,
         clock: Callable[[], float] = time.time,
+        pause_after_failure: float = 30.0,
     ) -> None:
         self.embedder = embedder
+        self.pause_after_failure = pause_after_failure
+        self._paused_until = 0.0
         self.store = store if cache_entries > 0 else None
         self.cache_entries = cache_entries
         self.clock = clock
@@ -96,10 +102,14 @@ class EmbeddingService:
         return self.embedder.dimensions
 
     def embed(self, texts: Sequence[str]) -> FloatMatrix:
-        """Embed texts (cached), one unit-length row per text."""
+        """Embed texts (cached), one unit-length row per text.
+
+        After the provider was unreachable, calls fail at once for ``pause_after_failure``
+        seconds instead of waiting for timeouts and retries again on every search.
+        """
         items = list(texts)
         if not items:
-            return np.zeros((0, self.dimensions), dtype=np.float32)
+            return np.zeros((0, 0), dtype=np.float32)
         hashes = [content_hash(text) for text in items]
         cached = self.store.cache_get(self.model_id, sorted(set(hashes))) if self.store else {}
         todo = [i for i, digest in enumerate(hashes) if digest not in cached]
@@ -107,16 +117,28 @@ class EmbeddingService:
         if todo:
             unique = list(dict.fromkeys(hashes[i] for i in todo))
             first = {hashes[i]: i for i in reversed(todo)}
-            vectors = np.asarray(
-                self.embedder.embed_batch([items[first[d]] for d in unique]), dtype=np.float32
-            )
-            vectors = _normalise(vectors)
+            vectors = _normalise(np.asarray(self._call([items[first[d]] for d in unique]), dtype=np.float32))
             fresh = dict(zip(unique, vectors, strict=True))
-        dims = self.dimensions
-        rows = [fresh[d] if d in fresh else from_blobs([cached[d]], dims)[0] for d in hashes]
+        rows = [fresh[d] if d in fresh else np.frombuffer(cached[d], dtype="<f4") for d in hashes]
         if self.store is not None:
             self._remember(fresh, hits=len(items) - len(todo), misses=len(todo))
         return np.vstack(rows).astype(np.float32, copy=False)
+
+    def _call(self, texts: list[str]) -> list[list[float]]:
+        if time.monotonic() < self._paused_until:
+            raise ProviderUnavailable(
+                f"Embedding provider {self.model_id} failed moments ago; not retried for "
+                f"{self.pause_after_failure:g} s (keyword search still works)"
+            )
+        try:
+            return self.embedder.embed_batch(texts)
+        except ProviderUnavailable:
+            self._paused_until = time.monotonic() + self.pause_after_failure
+            raise
+
+    def resume(self) -> None:
+        """Try the provider again at once, even within the pause after a failure."""
+        self._paused_until = 0.0
 
     def embed_one(self, text: str) -> npt.NDArray[np.float32]:
         """Embed one text."""
@@ -126,23 +148,32 @@ class EmbeddingService:
     def _remember(self, fresh: dict[str, npt.NDArray[np.float32]], hits: int, misses: int) -> None:
         assert self.store is not None
         if fresh:
+            dims = len(next(iter(fresh.values())))
             self.store.cache_put(
-                self.model_id, self.dimensions, [(d, to_blob(v)) for d, v in fresh.items()], self.clock()
+                self.model_id, dims, [(d, to_blob(v)) for d, v in fresh.items()], self.clock()
             )
             self._puts += len(fresh)
             if self._puts >= _PRUNE_EVERY:
-                self._puts = 0
-                self.store.cache_prune(self.cache_entries)
+                self._prune()
         self._hits += hits
         self._misses += misses
         if self._hits + self._misses >= _FLUSH_EVERY:
             self.flush()
 
+    def _prune(self) -> None:
+        assert self.store is not None
+        self._puts = 0
+        self.store.cache_prune(self.cache_entries)
+
     def flush(self) -> None:
-        """Write the pending hit and miss counts (also done every few hundred texts)."""
-        if self.store is not None and (self._hits or self._misses):
+        """Write pending hit and miss counts and prune the cache (also done every few hundred texts)."""
+        if self.store is None:
+            return
+        if self._hits or self._misses:
             self.store.cache_record(self.model_id, self._hits, self._misses)
             self._hits = self._misses = 0
+        if self._puts:
+            self._prune()
 
 
 def _normalise(vectors: FloatMatrix) -> FloatMatrix:

@@ -16,6 +16,7 @@ or changed text is written in the same transaction as the row.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -79,7 +80,11 @@ def store_vector(
 
 
 def _token_twin(scope: UserStore, text: str, threshold: float) -> MemoryRow | None:
-    candidates = scope.search_memories(keyword_terms(text), kinds=("fact",), limit=20)
+    terms = keyword_terms(text)
+    # A stored fact at least ``threshold`` similar shares all but n - ceil(threshold * n) of the
+    # new fact's n words, so the index can be asked for exactly those (much cheaper than any word).
+    needed = math.ceil(threshold * len(terms) - 1e-9)
+    candidates = scope.search_memories(terms, kinds=("fact",), limit=20, min_match=needed or None)
     best = max(candidates, key=lambda hit: token_similarity(hit[0].text, text), default=None)
     if best is not None and token_similarity(best[0].text, text) >= threshold:
         return best[0]

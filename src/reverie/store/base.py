@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 Kind = Literal["fact", "preference"]
-VectorKind = Literal["memory", "summary", "message"]
+VectorKind = Literal["memory", "summary", "message", "message_window"]
 Source = Literal["explicit", "inferred"]
 Status = Literal["active", "superseded", "deleted"]
 
@@ -217,9 +217,9 @@ class UserStore(Protocol):
         created_from: float | None = None,
         created_to: float | None = None,
         limit: int = 10,
-        match_all: bool = False,
+        min_match: int | None = None,
     ) -> list[tuple[MemoryRow, float]]:
-        """Active memories matching any (or all) terms, best BM25 first, score higher = better."""
+        """Active memories matching any term (or ``min_match`` of them), best BM25 first."""
         ...
 
     # summaries
@@ -318,8 +318,9 @@ class UserStore(Protocol):
         speaker: str | None = None,
         ref: str | None = None,
         index_text: str | None = None,
+        window_text: str | None = None,
     ) -> MessageRow:
-        """Append a turn; ``index_text`` is what keyword search sees (default: the content)."""
+        """Append a turn; ``index_text`` and ``window_text`` are what keyword search sees."""
         ...
 
     def list_messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
@@ -337,12 +338,17 @@ class UserStore(Protocol):
         created_from: float | None = None,
         created_to: float | None = None,
         limit: int = 10,
+        windows: bool = False,
     ) -> list[tuple[MessageRow, float]]:
-        """Messages matching any term, best BM25 first."""
+        """Messages (or, with ``windows``, their windows) matching any term, best BM25 first."""
         ...
 
-    def message_index_texts(self, message_ids: Sequence[int]) -> dict[int, str]:
-        """What keyword search indexed for each message (also what gets embedded)."""
+    def message_neighbours(self, message_id: int) -> tuple[MessageRow | None, MessageRow | None]:
+        """The turns just before and just after one message in its conversation."""
+        ...
+
+    def message_speakers(self) -> list[str]:
+        """The distinct speaker names in this user's conversations."""
         ...
 
     # vectors
@@ -361,7 +367,7 @@ class UserStore(Protocol):
         ...
 
     def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
-        """Up to ``limit`` (id, text) items with no vector of this model yet."""
+        """Up to ``limit`` (id, text) items with no vector of this model yet (messages: content)."""
         ...
 
     def count_vectors(self, kind: VectorKind, model_id: str) -> tuple[int, int]:

@@ -132,6 +132,10 @@ class SqliteStore:
                     conn.execute("ROLLBACK")
                 raise MigrationError(f"Migration {name} failed on {self.path}: {exc}") from exc
 
+    def shared(self) -> bool:
+        """True when the file holds more than one user (keyword queries then filter by owner first)."""
+        return self.connection().execute("SELECT 1 FROM users LIMIT 1 OFFSET 1").fetchone() is not None
+
     def schema_version(self) -> int:
         """The newest migration applied."""
         row = self.connection().execute("SELECT MAX(version) FROM schema_migrations").fetchone()

@@ -17,14 +17,14 @@ _MESSAGE_COLUMNS = "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref
 _MISSING_SQL: dict[str, str] = {
     "memory": "SELECT t.id, t.text FROM memories t WHERE t.user_id = ? AND t.status = 'active'",
     "summary": "SELECT t.id, t.text FROM summaries t WHERE t.user_id = ?",
-    "message": (
-        "SELECT t.rowid, t.text FROM messages_fts t JOIN messages m ON m.id = t.rowid WHERE m.user_id = ?"
-    ),
+    "message": "SELECT t.id, t.content FROM messages t WHERE t.user_id = ?",
+    "message_window": "SELECT t.id, t.content FROM messages t WHERE t.user_id = ?",
 }
 _TOTAL_SQL: dict[str, str] = {
     "memory": "SELECT COUNT(*) FROM memories WHERE user_id = ? AND status = 'active'",
     "summary": "SELECT COUNT(*) FROM summaries WHERE user_id = ?",
     "message": "SELECT COUNT(*) FROM messages WHERE user_id = ?",
+    "message_window": "SELECT COUNT(*) FROM messages WHERE user_id = ?",
 }
 
 
@@ -99,8 +99,9 @@ class ConversationStatements:
         speaker: str | None = None,
         ref: str | None = None,
         index_text: str | None = None,
+        window_text: str | None = None,
     ) -> MessageRow:
-        """Append a turn and index it for keyword search."""
+        """Append a turn and index it (and its window) for keyword search."""
         with self._store.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at)"
@@ -110,9 +111,14 @@ class ConversationStatements:
             if cur.rowcount == 0:
                 raise NotFound(f"No conversation with id {conversation_id}")
             message_id = int(cur.lastrowid or 0)
+            own = index_text if index_text is not None else content
             conn.execute(
                 "INSERT INTO messages_fts (rowid, text, owner) VALUES (?, ?, ?)",
-                (message_id, index_text if index_text is not None else content, self._owner),
+                (message_id, own, self._owner),
+            )
+            conn.execute(
+                "INSERT INTO message_windows_fts (rowid, text, owner) VALUES (?, ?, ?)",
+                (message_id, window_text if window_text is not None else own, self._owner),
             )
             conn.execute(
                 "UPDATE conversations SET last_activity = MAX(last_activity, ?) WHERE id = ? AND user_id = ?",
@@ -135,7 +141,7 @@ class ConversationStatements:
         for batch in iter_batches(message_ids):
             rows = self._rows(
                 f"SELECT {_MESSAGE_COLUMNS} FROM messages m"
-                f" WHERE m.user_id = ? AND m.id IN ({_marks(len(batch))})",
+                f" WHERE +m.user_id = ? AND m.id IN ({_marks(len(batch))})",
                 [self.user_id, *batch],
             )
             found += [_message(row) for row in rows]
@@ -148,10 +154,15 @@ class ConversationStatements:
         created_from: float | None = None,
         created_to: float | None = None,
         limit: int = 10,
+        windows: bool = False,
     ) -> list[tuple[MessageRow, float]]:
-        """Messages matching any term, best BM25 first (score: higher is better)."""
+        """Messages matching any term, best BM25 first (score: higher is better).
+
+        With ``windows`` the match is against each turn's window (previous turn + this one).
+        """
         if not terms:
             return []
+        table = "message_windows_fts" if windows else "messages_fts"
         quoted = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
         params: list[Any] = [f"owner:{self._owner} AND {{text}}: ({quoted})", self.user_id]
         extra = ""
@@ -162,24 +173,33 @@ class ConversationStatements:
             extra += " AND m.created_at < ?"
             params.append(created_to)
         rows = self._rows(
-            f"SELECT {_MESSAGE_COLUMNS}, -bm25(messages_fts, 1.0, 0.0) AS score"
-            " FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
-            f" WHERE messages_fts MATCH ? AND m.user_id = ?{extra} ORDER BY score DESC LIMIT ?",
+            f"SELECT {_MESSAGE_COLUMNS}, -bm25({table}, 1.0, 0.0) AS score"
+            f" FROM {table} JOIN messages m ON m.id = {table}.rowid"
+            f" WHERE {table} MATCH ? AND m.user_id = ?{extra} ORDER BY score DESC LIMIT ?",
             [*params, limit],
         )
         return [(_message(row), float(row["score"])) for row in rows]
 
-    def message_index_texts(self, message_ids: Sequence[int]) -> dict[int, str]:
-        """What keyword search indexed for each message."""
-        texts: dict[int, str] = {}
-        for batch in iter_batches(message_ids):
-            rows = self._rows(
-                "SELECT t.rowid, t.text FROM messages_fts t JOIN messages m ON m.id = t.rowid"
-                f" WHERE m.user_id = ? AND t.rowid IN ({_marks(len(batch))})",
-                [self.user_id, *batch],
-            )
-            texts.update((int(row[0]), str(row[1])) for row in rows)
-        return texts
+    def message_neighbours(self, message_id: int) -> tuple[MessageRow | None, MessageRow | None]:
+        """The turns just before and just after one message in its conversation."""
+        rows = self._rows(
+            f"SELECT {_MESSAGE_COLUMNS}, 'prev' AS side FROM (SELECT * FROM messages WHERE user_id = ?"
+            " AND conversation_id = (SELECT conversation_id FROM messages WHERE id = ?) AND id < ?"
+            " ORDER BY id DESC LIMIT 1) m"
+            f" UNION ALL SELECT {_MESSAGE_COLUMNS}, 'next' FROM (SELECT * FROM messages WHERE user_id = ?"
+            " AND conversation_id = (SELECT conversation_id FROM messages WHERE id = ?) AND id > ?"
+            " ORDER BY id LIMIT 1) m",
+            (self.user_id, message_id, message_id, self.user_id, message_id, message_id),
+        )
+        found = {row["side"]: _message(row) for row in rows}
+        return found.get("prev"), found.get("next")
+
+    def message_speakers(self) -> list[str]:
+        """The distinct speaker names in this user's conversations."""
+        rows = self._rows(
+            "SELECT DISTINCT speaker FROM messages WHERE user_id = ? AND speaker IS NOT NULL", (self.user_id,)
+        )
+        return sorted(str(row[0]) for row in rows)
 
     # vectors -----------------------------------------------------------------------
     def put_vectors(
@@ -219,8 +239,10 @@ class ConversationStatements:
 
     def count_vectors(self, kind: VectorKind, model_id: str) -> tuple[int, int]:
         """(items with a vector of this model, items in all) for one kind."""
+        join = " JOIN memories t ON t.id = v.item_id AND t.status = 'active'" if kind == "memory" else ""
         done = self._rows(
-            "SELECT COUNT(*) FROM vectors WHERE user_id = ? AND item_kind = ? AND model_id = ?",
+            f"SELECT COUNT(*) FROM vectors v{join}"
+            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ?",
             (self.user_id, kind, model_id),
         )[0][0]
         total = self._rows(_TOTAL_SQL[kind], (self.user_id,))[0][0]

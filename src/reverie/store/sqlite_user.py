@@ -40,6 +40,7 @@ _UPDATABLE = {
     "access_count",
     "reinforcement_count",
 }
+_WINDOW = 200  # best keyword matches ranked before joining to the rows
 _ORDERS = {
     "recent": "created_at DESC, id DESC",
     "confidence": "confidence DESC, updated_at DESC, id DESC",
@@ -47,11 +48,30 @@ _ORDERS = {
 }
 
 
-def _fts_query(owner: str, terms: Sequence[str], columns: str, match_all: bool = False) -> str:
-    """FTS5 MATCH text: this owner AND any (or all) of the terms, each quoted as a literal."""
-    joiner = " AND " if match_all else " OR "
-    quoted = joiner.join('"' + term.replace('"', '""') + '"' for term in terms)
-    return f"owner:{owner} AND {{{columns}}}: ({quoted})"
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_terms(terms: Sequence[str], min_match: int | None = None) -> str:
+    """FTS5 text matching any term, or at least ``min_match`` of them.
+
+    "All but one" is written as an OR of AND-groups; needing fewer than all but one falls
+    back to any term (the caller filters).
+    """
+    quoted = [_quote(term) for term in terms]
+    missing = len(quoted) - (min_match if min_match is not None else 1)
+    if min_match is None or missing >= len(quoted) - 1 or missing > 1:
+        return " OR ".join(quoted)
+    if missing <= 0:
+        return " AND ".join(quoted)
+    groups = [" AND ".join(q for j, q in enumerate(quoted) if j != skip) for skip in range(len(quoted))]
+    return " OR ".join(f"({group})" for group in groups)
+
+
+def _fts_query(owner: str | None, terms: Sequence[str], columns: str, min_match: int | None = None) -> str:
+    """FTS5 MATCH text over some columns, limited to one owner's rows when several users share the file."""
+    match = f"{{{columns}}}: ({fts_terms(terms, min_match)})"
+    return f"owner:{owner} AND {match}" if owner else match
 
 
 def _memory(row: sqlite3.Row) -> MemoryRow:
@@ -229,7 +249,7 @@ class SqliteUserStore(ConversationStatements):
                     "UPDATE memories SET access_count = access_count + 1, last_accessed = ?,"
                     " confidence = CASE WHEN last_accessed IS NOT NULL AND ? - last_accessed > 3600"
                     " THEN MIN(1.0, confidence + ?) ELSE confidence END"
-                    f" WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                    f" WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
                     [now, now, boost, self.user_id, *batch],
                 )
 
@@ -239,7 +259,7 @@ class SqliteUserStore(ConversationStatements):
         with self._store.transaction() as conn:
             for batch in iter_batches(memory_ids):
                 cur = conn.execute(
-                    f"DELETE FROM memories WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                    f"DELETE FROM memories WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
                     [self.user_id, *batch],
                 )
                 deleted += cur.rowcount
@@ -253,29 +273,43 @@ class SqliteUserStore(ConversationStatements):
         created_from: float | None = None,
         created_to: float | None = None,
         limit: int = 10,
-        match_all: bool = False,
+        min_match: int | None = None,
     ) -> list[tuple[MemoryRow, float]]:
-        """Active memories matching any term, best BM25 first (score: higher is better)."""
+        """Active memories matching any term (or ``min_match`` of them), best BM25 first.
+
+        BM25 is ranked inside the full-text index over a window of the best matches, and only
+        that window is joined to the rows; if filters leave too few, the whole match is ranked.
+        """
         if not terms:
             return []
-        query = _fts_query(self._owner, terms, "text key", match_all)
-        params: list[Any] = [query, self.user_id, *kinds]
-        extra = ""
+        query = _fts_query(self._owner if self._store.shared() else None, terms, "text key", min_match)
+        filters = f"m.user_id = ? AND m.status = 'active' AND m.kind IN ({_placeholders(len(kinds))})"
+        params: list[Any] = [self.user_id, *kinds]
         if created_from is not None:
-            extra += " AND m.created_at >= ?"
+            filters += " AND m.created_at >= ?"
             params.append(created_from)
         if created_to is not None:
-            extra += " AND m.created_at < ?"
+            filters += " AND m.created_at < ?"
             params.append(created_to)
-        rows = self._read(
-            f"SELECT {', '.join('m.' + c.strip() for c in _MEMORY_COLUMNS.split(','))},"
-            " -bm25(memories_fts, 1.0, 0.5, 0.0) AS score"
-            " FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid"
-            " WHERE memories_fts MATCH ? AND m.user_id = ? AND m.status = 'active'"
-            f" AND m.kind IN ({_placeholders(len(kinds))}){extra}"
-            " ORDER BY score DESC, m.confidence DESC LIMIT ?",
-            [*params, limit],
+        columns = ", ".join("m." + c.strip() for c in _MEMORY_COLUMNS.split(","))
+        window = max(_WINDOW, 10 * limit)
+        ranked = (
+            "SELECT rowid AS id, -bm25(memories_fts, 1.0, 0.5, 0.0) AS score FROM memories_fts"
+            " WHERE memories_fts MATCH ?"
         )
+        rows = self._read(
+            f"WITH hits AS MATERIALIZED ({ranked} ORDER BY score DESC LIMIT ?)"
+            f" SELECT {columns}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
+            f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?",
+            [query, window, *params, limit],
+        )
+        if len(rows) < limit:
+            rows = self._read(
+                f"WITH hits AS MATERIALIZED ({ranked})"
+                f" SELECT {columns}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
+                f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?",
+                [query, *params, limit],
+            )
         return [(_memory(row), float(row["score"])) for row in rows]
 
     # summaries ---------------------------------------------------------------------
@@ -354,7 +388,7 @@ class SqliteUserStore(ConversationStatements):
         with self._store.transaction() as conn:
             for batch in iter_batches(summary_ids):
                 cur = conn.execute(
-                    f"DELETE FROM summaries WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                    f"DELETE FROM summaries WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
                     [self.user_id, *batch],
                 )
                 deleted += cur.rowcount
@@ -443,7 +477,7 @@ class SqliteUserStore(ConversationStatements):
         for batch in iter_batches(memory_ids):
             rows = self._read(
                 f"SELECT {_MEMORY_COLUMNS} FROM memories"
-                f" WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                f" WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
                 [self.user_id, *batch],
             )
             found += [_memory(row) for row in rows]
@@ -454,7 +488,7 @@ class SqliteUserStore(ConversationStatements):
         found: list[SummaryRow] = []
         for batch in iter_batches(summary_ids):
             rows = self._read(
-                f"SELECT * FROM summaries WHERE user_id = ? AND id IN ({_placeholders(len(batch))})",
+                f"SELECT * FROM summaries WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
                 [self.user_id, *batch],
             )
             found += [_summary(row) for row in rows]

@@ -2,7 +2,7 @@
 -- the embedding cache, keyword search over messages, and per-conversation relevant memories.
 
 CREATE TABLE vectors (
-    item_kind  TEXT NOT NULL CHECK (item_kind IN ('memory', 'summary', 'message')),
+    item_kind  TEXT NOT NULL CHECK (item_kind IN ('memory', 'summary', 'message', 'message_window')),
     item_id    INTEGER NOT NULL,
     user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     model_id   TEXT NOT NULL,
@@ -47,7 +47,7 @@ WHEN old.text IS NOT new.text BEGIN
     DELETE FROM vectors WHERE item_kind = 'summary' AND item_id = old.id;
 END;
 CREATE TRIGGER messages_vector_delete AFTER DELETE ON messages BEGIN
-    DELETE FROM vectors WHERE item_kind = 'message' AND item_id = old.id;
+    DELETE FROM vectors WHERE item_kind IN ('message', 'message_window') AND item_id = old.id;
 END;
 
 CREATE TABLE embedding_cache (
@@ -66,14 +66,21 @@ CREATE TABLE embedding_cache_stats (
     misses   INTEGER NOT NULL DEFAULT 0
 );
 
--- Messages get keyword search like memories. The indexed text is not the raw content (it
--- names the speaker and the day), so this index keeps its own copy; rowid = messages.id.
+-- Messages get keyword search like memories, twice: the turn itself ("speaker: text") and
+-- its window (the previous turn of the same conversation and this one), because an answer is
+-- often about the question just before it. The indexed texts are not the raw content, so
+-- these indexes keep their own copies; rowid = messages.id.
 CREATE VIRTUAL TABLE messages_fts USING fts5(
+    text, owner,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE message_windows_fts USING fts5(
     text, owner,
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
     DELETE FROM messages_fts WHERE rowid = old.id;
+    DELETE FROM message_windows_fts WHERE rowid = old.id;
 END;
 
 -- Memories found relevant during one conversation stay in its context (Rostro).
