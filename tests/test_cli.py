@@ -145,3 +145,11 @@ def test_real_process_round_trip(tmp_path: Path) -> None:
         [*cmd, "search", "Bruno", "--json"], check=True, env=env, capture_output=True, text=True
     )
     assert json.loads(found.stdout)["facts"][0]["text"] == "My pet Bruno is a golden retriever"
+
+
+def test_reindex_and_message_search(run) -> None:
+    run("remember", "My pet Bruno is a golden retriever")
+    out = run("reindex")
+    assert "Embedded 0 items with all-MiniLM-L6-v2-int8" in out.output
+    assert json.loads(run("stats", "--json").output)["embedded"]["memory"] == 1
+    assert json.loads(run("search", "dog", "--scope", "messages", "--json").output)["messages"] == []

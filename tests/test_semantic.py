@@ -120,7 +120,7 @@ def test_context_retrieves_and_accumulates_relevant_facts(tmp_path: Path, clock:
         for fact in VARIED_FACTS:
             mem.remember(fact)
         conv = mem.start_conversation("chat")
-        first = mem.context("Any ideas for a seafood dinner tonight?", conversation_id=conv.id)
+        first = mem.context("Can you suggest a seafood recipe for dinner?", conversation_id=conv.id)
         assert "allergic to shellfish" in first.text
         second = mem.context("Any tips for my marathon training?", conversation_id=conv.id)
         assert "Berlin marathon" in second.text

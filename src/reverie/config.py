@@ -70,7 +70,7 @@ class MemorySettings(_Section):
     duplicate_similarity: float = Field(default=0.85, gt=0, le=1)
     duplicate_distance_threshold: float = Field(default=0.15, ge=0, le=1)
     relevant_top_k: int = Field(default=5, ge=0, le=100)
-    relevant_min_similarity: float = Field(default=0.25, ge=-1, le=1)
+    relevant_min_similarity: float = Field(default=0.3, ge=-1, le=1)
     max_memory_bytes: int = Field(default=512, ge=16, le=4096)
     allow_sensitive_on_request: bool = False
     context_max_facts: int = Field(default=30, ge=0)

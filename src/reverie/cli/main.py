@@ -125,13 +125,26 @@ def prefer(category: str, value: str) -> None:
 @click.option("--from", "date_from", help="Start day, YYYY-MM-DD.")
 @click.option("--to", "date_to", help="End day (inclusive), YYYY-MM-DD.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@click.option(
+    "--scope",
+    default="memories",
+    show_default=True,
+    type=click.Choice(["memories", "messages", "all"]),
+    help="Memories, past conversation turns, or both.",
+)
 @_json_option
 def search(
-    query: str, date: str | None, date_from: str | None, date_to: str | None, limit: int, as_json: bool
+    query: str,
+    date: str | None,
+    date_from: str | None,
+    date_to: str | None,
+    limit: int,
+    scope: Any,
+    as_json: bool,
 ) -> None:
-    """Search facts, preferences and summaries by keywords and dates."""
+    """Search memories (and past conversations) by keywords, meaning and dates."""
     memory = _state().memory
-    results = memory.search(query, date=date, date_from=date_from, date_to=date_to, limit=limit)
+    results = memory.search(query, date=date, date_from=date_from, date_to=date_to, limit=limit, scope=scope)
     if as_json:
         _emit(search_dict(results, memory.tz))
         return
