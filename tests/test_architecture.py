@@ -12,6 +12,7 @@ SRC = Path(reverie.__file__).parent
 RANKS = {
     "errors": 0,
     "text": 0,
+    "net": 0,
     "config": 1,
     "store": 2,
     "embed": 3,

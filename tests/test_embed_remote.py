@@ -19,9 +19,10 @@ from conftest import Clock
 from fakeserver import FakeModelServer
 
 from reverie import Memory, Settings, load_settings
-from reverie.embed.remote import OllamaEmbedder, OpenAICompatibleEmbedder, OpenAIEmbedder, post_json
+from reverie.embed.remote import OllamaEmbedder, OpenAICompatibleEmbedder, OpenAIEmbedder
 from reverie.embed.service import EmbeddingService, embedder_from_settings
 from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
+from reverie.net import post_json
 from reverie.store import open_store
 from reverie.store.base import Store
 

@@ -1,89 +1,16 @@
 """Embedding providers over HTTP: Ollama, OpenAI-compatible servers (llama.cpp, vLLM, LM Studio), OpenAI.
 
-Retries, backoff and the translation of transport failures into Reverie's errors live once,
-in :func:`post_json`, which the chat providers reuse.
+Retries, backoff and error translation live once, in :func:`reverie.net.post_json`.
 """
 
 from __future__ import annotations
 
-import atexit
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpx
-
 from reverie.embed.base import check_texts, check_vectors, iter_batches, register_embedder
-from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
-
-DEFAULT_ATTEMPTS = 3
-_RETRY_STATUSES = {408, 425, 429, 500, 502, 503, 504}
-
-
-def post_json(
-    url: str,
-    payload: Mapping[str, Any],
-    *,
-    what: str,
-    hint: str,
-    headers: Mapping[str, str] | None = None,
-    timeout: float = 30.0,
-    attempts: int = DEFAULT_ATTEMPTS,
-    backoff: float = 0.5,
-) -> Any:
-    """POST JSON and return the decoded reply, retrying transient failures with exponential backoff.
-
-    ``what`` names the service in messages ("Ollama at http://..."), ``hint`` says what to do.
-    Unreachable or timing out after every attempt: ProviderUnavailable. An error status or a
-    reply that is not JSON: ProviderError.
-    """
-    last: Exception | None = None
-    for attempt in range(attempts):
-        if attempt:
-            time.sleep(backoff * 2 ** (attempt - 1))
-        try:
-            response = _client().post(url, json=dict(payload), headers=dict(headers or {}), timeout=timeout)
-        except httpx.TimeoutException as exc:
-            last = ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}")
-            last.__cause__ = exc
-            continue
-        except httpx.TransportError as exc:
-            last = ProviderUnavailable(f"Cannot reach {what} ({exc.__class__.__name__}); {hint}")
-            last.__cause__ = exc
-            continue
-        if response.status_code in _RETRY_STATUSES:
-            last = ProviderUnavailable(f"{what} answered HTTP {response.status_code}; {hint}")
-            continue
-        if response.status_code >= 400:
-            raise ProviderError(f"{what} answered HTTP {response.status_code}: {_excerpt(response.text)}")
-        try:
-            return response.json()
-        except ValueError as exc:
-            raise ProviderError(
-                f"{what} answered with something that is not JSON: {_excerpt(response.text)}"
-            ) from exc
-    assert last is not None
-    raise last
-
-
-_shared: httpx.Client | None = None
-_shared_lock = threading.Lock()
-
-
-def _client() -> httpx.Client:
-    """One connection pool for the process (a new client per call costs ~0.1 s of TLS setup)."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = httpx.Client()
-            atexit.register(_shared.close)
-        return _shared
-
-
-def _excerpt(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
+from reverie.errors import ConfigError, ProviderError
+from reverie.net import DEFAULT_ATTEMPTS, excerpt, post_json
 
 
 def _vectors(reply: Any, key: str, what: str) -> list[list[float]]:
@@ -96,7 +23,7 @@ def _vectors(reply: Any, key: str, what: str) -> list[list[float]]:
         return [[float(x) for x in vector] for vector in vectors]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ProviderError(
-            f"{what} sent an embedding reply without '{key}' vectors: {_excerpt(str(reply))}"
+            f"{what} sent an embedding reply without '{key}' vectors: {excerpt(str(reply))}"
         ) from exc
 
 
@@ -267,4 +194,4 @@ register_embedder("ollama", OllamaEmbedder)
 register_embedder("openai_compatible", OpenAICompatibleEmbedder)
 register_embedder("openai", OpenAIEmbedder)
 
-__all__ = ["OllamaEmbedder", "OpenAICompatibleEmbedder", "OpenAIEmbedder", "post_json"]
+__all__ = ["OllamaEmbedder", "OpenAICompatibleEmbedder", "OpenAIEmbedder"]
