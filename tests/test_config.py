@@ -55,7 +55,7 @@ def test_explicit_path_and_reverie_config_var(tmp_path: Path) -> None:
         ("[memroy]\nenabled = true\n", "unknown key 'memroy'"),
         ('[memory]\ncontext_budget_tokens = "lots"\n', "'memory.context_budget_tokens'"),
         ("[memory.decay]\nhour = 25\n", "'memory.decay.hour'"),
-        ('[memory.extraction]\nprovider = "gpt"\n', "'memory.extraction.provider'"),
+        ('[memory.extraction]\nprovider = ["gpt"]\n', "'memory.extraction.provider'"),
         ("[memory\n", "not valid TOML"),
     ],
 )

@@ -31,16 +31,43 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, coerce_numbers_to_str=True)
 
 
-class ExtractionSettings(_Section):
-    """[memory.extraction]: the model that turns conversations into memories."""
+class LlmSettings(_Section):
+    """[llm]: the conversation model (``reverie chat``, the chat API); extraction falls back to it."""
 
-    provider: Literal["none", "ollama", "openai_compatible", "openai", "anthropic"] = "none"
+    provider: str = "none"  # none | ollama | openai_compatible | openai | anthropic | a plugin's name
+    model: str = ""
+    endpoint: str = ""
+    api_key: str = ""
+    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=1024, ge=1)
+    timeout_seconds: float = Field(default=120.0, gt=0)
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    retry_backoff_seconds: float = Field(default=0.5, ge=0, le=60)
+
+
+class ExtractionSettings(_Section):
+    """[memory.extraction]: the model that turns conversations into memories.
+
+    provider "none" extracts with rules only; an empty model (or endpoint, api_key) falls back
+    to the [llm] conversation model's.
+    """
+
+    provider: str = "none"
     model: str = ""
     endpoint: str = ""
     api_key: str = ""
     auto_extract: bool = False
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     timeout_seconds: float = Field(default=60.0, gt=0)
+    confidence_min: float = Field(default=0.6, ge=0.0, le=1.0)
+    max_per_turn: int = Field(default=5, ge=0, le=50)
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    retry_after_minutes: float = Field(default=10.0, ge=0)
+    lease_minutes: float = Field(default=10.0, gt=0)
+    short_term_threshold: int = Field(default=30, ge=2)
+    short_term_keep: int = Field(default=10, ge=0)
+    long_term_threshold: int = Field(default=20, ge=2)
+    long_term_keep: int = Field(default=10, ge=0)
 
 
 class DecaySettings(_Section):
@@ -158,6 +185,7 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("reverie")))
     default_user: str = "default"
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    llm: LlmSettings = Field(default_factory=LlmSettings)
     rag: RagSettings = Field(default_factory=RagSettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
@@ -187,7 +215,7 @@ class Settings(BaseSettings):
     def dump(self) -> dict[str, Any]:
         """The effective configuration as plain data, secrets masked."""
         data = self.model_dump(mode="json")
-        for section in (data["memory"]["extraction"], data["embeddings"]):
+        for section in (data["memory"]["extraction"], data["embeddings"], data["llm"]):
             if section.get("api_key"):
                 section["api_key"] = "***"
         return data
@@ -283,6 +311,7 @@ __all__ = [
     "EmbeddingSettings",
     "ExtractionSettings",
     "HybridSettings",
+    "LlmSettings",
     "MemorySettings",
     "RagSettings",
     "ServerSettings",
