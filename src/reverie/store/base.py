@@ -308,6 +308,38 @@ class UserStore(Protocol):
         """One of this user's conversations."""
         ...
 
+    def end_conversation(self, conversation_id: int, now: float) -> ConversationRow | None:
+        """Close an open conversation and queue it (private ones are skipped)."""
+        ...
+
+    def set_private(self, conversation_id: int, private: bool) -> ConversationRow | None:
+        """Mark a conversation private or not."""
+        ...
+
+    def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
+        """Conversations, most recently active first."""
+        ...
+
+    def open_conversations(self, interface: str | None = None) -> list[ConversationRow]:
+        """Conversations not ended yet, most recent first."""
+        ...
+
+    def unsummarized_messages(self, limit: int = 10_000) -> list[MessageRow]:
+        """Turns not yet folded into a summary, oldest first."""
+        ...
+
+    def mark_summarized(self, message_ids: Sequence[int]) -> None:
+        """Record that these turns are covered by a summary."""
+        ...
+
+    def unincorporated_summaries(self) -> list[SummaryRow]:
+        """Summaries not yet distilled into the base memory, oldest first."""
+        ...
+
+    def mark_incorporated(self, summary_ids: Sequence[int]) -> None:
+        """Record that these summaries are part of the base memory."""
+        ...
+
     def add_message(
         self,
         conversation_id: int,
@@ -429,6 +461,31 @@ class Store(Protocol):
 
     def database_size(self) -> int:
         """Bytes the database occupies."""
+        ...
+
+    # the consolidation queue spans users
+    def expire_conversations(self, now: float, idle_seconds: float) -> int:
+        """End and queue every open conversation idle for longer than ``idle_seconds``."""
+        ...
+
+    def claim_consolidation(
+        self, now: float, worker: str, lease_seconds: float, max_attempts: int
+    ) -> tuple[int, int] | None:
+        """Take the next due conversation under a lease: (user id, conversation id)."""
+        ...
+
+    def complete_consolidation(
+        self, conversation_id: int, worker: str, now: float, state: str = "done"
+    ) -> bool:
+        """Mark a claimed job finished; False if the lease was lost to another worker."""
+        ...
+
+    def fail_consolidation(self, conversation_id: int, worker: str, error: str, retry_at: float) -> None:
+        """Record a failed attempt and when to retry."""
+        ...
+
+    def consolidation_counts(self) -> dict[str, int]:
+        """Conversations per consolidation state."""
         ...
 
     # the embedding cache is shared by all users: it maps text hashes to vectors

@@ -204,6 +204,83 @@ class SqliteStore:
         ).fetchone()
         return {"entries": int(entries), "hits": int(hits), "misses": int(misses)}
 
+    # consolidation queue --------------------------------------------------------------
+    def expire_conversations(self, now: float, idle_seconds: float) -> int:
+        """End every open conversation idle for longer than ``idle_seconds``; queue it."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET ended_at = last_activity, consolidation_state ="
+                " CASE WHEN is_private THEN 'skipped' ELSE 'pending' END"
+                " WHERE ended_at IS NULL AND last_activity < ?",
+                (now - idle_seconds,),
+            )
+        return cur.rowcount
+
+    def claim_consolidation(
+        self, now: float, worker: str, lease_seconds: float, max_attempts: int
+    ) -> tuple[int, int] | None:
+        """Take the next conversation to consolidate: (user id, conversation id), or None.
+
+        Pending ones, running ones whose lease has expired (their worker died) and failed ones
+        whose retry time has come qualify; a user's conversations go strictly in order, so a
+        later session waits while an earlier one is still queued.
+        """
+        due = (
+            "(c.consolidation_state = 'pending'"
+            " OR (c.consolidation_state = 'running' AND c.lease_until < :now)"
+            " OR (c.consolidation_state = 'failed' AND c.attempts < :max AND c.next_attempt_at <= :now))"
+        )
+        waiting = (
+            "(e.consolidation_state IN ('pending', 'running')"
+            " OR (e.consolidation_state = 'failed' AND e.attempts < :max))"
+        )
+        with self.transaction() as conn:
+            row = conn.execute(
+                f"SELECT c.id, c.user_id FROM conversations c WHERE {due} AND NOT EXISTS ("
+                f"SELECT 1 FROM conversations e WHERE e.user_id = c.user_id AND e.id < c.id AND {waiting})"
+                " ORDER BY c.ended_at, c.id LIMIT 1",
+                {"now": now, "max": max_attempts},
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute(
+                "UPDATE conversations SET consolidation_state = 'running', worker = ?, lease_until = ?,"
+                " attempts = attempts + 1 WHERE id = ?",
+                (worker, now + lease_seconds, row["id"]),
+            )
+        return int(row["user_id"]), int(row["id"])
+
+    def complete_consolidation(
+        self, conversation_id: int, worker: str, now: float, state: str = "done"
+    ) -> bool:
+        """Mark a claimed job done (in the caller's transaction); False if this worker lost its lease."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET consolidation_state = ?, consolidated_at = ?, lease_until = NULL,"
+                " last_error = NULL WHERE id = ? AND worker = ? AND consolidation_state = 'running'",
+                (state, now, conversation_id, worker),
+            )
+        return cur.rowcount == 1
+
+    def fail_consolidation(self, conversation_id: int, worker: str, error: str, retry_at: float) -> None:
+        """Record a failed attempt; the job is retried at ``retry_at`` while attempts remain."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE conversations SET consolidation_state = 'failed', last_error = ?,"
+                " next_attempt_at = ?,"
+                " lease_until = NULL WHERE id = ? AND worker = ? AND consolidation_state = 'running'",
+                (error[:2000], retry_at, conversation_id, worker),
+            )
+
+    def consolidation_counts(self) -> dict[str, int]:
+        """How many conversations are in each consolidation state."""
+        rows = (
+            self.connection()
+            .execute("SELECT consolidation_state, COUNT(*) FROM conversations GROUP BY consolidation_state")
+            .fetchall()
+        )
+        return {str(row[0]): int(row[1]) for row in rows}
+
     # users -------------------------------------------------------------------------
     def scope(self, user_id: int) -> SqliteUserStore:
         """A view bound to one user."""

@@ -28,6 +28,17 @@ _TOTAL_SQL: dict[str, str] = {
 }
 
 
+_PUBLIC_TURN = (
+    " JOIN messages t ON t.id = v.item_id"
+    " JOIN conversations c ON c.id = t.conversation_id AND c.is_private = 0"
+)
+_VECTOR_JOINS = {
+    "memory": " JOIN memories t ON t.id = v.item_id AND t.status = 'active'",
+    "message": _PUBLIC_TURN,
+    "message_window": _PUBLIC_TURN,
+}
+
+
 def _conversation(row: sqlite3.Row) -> ConversationRow:
     return ConversationRow(
         id=row["id"],
@@ -88,6 +99,67 @@ class ConversationStatements:
             "SELECT * FROM conversations WHERE id = ? AND user_id = ?", (conversation_id, self.user_id)
         )
         return _conversation(rows[0]) if rows else None
+
+    def end_conversation(self, conversation_id: int, now: float) -> ConversationRow | None:
+        """Close an open conversation and queue it for consolidation (private ones are skipped)."""
+        with self._store.transaction() as conn:
+            conn.execute(
+                "UPDATE conversations SET ended_at = ?, consolidation_state ="
+                " CASE WHEN is_private THEN 'skipped' ELSE 'pending' END"
+                " WHERE id = ? AND user_id = ? AND ended_at IS NULL",
+                (now, conversation_id, self.user_id),
+            )
+        return self.get_conversation(conversation_id)
+
+    def set_private(self, conversation_id: int, private: bool) -> ConversationRow | None:
+        """Mark a conversation private (never extracted, hidden from episodic search) or not."""
+        with self._store.transaction() as conn:
+            conn.execute(
+                "UPDATE conversations SET is_private = ?, consolidation_state = CASE"
+                " WHEN ? AND consolidation_state IN ('pending', 'failed') THEN 'skipped'"
+                " WHEN NOT ? AND consolidation_state = 'skipped' AND ended_at IS NOT NULL THEN 'pending'"
+                " ELSE consolidation_state END WHERE id = ? AND user_id = ?",
+                (int(private), int(private), int(private), conversation_id, self.user_id),
+            )
+        return self.get_conversation(conversation_id)
+
+    def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
+        """This user's conversations, most recently active first."""
+        rows = self._rows(
+            "SELECT * FROM conversations WHERE user_id = ?"
+            " ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
+            (self.user_id, limit, offset),
+        )
+        return [_conversation(row) for row in rows]
+
+    def open_conversations(self, interface: str | None = None) -> list[ConversationRow]:
+        """Conversations not ended yet (on one interface, if given), most recent first."""
+        sql = "SELECT * FROM conversations WHERE user_id = ? AND ended_at IS NULL"
+        params: list[Any] = [self.user_id]
+        if interface is not None:
+            sql += " AND interface = ?"
+            params.append(interface)
+        rows = self._rows(sql + " ORDER BY last_activity DESC, id DESC", params)
+        return [_conversation(row) for row in rows]
+
+    def unsummarized_messages(self, limit: int = 10_000) -> list[MessageRow]:
+        """Turns not yet folded into a summary, oldest first (conversations not private)."""
+        rows = self._rows(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m"
+            " JOIN conversations c ON c.id = m.conversation_id AND c.is_private = 0"
+            " WHERE m.user_id = ? AND m.summarized = 0 ORDER BY m.id LIMIT ?",
+            (self.user_id, limit),
+        )
+        return [_message(row) for row in rows]
+
+    def mark_summarized(self, message_ids: Sequence[int]) -> None:
+        """Record that these turns are covered by a summary."""
+        with self._store.transaction() as conn:
+            for batch in iter_batches(message_ids):
+                conn.execute(
+                    f"UPDATE messages SET summarized = 1 WHERE +user_id = ? AND id IN ({_marks(len(batch))})",
+                    [self.user_id, *batch],
+                )
 
     def add_message(
         self,
@@ -175,6 +247,7 @@ class ConversationStatements:
         rows = self._rows(
             f"SELECT {_MESSAGE_COLUMNS}, -bm25({table}, 1.0, 0.0) AS score"
             f" FROM {table} JOIN messages m ON m.id = {table}.rowid"
+            " JOIN conversations c ON c.id = m.conversation_id AND c.is_private = 0"
             f" WHERE {table} MATCH ? AND m.user_id = ?{extra} ORDER BY score DESC LIMIT ?",
             [*params, limit],
         )
@@ -214,8 +287,8 @@ class ConversationStatements:
             )
 
     def load_vectors(self, kind: VectorKind, model_id: str) -> list[tuple[int, bytes]]:
-        """This user's vectors of one model (active memories only)."""
-        join = " JOIN memories t ON t.id = v.item_id AND t.status = 'active'" if kind == "memory" else ""
+        """This user's vectors of one model (active memories; turns of conversations not private)."""
+        join = _VECTOR_JOINS.get(kind, "")
         rows = self._rows(
             f"SELECT v.item_id, v.vector FROM vectors v{join}"
             " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? ORDER BY v.item_id",

@@ -394,6 +394,24 @@ class SqliteUserStore(ConversationStatements):
                 deleted += cur.rowcount
         return deleted
 
+    def unincorporated_summaries(self) -> list[SummaryRow]:
+        """Summaries not yet distilled into the base memory, oldest first."""
+        rows = self._read(
+            "SELECT * FROM summaries WHERE user_id = ? AND incorporated = 0 ORDER BY created_at, id",
+            (self.user_id,),
+        )
+        return [_summary(row) for row in rows]
+
+    def mark_incorporated(self, summary_ids: Sequence[int]) -> None:
+        """Record that these summaries are part of the base memory now."""
+        with self._store.transaction() as conn:
+            for batch in iter_batches(summary_ids):
+                conn.execute(
+                    "UPDATE summaries SET incorporated = 1"
+                    f" WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
+                    [self.user_id, *batch],
+                )
+
     def count_summaries(self) -> int:
         """How many summaries this user has."""
         return int(self._read("SELECT COUNT(*) FROM summaries WHERE user_id = ?", (self.user_id,))[0][0])
