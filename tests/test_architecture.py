@@ -24,6 +24,7 @@ RANKS = {
     "tools": 9,
     "memory": 10,
     "conversations": 10,
+    "consolidation": 10,
     "observe": 10,
     "portability": 10,
     "serialize": 10,

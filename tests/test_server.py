@@ -87,7 +87,7 @@ def test_every_route_is_documented(client: TestClient) -> None:
         ("GET", f"{API}/users"),
         ("POST", f"{API}/users"),
     }
-    assert set(operations) == expected
+    assert expected <= set(operations)
     for key, op in operations.items():
         assert op.get("summary") and op.get("description"), f"{key} is undocumented"
     tool_body = operations[("POST", f"{API}/tool")]["requestBody"]["content"]["application/json"]

@@ -163,6 +163,7 @@ class ServerSettings(_Section):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=1, le=65535)
+    consolidate_every_seconds: float = Field(default=30.0, ge=0)
 
 
 class StoreSettings(_Section):

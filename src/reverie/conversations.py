@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import tzinfo
 from typing import TYPE_CHECKING
 
 from reverie.embed.service import to_blob
-from reverie.errors import InvalidInput, NotFound
-from reverie.extract.merge import embed_all_or_none, store_vector
+from reverie.errors import InvalidInput, NotFound, ReverieError
+from reverie.extract.extraction import Extraction, extract_exchange, validate
+from reverie.extract.merge import MergePolicy, embed_all_or_none, remember_fact, store_vector
 from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector_text
 from reverie.store.base import MessageRow, VectorKind
 
 if TYPE_CHECKING:
+    from reverie.config import Settings
     from reverie.embed.service import EmbeddingService
+    from reverie.llm import ChatModel
     from reverie.retrieve.hybrid import Semantic
     from reverie.store.base import ConversationRow, UserStore
 
+log = logging.getLogger(__name__)
 ROLES = ("user", "assistant", "system", "tool")
 MAX_MESSAGE_BYTES = 64 * 1024
 REINDEX_BATCH = 64
@@ -49,12 +56,53 @@ def _check_turn(turn: Turn) -> None:
         raise InvalidInput("speaker must be a name of 1-100 characters")
 
 
+class BackgroundTasks:
+    """One worker thread for work that must never delay a reply (per-exchange extraction)."""
+
+    def __init__(self) -> None:
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._pending: list[Future[None]] = []
+
+    def submit(self, task: Callable[[], None]) -> None:
+        """Run ``task`` later; expected errors are logged, never raised into the caller."""
+
+        def guarded() -> None:
+            try:
+                task()
+            except ReverieError as exc:
+                log.warning("Background memory task failed: %s", exc)
+
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reverie-background")
+            self._pending = [f for f in self._pending if not f.done()]
+            self._pending.append(self._pool.submit(guarded))
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the tasks submitted so far have run."""
+        with self._lock:
+            pending = list(self._pending)
+        wait(pending, timeout=timeout)
+
+    def close(self) -> None:
+        """Finish queued tasks and stop the thread."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+
 class Conversations:
     """Conversation methods mixed into Memory (which provides the attributes below)."""
 
     clock: Callable[[], float]
     tz: tzinfo
     semantic: Semantic | None
+    settings: Settings
+    policy: MergePolicy
+    extraction_model: ChatModel | None
+    background: BackgroundTasks
 
     @property
     def scope(self) -> UserStore:  # provided by Memory
@@ -71,6 +119,37 @@ class Conversations:
         return self.scope.start_conversation(
             interface, self.clock() if at is None else at, is_private=private
         )
+
+    def current_conversation(self, interface: str = "api", *, private: bool = False) -> ConversationRow:
+        """The open conversation on this interface, or a new one (an idle one is ended first)."""
+        scope, now = self.scope, self.clock()
+        for open_ in scope.open_conversations(interface):
+            if now - open_.last_activity <= self._timeout:
+                return open_
+            scope.end_conversation(open_.id, open_.last_activity)
+        return self.start_conversation(interface, private=private)
+
+    def end_conversation(self, conversation_id: int) -> ConversationRow:
+        """End a conversation and queue it for consolidation (private ones are skipped)."""
+        self.conversation(conversation_id)
+        ended = self.scope.end_conversation(conversation_id, self.clock())
+        assert ended is not None
+        return ended
+
+    def set_private(self, conversation_id: int, private: bool = True) -> ConversationRow:
+        """Mark a conversation private (never extracted, out of episodic search), before or during it."""
+        self.conversation(conversation_id)
+        changed = self.scope.set_private(conversation_id, private)
+        assert changed is not None
+        return changed
+
+    def conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
+        """The user's conversations with their consolidation state, most recent first."""
+        return self.scope.list_conversations(limit=limit, offset=offset)
+
+    @property
+    def _timeout(self) -> float:
+        return self.settings.memory.session_timeout_minutes * 60.0
 
     def conversation(self, conversation_id: int) -> ConversationRow:
         """One of the user's conversations (NotFound otherwise)."""
@@ -99,11 +178,18 @@ class Conversations:
         vector of the turn before the first new one is refreshed, since it now has a next turn.
         """
         conversation_id = conversation if isinstance(conversation, int) else conversation.id
-        self.conversation(conversation_id)
+        current = self.conversation(conversation_id)
         now = self.clock()
         for turn in turns:
             _check_turn(turn)
         scope = self.scope
+        first_at = next((t.at for t in turns if t.at is not None), now)
+        if current.ended_at is not None or first_at - current.last_activity > self._timeout:
+            # DAWN §3.7.1: an idle session ends on the next message, which starts a new one.
+            if current.ended_at is None:
+                scope.end_conversation(current.id, current.last_activity)
+            current = scope.start_conversation(current.interface, first_at, is_private=current.is_private)
+            conversation_id = current.id
         prior = scope.list_messages(conversation_id, limit=2)
         pending = [
             MessageRow(0, conversation_id, t.role, t.content, t.speaker, t.ref, now if t.at is None else t.at)
@@ -148,7 +234,43 @@ class Conversations:
                 rows.append(row)
             if vectors is not None and prior and pending:
                 store_vector(scope, service, "message_window", prior[-1].id, vectors[2 * count])
+        if self.settings.memory.extraction.auto_extract and not current.is_private:
+            for index, row in enumerate(rows):
+                if row.role == "assistant":
+                    before = seq[offset + index - 1] if offset + index > 0 else None
+                    if before is not None and before.role == "user":
+                        self._extract_later(before.content, row.content, conversation_id)
         return rows
+
+    def _extract_later(self, user_text: str, assistant_text: str, conversation_id: int) -> None:
+        """Per-exchange extraction (Lo-Bug §4.4) in the background: the reply is never delayed."""
+        scope, model = self.scope, self.extraction_model
+        conf = self.settings.memory.extraction
+        limit = self.settings.memory.max_memory_bytes
+        service, policy, clock = self.embeddings, self.policy, self.clock
+        index = self.semantic.index if self.semantic else None
+
+        def run() -> None:
+            found = extract_exchange(
+                model, user_text, assistant_text, max_items=conf.max_per_turn, temperature=conf.temperature
+            )
+            kept, _ = validate(Extraction(facts=found), confidence_min=conf.confidence_min, max_bytes=limit)
+            for fact in kept.facts:
+                remember_fact(
+                    scope,
+                    fact.text,
+                    clock(),
+                    key=None,
+                    type_=fact.type,
+                    source="inferred",
+                    confidence=fact.confidence,
+                    conversation_id=conversation_id,
+                    policy=policy,
+                    service=service,
+                    index=index,
+                )
+
+        self.background.submit(run)
 
     def messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
         """The last turns of a conversation, oldest first (an assistant reloads these on restart)."""
@@ -205,4 +327,4 @@ def _around(
     return pair[0], row, pair[1]
 
 
-__all__ = ["MAX_MESSAGE_BYTES", "ROLES", "Conversations", "Turn"]
+__all__ = ["MAX_MESSAGE_BYTES", "ROLES", "BackgroundTasks", "Conversations", "Turn"]

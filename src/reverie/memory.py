@@ -15,7 +15,8 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from reverie.config import Settings
-from reverie.conversations import VECTOR_KINDS, Conversations
+from reverie.consolidation import Consolidator
+from reverie.conversations import VECTOR_KINDS, BackgroundTasks, Conversations
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound
@@ -28,6 +29,7 @@ from reverie.extract.merge import (
     set_preference,
     store_vector,
 )
+from reverie.llm import chat_model_from_settings
 from reverie.observe import Observation, observe
 from reverie.portability import export_user, import_user
 from reverie.retrieve.context import ContextBlock, build_context
@@ -124,6 +126,8 @@ class Memory(Conversations):
         self.policy = MergePolicy(
             self.settings.memory.duplicate_similarity, self.settings.memory.duplicate_distance_threshold
         )
+        self.extraction_model = chat_model_from_settings(self.settings, "extraction")
+        self.background = BackgroundTasks()
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 
@@ -140,6 +144,7 @@ class Memory(Conversations):
         view = object.__new__(Memory)
         view.settings, view.store, view.clock, view.tz = self.settings, self.store, self.clock, self.tz
         view.semantic, view.policy = self.semantic, self.policy
+        view.extraction_model, view.background = self.extraction_model, self.background
         view._owns_store = False
         view.user, view.interface = user, interface
         return view
@@ -147,6 +152,17 @@ class Memory(Conversations):
     def for_user(self, name: str) -> Memory:
         """The same database seen as another user (NotFound if there is no such user)."""
         return self._view(self._resolve_user(name), None)
+
+    def view_of(self, user_id: int) -> Memory:
+        """The same database seen as the user with this id."""
+        user = next((u for u in self.store.list_users() if u.id == user_id), None)
+        if user is None:
+            raise NotFound(f"No user with id {user_id}")
+        return self._view(user, None)
+
+    def consolidator(self, *, worker: str | None = None) -> Consolidator:
+        """A worker that consolidates ended conversations (of every user in this database)."""
+        return Consolidator(self, worker=worker)
 
     def for_interface(self, interface: str) -> Memory:
         """The memory of whoever an interface is mapped to, or a guest view if unmapped."""
@@ -165,6 +181,7 @@ class Memory(Conversations):
     def close(self) -> None:
         """Close the database if this object opened it."""
         if self._owns_store:
+            self.background.close()
             if self.semantic is not None:
                 self.semantic.service.flush()
             self.store.close()
@@ -279,6 +296,9 @@ class Memory(Conversations):
         conversation_id: int | None = None,
         at: float | None = None,
         message_count: int = 0,
+        duration_seconds: float = 0.0,
+        first_message_id: int | None = None,
+        last_message_id: int | None = None,
     ) -> SummaryRow:
         """Keep a summary of a conversation."""
         text = ensure_memory_text(text, max_bytes=4 * self.settings.memory.max_memory_bytes)
@@ -292,6 +312,9 @@ class Memory(Conversations):
                     conversation_id=conversation_id,
                     created_at=at,
                     message_count=message_count,
+                    first_message_id=first_message_id,
+                    last_message_id=last_message_id,
+                    duration_seconds=duration_seconds,
                 ),
                 self.clock(),
             )

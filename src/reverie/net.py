@@ -16,7 +16,7 @@ import httpx
 from reverie.errors import ProviderError, ProviderUnavailable
 
 DEFAULT_ATTEMPTS = 3
-_RETRY_STATUSES = {408, 425, 429, 500, 502, 503, 504}
+RETRY_STATUSES = {408, 425, 429, 500, 502, 503, 504}
 
 
 def post_json(
@@ -41,7 +41,9 @@ def post_json(
         if attempt:
             time.sleep(backoff * 2 ** (attempt - 1))
         try:
-            response = _client().post(url, json=dict(payload), headers=dict(headers or {}), timeout=timeout)
+            response = shared_client().post(
+                url, json=dict(payload), headers=dict(headers or {}), timeout=timeout
+            )
         except httpx.TimeoutException as exc:
             last = ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}")
             last.__cause__ = exc
@@ -50,7 +52,7 @@ def post_json(
             last = ProviderUnavailable(f"Cannot reach {what} ({exc.__class__.__name__}); {hint}")
             last.__cause__ = exc
             continue
-        if response.status_code in _RETRY_STATUSES:
+        if response.status_code in RETRY_STATUSES:
             last = ProviderUnavailable(f"{what} answered HTTP {response.status_code}; {hint}")
             continue
         if response.status_code >= 400:
@@ -69,7 +71,7 @@ _shared: httpx.Client | None = None
 _shared_lock = threading.Lock()
 
 
-def _client() -> httpx.Client:
+def shared_client() -> httpx.Client:
     """One connection pool for the process (a new client per call costs ~0.1 s of TLS setup)."""
     global _shared
     with _shared_lock:
@@ -84,4 +86,4 @@ def excerpt(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-__all__ = ["DEFAULT_ATTEMPTS", "excerpt", "post_json"]
+__all__ = ["DEFAULT_ATTEMPTS", "RETRY_STATUSES", "excerpt", "post_json", "shared_client"]

@@ -1,5 +1,6 @@
 """The ``reverie`` command."""
 
+from reverie.cli import chat as _chat  # noqa: F401  (registers chat, conversations, consolidate)
 from reverie.cli.main import cli, main
 
 __all__ = ["cli", "main"]

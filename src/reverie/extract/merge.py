@@ -163,6 +163,61 @@ def remember_fact(
         return RememberResult("superseded", new, [previous])
 
 
+def correct_fact(
+    scope: UserStore,
+    old_text: str,
+    new_text: str,
+    now: float,
+    *,
+    conversation_id: int | None,
+    policy: MergePolicy,
+    service: EmbeddingService | None = None,
+    index: VectorIndex | None = None,
+    reason: str = "",
+) -> RememberResult:
+    """The user corrected ``old_text``: the closest active fact is superseded by ``new_text``."""
+    terms = keyword_terms(old_text)
+    candidates = [row for row, _ in scope.search_memories(terms, kinds=("fact",), limit=10)]
+    old = max(candidates, key=lambda row: token_similarity(row.text, old_text), default=None)
+    if old is not None and token_similarity(old.text, old_text) < 0.5:
+        old = None
+    if old is None and service is not None and index is not None:
+        vector = embed_or_none(service, old_text)
+        if vector is not None:
+            near = index.search(scope, "memory", service.model_id, vector, k=1, min_similarity=0.75)
+            rows = scope.get_memories([item_id for item_id, _ in near])
+            old = next((row for row in rows if row.kind == "fact" and row.status == "active"), None)
+    with scope.transaction():
+        result = remember_fact(
+            scope,
+            new_text,
+            now,
+            key=old.key if old else None,
+            type_=old.type if old else "general",
+            source="explicit",
+            confidence=1.0,
+            conversation_id=conversation_id,
+            policy=policy,
+            service=service,
+            index=index,
+        )
+        if old is None or old.id == result.memory.id or any(r.id == old.id for r in result.replaced):
+            return result
+        current = scope.get_memory(old.id)
+        if current is None or current.status != "active":
+            return result
+        scope.supersede(old.id, result.memory.id, now)
+        scope.audit(
+            "supersede",
+            now,
+            target_kind="fact",
+            target_id=old.id,
+            reason=f"corrected by the user{': ' + reason if reason else ''}",
+            detail={"superseded_by": result.memory.id},
+        )
+        return RememberResult("superseded", result.memory, [*result.replaced, old])
+
+
 def _reinforce(scope: UserStore, row: MemoryRow, now: float, confidence: float) -> RememberResult:
     updated = scope.reinforce(row.id, now, confidence)
     assert updated is not None
@@ -207,6 +262,7 @@ def set_preference(
 
 __all__ = [
     "MergePolicy",
+    "correct_fact",
     "RememberResult",
     "embed_all_or_none",
     "embed_or_none",

@@ -142,6 +142,10 @@ def chat_provider_factory(name: str) -> ChatModelFactory:
         entry_point = _entry_points.get(name)
     if factory is not None:
         return factory
+    if name == "none":
+        raise ConfigError(
+            'Chat provider "none" means no chat model; chat_model_from_settings returns None for it'
+        )
     if entry_point is None:
         raise ConfigError(
             f"Unknown chat provider {name!r}; known providers: none, "

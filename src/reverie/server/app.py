@@ -16,6 +16,7 @@ import reverie
 from reverie.config import Settings
 from reverie.memory import Memory
 from reverie.server.api import api_router
+from reverie.server.conversations import conversations_router
 from reverie.server.deps import RootMemory
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
@@ -40,9 +41,13 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         memory = Memory(settings, clock=clock)
         app.state.memory = memory
+        worker = memory.consolidator()
+        if settings.server.consolidate_every_seconds > 0:
+            worker.start(settings.server.consolidate_every_seconds)
         try:
             yield
         finally:
+            worker.stop()
             del app.state.memory
             memory.close()
 
@@ -66,6 +71,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES)
     app.include_router(meta_router)
     app.include_router(api_router)
+    app.include_router(conversations_router)
     return app
 
 

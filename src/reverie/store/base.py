@@ -87,6 +87,7 @@ class SummaryRow:
     created_at: float
     message_count: int
     incorporated: bool
+    duration_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class NewSummary:
     message_count: int = 0
     first_message_id: int | None = None
     last_message_id: int | None = None
+    duration_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -482,6 +484,10 @@ class Store(Protocol):
 
     def fail_consolidation(self, conversation_id: int, worker: str, error: str, retry_at: float) -> None:
         """Record a failed attempt and when to retry."""
+        ...
+
+    def reschedule_failed(self, now: float) -> int:
+        """Make every failed consolidation due now, attempts reset."""
         ...
 
     def consolidation_counts(self) -> dict[str, int]:

@@ -272,6 +272,16 @@ class SqliteStore:
                 (error[:2000], retry_at, conversation_id, worker),
             )
 
+    def reschedule_failed(self, now: float) -> int:
+        """Make every failed consolidation due now, with its attempts reset."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET next_attempt_at = ?, attempts = 0"
+                " WHERE consolidation_state = 'failed'",
+                (now,),
+            )
+        return cur.rowcount
+
     def consolidation_counts(self) -> dict[str, int]:
         """How many conversations are in each consolidation state."""
         rows = (

@@ -104,6 +104,7 @@ def _summary(row: sqlite3.Row) -> SummaryRow:
         created_at=row["created_at"],
         message_count=row["message_count"],
         incorporated=bool(row["incorporated"]),
+        duration_seconds=row["duration_seconds"],
     )
 
 
@@ -318,7 +319,8 @@ class SqliteUserStore(ConversationStatements):
         created = summary.created_at if summary.created_at is not None else now
         cur = self._write(
             "INSERT INTO summaries (user_id, conversation_id, text, topics, sentiment, created_at,"
-            " message_count, first_message_id, last_message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " message_count, first_message_id, last_message_id, duration_seconds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.user_id,
                 summary.conversation_id,
@@ -329,6 +331,7 @@ class SqliteUserStore(ConversationStatements):
                 summary.message_count,
                 summary.first_message_id,
                 summary.last_message_id,
+                summary.duration_seconds,
             ),
         )
         rows = self._read("SELECT * FROM summaries WHERE id = ?", (cur.lastrowid,))

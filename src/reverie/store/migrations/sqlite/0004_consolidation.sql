@@ -18,3 +18,5 @@ CREATE TRIGGER conversations_private AFTER UPDATE OF is_private ON conversations
 WHEN old.is_private IS NOT new.is_private BEGIN
     UPDATE vector_versions SET version = version + 1 WHERE user_id = old.user_id;
 END;
+
+ALTER TABLE summaries ADD COLUMN duration_seconds REAL NOT NULL DEFAULT 0;

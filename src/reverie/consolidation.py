@@ -1,0 +1,312 @@
+"""Sleep consolidation: ended conversations become facts, preferences and a summary (DAWN §4.1).
+
+A :class:`Consolidator` claims one queued conversation at a time from the database under a
+lease, asks the extraction model (or the rules, without one) what is worth keeping,
+validates it, and applies everything in one transaction together with marking the
+conversation done, so a crash anywhere leaves it queued and nothing is applied twice. After
+each job it runs the cascades (Lo-Bug §7) for that user.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from reverie.errors import ProviderError, ReverieError
+from reverie.extract import prompts
+from reverie.extract.extraction import Extraction, Rejection, extract_conversation, validate
+from reverie.extract.merge import correct_fact, remember_fact, set_preference
+from reverie.llm import ChatMessage, ChatModel
+from reverie.store.base import MemoryFilter, MessageRow
+from reverie.text import normalize_key
+
+if TYPE_CHECKING:
+    from reverie.memory import Memory
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What one consolidation job did."""
+
+    conversation_id: int
+    user_id: int
+    state: str  # done | skipped | failed | lost
+    stored: int = 0
+    reinforced: int = 0
+    superseded: int = 0
+    preferences: int = 0
+    rejected: list[Rejection] = field(default_factory=list)
+    summary_id: int | None = None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class CascadeResult:
+    """What the cascades did for one user."""
+
+    summarized_messages: int = 0
+    distilled_summaries: int = 0
+
+
+class Consolidator:
+    """Claims queued conversations and consolidates them; safe to run in several processes."""
+
+    def __init__(self, memory: Memory, *, worker: str | None = None) -> None:
+        self.memory = memory
+        self.settings = memory.settings.memory.extraction
+        self.model: ChatModel | None = memory.extraction_model
+        self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # one job ---------------------------------------------------------------------------
+    def run_once(self) -> JobResult | None:
+        """Claim and consolidate the next due conversation; None when the queue is empty."""
+        store, now = self.memory.store, self.memory.clock()
+        claimed = store.claim_consolidation(
+            now, self.worker, self.settings.lease_minutes * 60, self.settings.max_attempts
+        )
+        if claimed is None:
+            return None
+        user_id, conversation_id = claimed
+        view = self.memory.view_of(user_id)
+        scope = view.scope
+        conversation = scope.get_conversation(conversation_id)
+        if conversation is None or conversation.is_private:
+            store.complete_consolidation(conversation_id, self.worker, now, state="skipped")
+            return JobResult(conversation_id, user_id, "skipped")
+        messages = scope.list_messages(conversation_id, limit=100_000)
+        try:
+            extraction = self._extract(view, messages) if messages else Extraction()
+            kept, rejected = validate(
+                extraction,
+                confidence_min=self.settings.confidence_min,
+                max_bytes=self.memory.settings.memory.max_memory_bytes,
+            )
+            if view.embeddings is not None:  # embed outside the write transaction (the cache keeps them)
+                texts = [f.text for f in kept.facts] + [c.new_fact for c in kept.corrections]
+                texts += [p.value for p in kept.preferences] + ([kept.summary] if kept.summary else [])
+                if texts:
+                    view.embeddings.embed(texts)
+            return self._apply(view, conversation_id, messages, kept, rejected)
+        except (ProviderError, ReverieError) as exc:
+            attempts = conversation.attempts + 1
+            delay = self.settings.retry_after_minutes * 60 * 2 ** (attempts - 1)
+            store.fail_consolidation(conversation_id, self.worker, str(exc), self.memory.clock() + delay)
+            log.warning(
+                "Consolidation of conversation %s failed (attempt %s): %s", conversation_id, attempts, exc
+            )
+            return JobResult(conversation_id, user_id, "failed", error=str(exc))
+
+    def _extract(self, view: Memory, messages: Sequence[MessageRow]) -> Extraction:
+        scope = view.scope
+        facts = scope.list_memories(MemoryFilter(kinds=("fact",), limit=60, order="confidence"))
+        prefs = scope.list_memories(MemoryFilter(kinds=("preference",), limit=30, order="confidence"))
+        profile = prompts.profile_text(facts, prefs, view.base_memory())
+        return extract_conversation(self.model, messages, profile, temperature=self.settings.temperature)
+
+    def _apply(
+        self,
+        view: Memory,
+        conversation_id: int,
+        messages: Sequence[MessageRow],
+        kept: Extraction,
+        rejected: list[Rejection],
+    ) -> JobResult:
+        scope, now, policy = view.scope, view.clock(), view.policy
+        service = view.embeddings
+        index = view.semantic.index if view.semantic else None
+        counts = {"stored": 0, "reinforced": 0, "superseded": 0, "updated": 0}
+        summary_id: int | None = None
+        assert view.user is not None
+        with scope.transaction():
+            if not view.store.complete_consolidation(conversation_id, self.worker, now):
+                log.warning("Lost the lease on conversation %s; another worker took it over", conversation_id)
+                return JobResult(conversation_id, view.user.id, "lost")
+            for fact in kept.facts:
+                result = remember_fact(
+                    scope,
+                    fact.text,
+                    now,
+                    key=None,
+                    type_=fact.type or "general",
+                    source="explicit" if fact.source == "explicit" else "inferred",
+                    confidence=fact.confidence,
+                    conversation_id=conversation_id,
+                    policy=policy,
+                    service=service,
+                    index=index,
+                )
+                counts[result.status] += 1
+            for corr in kept.corrections:
+                result = correct_fact(
+                    scope,
+                    corr.old_fact,
+                    corr.new_fact,
+                    now,
+                    conversation_id=conversation_id,
+                    policy=policy,
+                    service=service,
+                    index=index,
+                    reason=corr.reason,
+                )
+                counts[result.status] += 1
+            for pref in kept.preferences:
+                set_preference(
+                    scope,
+                    normalize_key(pref.category),
+                    pref.value,
+                    now,
+                    source="explicit" if pref.source == "explicit" else "inferred",
+                    confidence=pref.confidence,
+                    policy=policy,
+                    service=service,
+                )
+            if kept.summary and messages:
+                row = view.add_summary(
+                    kept.summary,
+                    topics=kept.topics,
+                    sentiment=kept.sentiment,
+                    conversation_id=conversation_id,
+                    at=messages[-1].created_at,
+                    message_count=len(messages),
+                    duration_seconds=messages[-1].created_at - messages[0].created_at,
+                    first_message_id=messages[0].id,
+                    last_message_id=messages[-1].id,
+                )
+                summary_id = row.id
+            scope.mark_summarized([m.id for m in messages])
+            scope.audit(
+                "consolidate",
+                now,
+                target_kind="conversation",
+                target_id=conversation_id,
+                reason="session ended",
+                detail={**counts, "rejected": len(rejected)},
+            )
+        return JobResult(
+            conversation_id,
+            view.user.id,
+            "done",
+            stored=counts["stored"],
+            reinforced=counts["reinforced"],
+            superseded=counts["superseded"],
+            preferences=len(kept.preferences),
+            rejected=rejected,
+            summary_id=summary_id,
+        )
+
+    # many jobs -------------------------------------------------------------------------
+    def expire_idle(self) -> int:
+        """End conversations idle past ``session_timeout_minutes`` so they get consolidated."""
+        timeout = self.memory.settings.memory.session_timeout_minutes * 60
+        return self.memory.store.expire_conversations(self.memory.clock(), timeout)
+
+    def run_pending(self, limit: int | None = None) -> list[JobResult]:
+        """Consolidate due conversations until the queue is empty (or ``limit`` jobs), then cascade."""
+        results: list[JobResult] = []
+        while limit is None or len(results) < limit:
+            result = self.run_once()
+            if result is None:
+                break
+            results.append(result)
+        for user_id in sorted({r.user_id for r in results if r.state == "done"}):
+            self.run_cascades(self.memory.view_of(user_id))
+        return results
+
+    # cascades (Lo-Bug §7) ----------------------------------------------------------------
+    def run_cascades(self, view: Memory) -> CascadeResult:
+        """Summarize old unsummarized turns and distil old summaries into the base memory."""
+        if self.model is None:
+            return CascadeResult()  # both steps need an LLM: skipped cleanly
+        summarized = distilled = 0
+        try:
+            summarized = self._short_term(view)
+            distilled = self._long_term(view)
+        except (ProviderError, ReverieError) as exc:
+            log.warning("Cascade skipped for now: %s", exc)
+        return CascadeResult(summarized, distilled)
+
+    def _short_term(self, view: Memory) -> int:
+        assert self.model is not None
+        scope = view.scope
+        pending = scope.unsummarized_messages()
+        if len(pending) < self.settings.short_term_threshold:
+            return 0
+        older = pending[: len(pending) - self.settings.short_term_keep]
+        reply = self.model.chat(
+            [
+                ChatMessage("system", prompts.SUMMARY_PROMPT),
+                ChatMessage("user", "<data>\n" + prompts.transcript(older) + "\n</data>"),
+            ],
+            temperature=self.settings.temperature,
+        )
+        with scope.transaction():
+            view.add_summary(
+                reply.content.strip(),
+                at=older[-1].created_at,
+                message_count=len(older),
+                duration_seconds=older[-1].created_at - older[0].created_at,
+                first_message_id=older[0].id,
+                last_message_id=older[-1].id,
+            )
+            scope.mark_summarized([m.id for m in older])
+        return len(older)
+
+    def _long_term(self, view: Memory) -> int:
+        assert self.model is not None
+        scope = view.scope
+        pending = scope.unincorporated_summaries()
+        if len(pending) < self.settings.long_term_threshold:
+            return 0
+        older = pending[: len(pending) - self.settings.long_term_keep]
+        facts = scope.list_memories(MemoryFilter(kinds=("fact",), limit=10, order="recent"))
+        reply = self.model.chat(
+            [
+                ChatMessage("system", prompts.DISTILL_PROMPT),
+                ChatMessage("user", prompts.distill_input(view.base_memory(), older, facts)),
+            ],
+            temperature=self.settings.temperature,
+        )
+        with scope.transaction():
+            view.set_base_memory(reply.content.strip())
+            scope.mark_incorporated([s.id for s in older])
+        return len(older)
+
+    # background ------------------------------------------------------------------------
+    def start(self, interval_seconds: float = 5.0) -> None:
+        """Run in a daemon thread: expire idle sessions, consolidate, cascade; every ``interval``."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self._loop, args=(interval_seconds,), daemon=True, name="reverie-consolidator"
+        )
+        self._thread.start()
+
+    def _loop(self, interval: float) -> None:
+        while not self._stop.is_set():
+            try:
+                self.expire_idle()
+                self.run_pending()
+            except ReverieError as exc:  # never let the worker thread die on an expected error
+                log.error("Consolidation worker: %s", exc)
+            self._stop.wait(interval)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the background thread (a job under way finishes first)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+
+__all__ = ["CascadeResult", "Consolidator", "JobResult"]

@@ -1,0 +1,254 @@
+"""Turning a conversation into candidate memories: by an LLM (DAWN §8.1) or by rules, then validated.
+
+Every item passes the output guardrails of DAWN §13.4 before it may be merged: length,
+instruction patterns, secrets, ``source`` in {explicit, inferred}, confidence in [0, 1] and
+at least ``confidence_min``. Rejections are returned (and logged), never stored.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reverie.errors import ProviderError
+from reverie.extract import prompts
+from reverie.extract.guard import check_memory_text
+from reverie.extract.rules import extract_facts, summarize
+from reverie.llm import ChatMessage, ChatModel, parse_json_reply
+from reverie.store.base import MessageRow
+from reverie.text import normalize_key
+
+log = logging.getLogger(__name__)
+SENTIMENTS = ("positive", "neutral", "frustrated")
+
+
+@dataclass(frozen=True)
+class FactItem:
+    """A fact proposed for memory."""
+
+    text: str
+    source: str = "inferred"
+    confidence: float = 0.7
+    type: str = "general"
+
+
+@dataclass(frozen=True)
+class PreferenceItem:
+    """A preference proposed for memory."""
+
+    category: str
+    value: str
+    source: str = "inferred"
+    confidence: float = 0.7
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The user corrected an earlier assumption."""
+
+    old_fact: str
+    new_fact: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An item the guardrails refused, and why."""
+
+    what: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What one conversation (or exchange) yields."""
+
+    facts: list[FactItem] = field(default_factory=list)
+    preferences: list[PreferenceItem] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+    summary: str = ""
+    topics: list[str] = field(default_factory=list)
+    sentiment: str = "neutral"
+
+
+def _number(value: Any, default: float) -> float:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return -1.0  # invalid: refused by validation
+    return default
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def parse_extraction(data: Any) -> Extraction:
+    """Read the extraction model's JSON reply; odd fields become items validation will refuse."""
+    if not isinstance(data, dict):
+        raise ProviderError(f"The extraction reply is not a JSON object: {json.dumps(data)[:200]}")
+    facts = [
+        FactItem(
+            _text(item.get("text") or item.get("fact")),
+            _text(item.get("source")) or "inferred",
+            _number(item.get("confidence"), 0.7),
+            _text(item.get("type")) or "general",
+        )
+        for item in data.get("facts") or []
+        if isinstance(item, dict)
+    ]
+    preferences = [
+        PreferenceItem(
+            _text(item.get("category")),
+            _text(item.get("value")),
+            _text(item.get("source")) or "inferred",
+            _number(item.get("confidence"), 0.7),
+        )
+        for item in data.get("preferences") or []
+        if isinstance(item, dict)
+    ]
+    corrections = [
+        Correction(_text(item.get("old_fact")), _text(item.get("new_fact")), _text(item.get("reason")))
+        for item in data.get("corrections") or []
+        if isinstance(item, dict)
+    ]
+    topics = [t.strip() for t in data.get("topics") or [] if isinstance(t, str) and t.strip()][:5]
+    sentiment = _text(data.get("sentiment")).lower()
+    return Extraction(
+        facts,
+        preferences,
+        corrections,
+        _text(data.get("summary")),
+        topics,
+        sentiment if sentiment in SENTIMENTS else "neutral",
+    )
+
+
+def _check(
+    what: str, text: str, source: str, confidence: float, minimum: float, max_bytes: int
+) -> str | None:
+    """Why an item is refused, or None."""
+    if source not in ("explicit", "inferred"):
+        return f"source must be explicit or inferred, got {source!r}"
+    if not 0.0 <= confidence <= 1.0:
+        return f"confidence must be in [0, 1], got {confidence}"
+    if confidence < minimum:
+        return f"confidence {confidence} is under the minimum {minimum}"
+    verdict = check_memory_text(text, max_bytes=max_bytes)
+    return None if verdict.ok else f"{verdict.reason}: {verdict.message}"
+
+
+def validate(
+    extraction: Extraction, *, confidence_min: float, max_bytes: int
+) -> tuple[Extraction, list[Rejection]]:
+    """Keep the items that pass the output guardrails; list the others with the reason."""
+    rejected: list[Rejection] = []
+    facts = []
+    for fact in extraction.facts:
+        why = _check("fact", fact.text, fact.source, fact.confidence, confidence_min, max_bytes)
+        if why:
+            rejected.append(Rejection("fact", fact.text, why))
+        else:
+            facts.append(fact)
+    preferences = []
+    for pref in extraction.preferences:
+        why = _check("preference", pref.value, pref.source, pref.confidence, confidence_min, max_bytes)
+        if not why and not normalize_key(pref.category):
+            why = "a preference needs a category"
+        if why:
+            rejected.append(Rejection("preference", f"{pref.category}: {pref.value}", why))
+        else:
+            preferences.append(pref)
+    corrections = []
+    for corr in extraction.corrections:
+        why = _check("correction", corr.new_fact, "explicit", 1.0, 0.0, max_bytes)
+        if why or not corr.old_fact:
+            rejected.append(Rejection("correction", corr.new_fact, why or "a correction needs the old fact"))
+        else:
+            corrections.append(corr)
+    summary = extraction.summary
+    if summary and not check_memory_text(summary, max_bytes=4 * max_bytes).ok:
+        rejected.append(Rejection("summary", summary, "refused by the guardrails"))
+        summary = ""
+    for item in rejected:
+        log.warning("Extraction item refused (%s): %s", item.what, item.reason)
+    return Extraction(
+        facts, preferences, corrections, summary, extraction.topics, extraction.sentiment
+    ), rejected
+
+
+def extract_conversation(
+    model: ChatModel | None, messages: Sequence[MessageRow], profile: str, *, temperature: float = 0.0
+) -> Extraction:
+    """Ask the model (or, without one, the rules) what is worth remembering from a conversation."""
+    if model is None:
+        return _rules_extraction(messages)
+    reply = model.chat(
+        [ChatMessage("user", prompts.extraction_prompt(messages, profile))],
+        temperature=temperature,
+        json_mode=True,
+    )
+    return parse_extraction(parse_json_reply(reply.content))
+
+
+def _rules_extraction(messages: Sequence[MessageRow]) -> Extraction:
+    facts = [
+        FactItem(found.text, "inferred", found.confidence, found.category)
+        for m in messages
+        if m.role == "user"
+        for found in extract_facts(m.content)
+    ]
+    summary, topics = summarize([(m.role, m.content) for m in messages])
+    return Extraction(facts=facts, summary=summary, topics=topics)
+
+
+def extract_exchange(
+    model: ChatModel | None, user_text: str, assistant_text: str, *, max_items: int, temperature: float = 0.0
+) -> list[FactItem]:
+    """Facts from one exchange (Lo-Bug's per-turn extraction), at most ``max_items``."""
+    if model is None:
+        items = [FactItem(f.text, "inferred", f.confidence, f.category) for f in extract_facts(user_text)]
+        return items[:max_items]
+    reply = model.chat(
+        [
+            ChatMessage("system", prompts.EXCHANGE_PROMPT),
+            ChatMessage("user", prompts.exchange_prompt(user_text, assistant_text)),
+        ],
+        temperature=temperature,
+        json_mode=True,
+    )
+    data = parse_json_reply(reply.content)
+    if isinstance(data, dict):  # JSON mode often wraps the array: {"facts": [...]}
+        data = next((v for v in data.values() if isinstance(v, list)), [])
+    if not isinstance(data, list):
+        raise ProviderError("The per-exchange extraction reply is not a JSON array")
+    found = [
+        FactItem(
+            _text(item.get("fact") or item.get("text")), "inferred", 0.7, _text(item.get("type")) or "general"
+        )
+        for item in data
+        if isinstance(item, dict)
+    ]
+    return [item for item in found if item.text][:max_items]
+
+
+__all__ = [
+    "Correction",
+    "Extraction",
+    "FactItem",
+    "PreferenceItem",
+    "Rejection",
+    "extract_conversation",
+    "extract_exchange",
+    "parse_extraction",
+    "validate",
+]
