@@ -98,7 +98,7 @@ class Consolidator:
                     view.embeddings.embed(texts)
             return self._apply(view, conversation_id, messages, kept, rejected)
         except (ProviderError, ReverieError) as exc:
-            attempts = conversation.attempts + 1
+            attempts = conversation.attempts  # counted by the claim
             delay = self.settings.retry_after_minutes * 60 * 2 ** (attempts - 1)
             store.fail_consolidation(conversation_id, self.worker, str(exc), self.memory.clock() + delay)
             log.warning(

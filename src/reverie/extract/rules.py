@@ -41,7 +41,7 @@ _CONJUNCTION = re.compile(
 )
 # A comma piece starting like this continues the clause before it ("I love jazz, especially Coltrane").
 _CONTINUES = re.compile(
-    r"(?i)(?:especially|particularly|mostly|mainly|including|except|plus|mostly|usually|who|whose|named"
+    r"(?i)(?:especially|particularly|mostly|mainly|including|except|plus|usually|who|whose|named"
     r"|called|aged|due|in|on|at|from|with|without|for|about|around|and an?|or|a|an|the|\d)\b"
     r"|(?-i:[A-Z][a-z]+\b)(?!')"
 )
@@ -73,7 +73,7 @@ _NOT_LASTING = re.compile(
     r"|\b(?:today|tonight|tomorrow|yesterday|right now|at the moment|later|soon|this (?:morning"
     r"|afternoon|evening|week|weekend)|in a (?:minute|bit|sec|second))\b"
     r"|\b(?:you|your|yours|u|ur)\b|\b(?:this|that|it|them|these|those)$|\b(?:of|at|to|into|with|about|for"
-    r"|in|on|from|by) (?:this|that|it|them|these|those)\b|\bthe (?:first|second|third|last|other|new"
+    r"|in|on|from|by) (?-i:this|that|it|them|these|those)\b|\bthe (?:first|second|third|last|other|new"
     r"|previous|above|former|latter|original|current|final|same) (?:one|option|version|idea|answer|way)\b"
 )
 _PRONOUN_OBJECT = re.compile(
@@ -83,16 +83,13 @@ _PRONOUN_OBJECT = re.compile(
 
 _REL = (
     r"(?:wife|husband|partner|spouse|boyfriend|girlfriend|fianc[e\u00e9]{1,2}|son|daughter|kids?|child"
-    r"|children|mom|mum|mother|dad|father|parents|brother|sister|siblings?|twin|grandma|grandmother"
+    r"|children|mom|mum|mother|dad|father|parents|brother|sister|siblings?|twins?|grandma|grandmother"
     r"|grandpa|grandfather|grandparents|grandson|granddaughter|grandkids|aunt|uncle|cousin|niece"
     r"|nephew|(?:mother|father|sister|brother|son|daughter)-in-law|step(?:son|daughter|mom|dad)"
     r"|best friend|dog|cat|puppy|kitten|pets?)"
 )
-_KIN = r"(?:kids?|child(?:ren)?|sons?|daughters?|brothers?|sisters?|siblings?|twins|grandkids|grandchildren)"
-_PET = (
-    r"(?:dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|guinea pigs?|fish"
-    r"|tortoises?|turtles?|budgies?|chickens?|pets?)"
-)
+_KIN = r"(?:kids?|child(?:ren)?|sons?|daughters?|boys|girls|brothers?|sisters?|siblings?|twins|grandkids)"
+_PET = r"(?:dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|tortoises?|fish|pets?)"
 _NUMBER = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|no|\d+)"
 _NAME = r"(?-i:[A-Z][a-z]+)"
 _PLACE = r"(?:the )?(?!(?:Python|Windows|Linux|Java|Mac)\b)(?-i:[A-Z][\w'-]*)(?! \d)"
@@ -113,12 +110,15 @@ _CONDITIONS = (
 )
 
 
-def _table(rows: str, **parts: str) -> tuple[tuple[re.Pattern[str], str, float], ...]:
-    """Compile "category confidence pattern" rows; {NAME} in a pattern is replaced by parts[NAME]."""
+_PARTS = {"PLACE": _PLACE, "PET": _PET, "KIN": _KIN, "NUMBER": _NUMBER, "CONDITIONS": _CONDITIONS}
+
+
+def _table(rows: str) -> tuple[tuple[re.Pattern[str], str, float], ...]:
+    """Compile "category confidence pattern" rows; {NAME} in a pattern is replaced by _PARTS[NAME]."""
     table = []
     for row in rows.strip().splitlines():
         category, confidence, pattern = row.split(maxsplit=2)
-        for name, part in parts.items():
+        for name, part in _PARTS.items():
             pattern = pattern.replace("{" + name + "}", part)
         table.append((re.compile(pattern, _I), category, float(confidence)))
     return tuple(table)
@@ -138,17 +138,16 @@ personal 0.8 ^(?:married|single|divorced|engaged|widowed)\b
 personal 0.8 ^an? (?:only child|introvert|extrovert|morning person|night owl|early riser)\b
 location 0.8 ^(?:originally )?from {PLACE}
 location 0.75 ^(?:based|living) (?:in|near|outside) \S
-personal 0.8 ^\d{1,3}(?: years old)?$|^in my (?:\w+ties|\d0s)$
-preference 0.7 ^(?:an? )?(?:\w+ ){0,2}fan of \S|^an? (?:\w+ ){0,2}fan$
-preference 0.7 ^(?:really |very |big |huge )?into \S
+personal 0.8 ^\d{1,3}(?: years old)?(?:$| and )|^in my (?:\w+ties|\d0s)$|^turning \d{1,3}\b
+preference 0.7 ^(?:an? )?(?:\w+ ){0,2}fan of (?!how|what|when|the way)\S|^an? (?:\w+ ){0,2}fan$
+preference 0.7 ^(?:really |very |big |huge )?into (?!how|what|when|the way)\S
 personal 0.7 ^(?:afraid|scared|terrified) of \S
 personal 0.6 ^(?:really |pretty |very )?(?:good|bad|terrible|great|awful|hopeless) at \S
 personal 0.7 ^(?:training for|learning|studying|raising|saving (?:up )?for) (?!for|a lot|so much|how)\S
 other 0.6 ^planning (?:to|an?|on) \S
-work 0.7 ^(?:working|employed) (?:as|at|for|by) \S
+work 0.7 ^(?:working|employed) (?:as|at|for|by) \S|^doing (?:a|my) (?:phd|master's|masters|degree|residency)\b
 family 0.7 ^getting married\b|^expecting\b
-""",
-    PLACE=_PLACE,
+"""
 )
 _NOT_A_NOUN = re.compile(
     r"(?i)^an? (?:bit|little|lot|tad|mess|wreck|fool|idiot|moron|dummy|genius|noob)\b"
@@ -171,15 +170,15 @@ personal 0.8 ^my (?:name|name's|birthday|date of birth|middle name|nickname|bloo
 personal 0.8 ^my (?:first language|native language|mother tongue|zodiac sign|shoe size)(?: is|'s) \S
 preference 0.8 ^my (?:absolute )?favou?rite [\w -]{1,30}? (?:is|are) \S
 work 0.7 ^I (?:(?:\w+ly|also|still|now|mostly) )?work(?! on (?:it|that|this)\b)(?: \S|$)
-work 0.7 ^I was an? [\w -]+? for \d+ years|^I (?:just )?started (?:a new job|working) (?:at|for|as) \S
+work 0.7 ^I(?:'ve| have) worked (?:in|at|for|as) |^I was an? [\w -]+? for \d+ years
+work 0.7 ^I (?:just )?started (?:a new job|working) (?:at|for|as)
 work 0.7 ^I (?:used to )?teach \S|^I (?:used to )?(?:run|own|manage) (?:an?|my own) \S|^I retired\b
 preference 0.75 ^I (?:don't|do not|never|can't|cannot) (?:eat|drink|touch) \S
 other 0.65 ^I used to (?:be|work|play|live|run|teach|own) \S
 family 0.7 ^I (?:just |recently )?(?:got (?:married|engaged|divorced)\b|had a baby\b)
+personal 0.7 ^I (?:just |recently )?bought (?:a|my first) (?:new )?(?:house|home|flat|apartment|condo|car)\b
 personal 0.7 ^I (?:just |recently )?got (?:an? |two |three )?(?:new )?{PET}\b(?!')
-""",
-    PLACE=_PLACE,
-    PET=_PET,
+"""
 )
 _LIKES = re.compile(
     r"(?i)^I (?:(?:really|absolutely|just|also|totally|honestly|genuinely|kind of|kinda) )*"
@@ -194,11 +193,7 @@ health 0.75 ^{CONDITIONS}\b
 family 0.75 ^(?:{NUMBER} (?:[\w-]+ ){0,2}?{KIN}\b(?!')|twins\b)
 personal 0.75 ^{NUMBER} (?:[\w-]+ ){0,2}?{PET}\b(?!')
 work 0.7 ^an? (?:\w+ )?(?:degree|phd|masters?|master's|diploma) in \S
-""",
-    CONDITIONS=_CONDITIONS,
-    NUMBER=_NUMBER,
-    KIN=_KIN,
-    PET=_PET,
+"""
 )
 _BEEN = re.compile(r"^I've been (?:(?:\w+ly|always|also) )?(?P<comp>.+?)(?: for .+| since .+)?$", _I)
 _HABIT = re.compile(
@@ -232,7 +227,8 @@ _MY_REL = re.compile(
     rf"| (?:is|was) (?:called|named) \S.*| (?P<pred>.+))$"
 )
 _REL_PRED = re.compile(
-    r"(?i)^(?:lives?|works?|stud(?:y|ies)|teach(?:es)?|grew up|moved|goes to|go to|passed away|died)\b"
+    r"(?i)^(?:lives?|works?|stud(?:y|ies)|teach(?:es)?|grew up|goes to|go to)\b|^(?:just |recently )?"
+    r"(?:started|graduated|retired|moved|passed away|died|got (?:married|engaged|divorced|a (?:new )?job))\b"
     r"|^(?:(?:always|usually|often|never|also|still|really) )*(?P<verb>[a-z]+) \S"
 )
 _PLURAL_REL = re.compile(r"(?:kids|children|parents|siblings|grandparents|grandkids|pets|twins)$", _I)
