@@ -346,9 +346,9 @@ def _refine(category: str, text: str) -> str:
     return "personal"
 
 
-def _fact_from(clause: str, earlier: str) -> RuleFact | None:
+def _fact_from(clause: str) -> RuleFact | None:
     """Turn one clause into a fact, or None when it is not a lasting self-disclosure."""
-    if _FRAMED.search(earlier + " " + clause) or _NOT_LASTING.search(clause):
+    if _FRAMED.search(clause) or _NOT_LASTING.search(clause):
         return None
     if _QUESTION_START.match(clause) or len(clause.split()) > 30:
         return None
@@ -387,13 +387,13 @@ def extract_facts(utterance: str) -> list[RuleFact]:
         asked = sentence.rstrip().endswith("?")
         if asked and _TAG.match(clauses[-1]):
             continue
-        earlier = ""
+        framed = False  # a hypothetical or reported clause frames the rest of its sentence
         for k, clause in enumerate(clauses):
-            if not (asked and k == len(clauses) - 1):
-                fact = _fact_from(clause, earlier)
+            framed = framed or bool(_FRAMED.search(clause))
+            if not framed and not (asked and k == len(clauses) - 1):
+                fact = _fact_from(clause)
                 if fact and check_memory_text(fact.text).ok and fact not in facts:
                     facts.append(fact)
-            earlier += " " + clause
     return facts
 
 
