@@ -30,6 +30,7 @@ from reverie.extract.merge import (
     store_vector,
 )
 from reverie.llm import chat_model_from_settings
+from reverie.maintain.nightly import Maintainer
 from reverie.observe import Observation, observe
 from reverie.portability import export_user, import_user
 from reverie.retrieve.context import ContextBlock, build_context
@@ -163,6 +164,17 @@ class Memory(Conversations):
     def consolidator(self, *, worker: str | None = None) -> Consolidator:
         """A worker that consolidates ended conversations (of every user in this database)."""
         return Consolidator(self, worker=worker)
+
+    def maintainer(self) -> Maintainer:
+        """Nightly maintenance over every user of this database (consolidation leftovers first)."""
+        worker = self.consolidator()
+        return Maintainer(
+            self.store,
+            self.settings.memory.decay,
+            clock=self.clock,
+            tz=self.tz,
+            before=lambda: len(worker.run_pending()),
+        )
 
     def for_interface(self, interface: str) -> Memory:
         """The memory of whoever an interface is mapped to, or a guest view if unmapped."""

@@ -1,4 +1,4 @@
-"""``reverie chat``, ``reverie conversations`` and ``reverie consolidate``."""
+"""``reverie chat``, ``reverie conversations``, ``reverie consolidate`` and ``reverie maintain``."""
 
 from __future__ import annotations
 
@@ -90,6 +90,30 @@ def consolidate(all_pending: bool, as_json: bool) -> None:
         click.echo("Nothing to consolidate.")
     for job in jobs:
         click.echo(json.dumps(job))
+
+
+@cli.command()
+@click.option(
+    "--now", "force", is_flag=True, help="Run even if it is not the maintenance hour or ran recently."
+)
+@click.option("--dry-run", is_flag=True, help="Change nothing; print what would change.")
+@_json_option
+def maintain(force: bool, dry_run: bool, as_json: bool) -> None:
+    """Nightly maintenance by hand: decay, pruning with audit trail, retention."""
+    memory = _state().memory
+    report = memory.maintainer().run(force=force, dry_run=dry_run)
+    data = {"ran": report.ran, "reason": report.reason, "dry_run": report.dry_run, **report.totals()}
+    if dry_run:
+        data["users_detail"] = report.details
+    if as_json:
+        _emit(data)
+    elif not report.ran:
+        click.echo(f"Not run: {report.reason} (use --now to run anyway)")
+    else:
+        head = "Would change" if dry_run else "Done"
+        click.echo(f"{head}: " + ", ".join(f"{k} {v}" for k, v in report.totals().items()))
+        for user in report.details:
+            click.echo("  " + json.dumps(user))
 
 
 def _model(url: str | None, model: str | None, provider: str | None) -> ChatModel:
@@ -192,4 +216,4 @@ def _turn(
     return reply, row.conversation_id
 
 
-__all__ = ["chat", "consolidate", "conversations"]
+__all__ = ["chat", "consolidate", "conversations", "maintain"]

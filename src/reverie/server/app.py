@@ -44,9 +44,13 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
         worker = memory.consolidator()
         if settings.server.consolidate_every_seconds > 0:
             worker.start(settings.server.consolidate_every_seconds)
+        nightly = memory.maintainer()
+        if settings.memory.decay.enabled:
+            nightly.start()
         try:
             yield
         finally:
+            nightly.stop()
             worker.stop()
             del app.state.memory
             memory.close()

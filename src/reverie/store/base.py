@@ -135,6 +135,28 @@ class MessageRow:
 
 
 @dataclass(frozen=True)
+class DecayRates:
+    """Weekly decay rates and floors (``[memory.decay]``)."""
+
+    explicit_rate: float = 0.98
+    explicit_floor: float = 0.50
+    inferred_rate: float = 0.95
+    inferred_floor: float = 0.0
+    preference_rate: float = 0.97
+    preference_floor: float = 0.40
+
+
+@dataclass(frozen=True)
+class PruneReport:
+    """What one user's pruning deleted."""
+
+    low_confidence: int = 0
+    superseded: int = 0
+    summaries: int = 0
+    audit_trimmed: int = 0
+
+
+@dataclass(frozen=True)
 class AuditEntry:
     """One line of the audit trail: what happened to what, why and when."""
 
@@ -421,6 +443,23 @@ class UserStore(Protocol):
         """Delete every memory, summary, conversation and the base memory; return counts."""
         ...
 
+    # nightly maintenance
+    def decay(self, now: float, rates: DecayRates) -> int:
+        """Set each active fact's and preference's confidence from the time since it was last used."""
+        ...
+
+    def prune(
+        self,
+        now: float,
+        *,
+        threshold: float,
+        superseded_before: float,
+        summaries_before: float,
+        audit_before: float,
+    ) -> PruneReport:
+        """Delete low-confidence memories, old superseded facts and old summaries (audited); trim the audit."""
+        ...
+
 
 class Store(Protocol):
     """A database holding many users' memories."""
@@ -494,6 +533,18 @@ class Store(Protocol):
         """Conversations per consolidation state."""
         ...
 
+    def claim_maintenance(self, now: float, worker: str, min_gap_seconds: float) -> int | None:
+        """Start a maintenance run unless one started less than ``min_gap_seconds`` ago; its id."""
+        ...
+
+    def finish_maintenance(self, run_id: int, now: float, status: str, totals: dict[str, int]) -> None:
+        """Record how a maintenance run ended."""
+        ...
+
+    def last_maintenance(self) -> tuple[float, str] | None:
+        """When the latest maintenance run started, and its status."""
+        ...
+
     # the embedding cache is shared by all users: it maps text hashes to vectors
     def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         """Cached vectors of this model for these content hashes."""
@@ -527,6 +578,8 @@ __all__ = [
     "SOURCES",
     "STATUSES",
     "AuditEntry",
+    "DecayRates",
+    "PruneReport",
     "ConversationRow",
     "MessageRow",
     "VectorKind",

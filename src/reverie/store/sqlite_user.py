@@ -19,6 +19,7 @@ from reverie.store.base import (
     SummaryRow,
     iter_batches,
 )
+from reverie.store.sqlite_maintenance import MaintenanceStatements
 from reverie.store.sqlite_more import ConversationStatements
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ _MEMORY_COLUMNS = (
     "updated_at, last_accessed, access_count, reinforcement_count, conversation_id"
 )
 _UPDATABLE = {
+    "decay_base",
     "text",
     "key",
     "type",
@@ -112,7 +114,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class SqliteUserStore(ConversationStatements):
+class SqliteUserStore(ConversationStatements, MaintenanceStatements):
     """One user's view of a :class:`SqliteStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: SqliteStore, user_id: int) -> None:
@@ -141,7 +143,7 @@ class SqliteUserStore(ConversationStatements):
         cur = self._write(
             "INSERT INTO memories (user_id, kind, type, key, text, source, confidence, status,"
             " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
-            " conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " conversation_id, decay_base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.user_id,
                 memory.kind,
@@ -157,6 +159,7 @@ class SqliteUserStore(ConversationStatements):
                 memory.access_count,
                 memory.reinforcement_count,
                 memory.conversation_id,
+                memory.confidence,
             ),
         )
         row = self.get_memory(int(cur.lastrowid or 0))
@@ -218,6 +221,8 @@ class SqliteUserStore(ConversationStatements):
         unknown = set(changes) - _UPDATABLE
         if unknown:
             raise ValueError(f"cannot update {sorted(unknown)}")
+        if "confidence" in changes:  # decay starts again from a confidence set on purpose
+            changes = {**changes, "decay_base": changes["confidence"]}
         assignments = ", ".join(f"{name} = ?" for name in changes)
         cur = self._write(
             f"UPDATE memories SET {assignments}, updated_at = ? WHERE id = ? AND user_id = ?",
@@ -237,8 +242,9 @@ class SqliteUserStore(ConversationStatements):
         """Count one more mention and raise confidence to at least ``confidence``."""
         self._write(
             "UPDATE memories SET reinforcement_count = reinforcement_count + 1,"
-            " confidence = MAX(confidence, ?), updated_at = ? WHERE id = ? AND user_id = ?",
-            (confidence, now, memory_id, self.user_id),
+            " confidence = MAX(confidence, ?), decay_base = MAX(confidence, ?), updated_at = ?"
+            " WHERE id = ? AND user_id = ?",
+            (confidence, confidence, now, memory_id, self.user_id),
         )
         return self.get_memory(memory_id)
 
@@ -249,9 +255,11 @@ class SqliteUserStore(ConversationStatements):
                 conn.execute(
                     "UPDATE memories SET access_count = access_count + 1, last_accessed = ?,"
                     " confidence = CASE WHEN last_accessed IS NOT NULL AND ? - last_accessed > 3600"
+                    " THEN MIN(1.0, confidence + ?) ELSE confidence END,"
+                    " decay_base = CASE WHEN last_accessed IS NOT NULL AND ? - last_accessed > 3600"
                     " THEN MIN(1.0, confidence + ?) ELSE confidence END"
                     f" WHERE +user_id = ? AND id IN ({_placeholders(len(batch))})",
-                    [now, now, boost, self.user_id, *batch],
+                    [now, now, boost, now, boost, self.user_id, *batch],
                 )
 
     def delete_memories(self, memory_ids: Sequence[int]) -> int:
