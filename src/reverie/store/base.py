@@ -457,7 +457,7 @@ class UserStore(Protocol):
         summaries_before: float,
         audit_before: float,
     ) -> PruneReport:
-        """Delete low-confidence memories, old superseded facts and old summaries (audited); trim the audit."""
+        """Delete low-confidence, old superseded and old summarized items (audited); trim the audit."""
         ...
 
 
