@@ -309,3 +309,29 @@ def test_time_expressions(text: str, start: str, days: int) -> None:
 def test_no_time_expression() -> None:
     assert find_time_window("what is my dog's name", 0.0, UTC) is None
     assert find_time_window("on 31 February", 0.0, UTC) is None
+
+
+def test_vector_cache_follows_inserts_edits_and_deletes(memory: Memory) -> None:
+    from reverie.embed.index import VectorIndex
+
+    service, scope = memory.embeddings, memory.scope
+    assert service is not None and memory.semantic is not None
+    cached = memory.semantic.index
+    probes = [service.embed_one(text) for text in ("honey bees", "motorbike", "choir singing", "poultry")]
+
+    def same() -> None:
+        fresh = VectorIndex()
+        for probe in probes:
+            assert cached.search(scope, "memory", service.model_id, probe, k=5) == fresh.search(
+                scope, "memory", service.model_id, probe, k=5
+            )
+
+    bees = memory.remember("User keeps bees in the back garden").memory
+    same()
+    bikes = memory.remember("User restores old motorcycles").memory  # appended to the cached matrix
+    memory.remember("User sings in a community choir")
+    same()
+    memory.edit(bees.id, "User keeps chickens in the back garden")  # replaced in place
+    same()
+    memory.delete(bikes.id)  # something went away: reloaded
+    same()

@@ -25,8 +25,9 @@ DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 @dataclass(frozen=True)
 class _Matrix:
     version: int
-    ids: npt.NDArray[np.int64]
+    ids: npt.NDArray[np.int64]  # ascending
     vectors: FloatMatrix
+    mark: int  # the store's mark of the newest row loaded
 
 
 class VectorIndex:
@@ -46,12 +47,9 @@ class VectorIndex:
             if found is not None and found.version == version:
                 self._cache.move_to_end(key)
                 return found
-        rows = scope.load_vectors(kind, model_id)
-        matrix = _Matrix(
-            version,
-            np.fromiter((item_id for item_id, _ in rows), dtype=np.int64, count=len(rows)),
-            from_blobs([blob for _, blob in rows], dims),
-        )
+        matrix = (
+            self._refresh(scope, kind, model_id, dims, found, version) if found is not None else None
+        ) or (self._load(scope, kind, model_id, dims, version))
         with self._lock:
             old = self._cache.pop(key, None)
             if old is not None:
@@ -62,6 +60,33 @@ class VectorIndex:
                 _, evicted = self._cache.popitem(last=False)
                 self._bytes -= evicted.vectors.nbytes
         return matrix
+
+    @staticmethod
+    def _load(scope: UserStore, kind: VectorKind, model_id: str, dims: int, version: int) -> _Matrix:
+        rows, mark = scope.load_vectors(kind, model_id)
+        ids = np.fromiter((item_id for item_id, _ in rows), dtype=np.int64, count=len(rows))
+        return _Matrix(version, ids, from_blobs([blob for _, blob in rows], dims), mark)
+
+    @staticmethod
+    def _refresh(
+        scope: UserStore, kind: VectorKind, model_id: str, dims: int, old: _Matrix, version: int
+    ) -> _Matrix | None:
+        """Fold in rows written since the cached mark; None when rows also went away (reload)."""
+        rows, mark = scope.load_vectors(kind, model_id, old.mark)
+        new_ids = np.fromiter((item_id for item_id, _ in rows), dtype=np.int64, count=len(rows))
+        fresh = from_blobs([blob for _, blob in rows], dims)
+        vectors = old.vectors.copy()
+        where = np.clip(np.searchsorted(old.ids, new_ids), 0, max(len(old.ids) - 1, 0))
+        replaced = (old.ids[where] == new_ids) if len(old.ids) else np.zeros(len(new_ids), dtype=bool)
+        vectors[where[replaced]] = fresh[replaced]
+        ids = np.concatenate([old.ids, new_ids[~replaced]])
+        vectors = np.vstack([vectors, fresh[~replaced]]) if (~replaced).any() else vectors
+        if len(ids) != scope.count_loadable(kind, model_id):
+            return None  # something went away (deleted, superseded, made private): reload
+        if len(ids) > 1 and not bool(np.all(ids[1:] > ids[:-1])):
+            order = np.argsort(ids)
+            ids, vectors = ids[order], vectors[order]
+        return _Matrix(version, ids, vectors.astype(np.float32, copy=False), mark)
 
     def search(
         self,

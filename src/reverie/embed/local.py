@@ -161,6 +161,9 @@ def _load_runtime(model_path: Path, threads: int) -> _Runtime:
     _check_sha256(model_path, MODEL_SHA256, "model")
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
+    # Busy-waiting threads after each call fight numpy and SQLite for the cores (measured: a
+    # matmul right after an embedding took 3.8 ms instead of 0.5 ms at 10k vectors).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3

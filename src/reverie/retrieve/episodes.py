@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 import numpy as np
+import numpy.typing as npt
 
 from reverie.retrieve.hybrid import Semantic
 from reverie.retrieve.timeexpr import TimeWindow, find_time_window
@@ -111,8 +112,9 @@ def _keyword_scores(
     return combined
 
 
-def _vector_scores(scope: UserStore, semantic: Semantic, query: str) -> dict[int, float]:
-    vector = semantic.embed_query(query)
+def _vector_scores(
+    scope: UserStore, semantic: Semantic, vector: npt.NDArray[np.float32] | None
+) -> dict[int, float]:
     if vector is None:
         return {}
     model = semantic.service.model_id
@@ -169,8 +171,11 @@ def search_messages(
     speakers = scope.message_speakers()
     names = {w for s in speakers for w in words(s)}
     terms = [t for t in keyword_terms(query) if t not in names]
+    pending = semantic.start_query(query) if semantic is not None else None
     keyword = _min_max(_keyword_scores(scope, terms, created_from, created_to), KEYWORD_MIN_SPAN)
-    vector = _min_max(_vector_scores(scope, semantic, query), VECTOR_MIN_SPAN) if semantic is not None else {}
+    vector: dict[int, float] = {}
+    if semantic is not None and pending is not None:
+        vector = _min_max(_vector_scores(scope, semantic, pending()), VECTOR_MIN_SPAN)
     candidates = set(keyword) | set(vector)
     rows = {m.id: m for m in scope.get_messages(sorted(candidates))}
     speaker = named_speaker(query, speakers)

@@ -12,7 +12,9 @@ Two fusions are offered (``[embeddings.hybrid] fusion``):
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,6 +28,18 @@ from reverie.store.base import UserStore, VectorKind
 
 log = logging.getLogger(__name__)
 RRF_K = 60.0
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reverie-query")
+        return _pool
+
+
 Fusion = Literal["weighted", "rrf"]
 
 
@@ -47,6 +61,15 @@ class Semantic:
         except ProviderError as exc:
             log.warning("Semantic search unavailable, using keywords only: %s", exc)
             return None
+
+    def start_query(self, text: str) -> Callable[[], npt.NDArray[np.float32] | None]:
+        """Embed the query in the background while the caller runs its keyword search.
+
+        ONNX Runtime and SQLite both release the GIL, so the two overlap; call the returned
+        function for the vector (None when the provider failed).
+        """
+        future = _executor().submit(self.embed_query, text)
+        return future.result
 
     def nearest(
         self, scope: UserStore, kind: VectorKind, query: npt.NDArray[np.float32], k: int

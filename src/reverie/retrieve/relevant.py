@@ -22,14 +22,15 @@ def relevant_facts(
     """
     if top_k <= 0 or not message.strip():
         return []
+    pending = semantic.start_query(message) if semantic is not None else None
     keyword = [
         (m.id, score)
         for m, score in scope.search_memories(keyword_terms(message), kinds=("fact",), limit=top_k)
     ]
-    if semantic is None:
+    if semantic is None or pending is None:
         ranked = keyword
     else:
-        vector = semantic.embed_query(message)
+        vector = pending()
         local = Semantic(
             semantic.service,
             semantic.index,

@@ -96,13 +96,14 @@ def search_memory(
             ],
         )
     pool = limit * 3
+    pending = semantic.start_query(query) if semantic is not None and terms else None
     keyword_memories = scope.search_memories(terms, created_from=start, created_to=end, limit=pool)
     keyword_summaries = scope.search_summaries(terms, created_from=start, created_to=end, limit=limit)
-    if semantic is None or not terms:
+    if semantic is None or pending is None:
         facts = [SearchHit(m, s) for m, s in keyword_memories if m.kind == "fact"][:limit]
         prefs = [SearchHit(m, s) for m, s in keyword_memories if m.kind == "preference"][:limit]
         return SearchResults(query, terms, facts, prefs, [SummaryHit(s, sc) for s, sc in keyword_summaries])
-    vector = semantic.embed_query(query)
+    vector = pending()
 
     def in_range(created: float) -> bool:
         return (start is None or created >= start) and (end is None or created < end)

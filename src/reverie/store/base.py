@@ -414,8 +414,14 @@ class UserStore(Protocol):
         """Store (or replace) the vector of each item; items are (id, float32 bytes)."""
         ...
 
-    def load_vectors(self, kind: VectorKind, model_id: str) -> list[tuple[int, bytes]]:
-        """This user's vectors of one model: active memories only, or every summary / message."""
+    def load_vectors(
+        self, kind: VectorKind, model_id: str, after: int = 0
+    ) -> tuple[list[tuple[int, bytes]], int]:
+        """Vectors of one model written after the mark ``after`` (active memories, public turns); new mark."""
+        ...
+
+    def count_loadable(self, kind: VectorKind, model_id: str) -> int:
+        """How many vectors load_vectors returns in all."""
         ...
 
     def vectors_version(self) -> int:

@@ -286,15 +286,32 @@ class ConversationStatements:
                 [(kind, item_id, self.user_id, model_id, dims, blob) for item_id, blob in items],
             )
 
-    def load_vectors(self, kind: VectorKind, model_id: str) -> list[tuple[int, bytes]]:
-        """This user's vectors of one model (active memories; turns of conversations not private)."""
+    def load_vectors(
+        self, kind: VectorKind, model_id: str, after: int = 0
+    ) -> tuple[list[tuple[int, bytes]], int]:
+        """This user's vectors of one model (active memories; turns of conversations not private).
+
+        Only rows written after the mark ``after`` are returned, with the new mark: a cache can
+        fetch what changed instead of everything.
+        """
         join = _VECTOR_JOINS.get(kind, "")
         rows = self._rows(
-            f"SELECT v.item_id, v.vector FROM vectors v{join}"
-            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? ORDER BY v.item_id",
+            f"SELECT v.item_id, v.vector, v.rowid FROM vectors v{join}"
+            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? AND v.rowid > ? ORDER BY +v.item_id",
+            (self.user_id, kind, model_id, after),
+        )
+        mark = max((int(row[2]) for row in rows), default=after)
+        return [(int(row[0]), bytes(row[1])) for row in rows], mark
+
+    def count_loadable(self, kind: VectorKind, model_id: str) -> int:
+        """How many vectors :meth:`load_vectors` returns in all."""
+        join = _VECTOR_JOINS.get(kind, "")
+        row = self._rows(
+            f"SELECT COUNT(*) FROM vectors v{join}"
+            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ?",
             (self.user_id, kind, model_id),
         )
-        return [(int(row[0]), bytes(row[1])) for row in rows]
+        return int(row[0][0])
 
     def vectors_version(self) -> int:
         """A number that changes whenever this user's searchable vectors change."""
