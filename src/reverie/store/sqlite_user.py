@@ -43,6 +43,7 @@ _UPDATABLE = {
     "reinforcement_count",
 }
 _WINDOW = 200  # best keyword matches ranked before joining to the rows
+_COMMON_MIN_ROWS = 2000  # below this many rows no term is too common to rank
 _ORDERS = {
     "recent": "created_at DESC, id DESC",
     "confidence": "confidence DESC, updated_at DESC, id DESC",
@@ -291,6 +292,8 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements):
         """
         if not terms:
             return []
+        if min_match is None and len(terms) > 1:
+            terms = self._without_common(terms)
         query = _fts_query(self._owner if self._store.shared() else None, terms, "text key", min_match)
         filters = f"m.user_id = ? AND m.status = 'active' AND m.kind IN ({_placeholders(len(kinds))})"
         params: list[Any] = [self.user_id, *kinds]
@@ -320,6 +323,28 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements):
                 [query, *params, limit],
             )
         return [(_memory(row), float(row["score"])) for row in rows]
+
+    def _without_common(self, terms: Sequence[str]) -> list[str]:
+        """Drop terms found in over 5% of the indexed rows, keeping at least the rarest one.
+
+        Ranking every row a very common word matches costs ~2-3 us a row at 100k facts, and such
+        a word adds almost nothing to BM25 (its IDF is near zero). Counting stops at the cap, so
+        checking a term costs little even when it is everywhere.
+        """
+        conn = self._store.connection()
+        top = conn.execute("SELECT MAX(id) FROM memories").fetchone()[0] or 0
+        cap = max(_COMMON_MIN_ROWS, int(top * 0.05))
+        if top <= cap:
+            return list(terms)
+        counts = {
+            term: conn.execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                (f"{{text key}}: {_quote(term)}", cap),
+            ).fetchone()[0]
+            for term in terms
+        }
+        kept = [term for term in terms if counts[term] < cap]
+        return kept or [min(terms, key=lambda term: counts[term])]
 
     # summaries ---------------------------------------------------------------------
     def insert_summary(self, summary: NewSummary, now: float) -> SummaryRow:
