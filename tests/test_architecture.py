@@ -13,6 +13,7 @@ RANKS = {
     "errors": 0,
     "text": 0,
     "net": 0,
+    "registry": 0,
     "config": 1,
     "store": 2,
     "embed": 3,

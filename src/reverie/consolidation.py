@@ -47,6 +47,19 @@ class JobResult:
     summary_id: int | None = None
     error: str = ""
 
+    def as_dict(self) -> dict[str, object]:
+        """The outcome as plain data (CLI and HTTP)."""
+        return {
+            "conversation_id": self.conversation_id,
+            "state": self.state,
+            "stored": self.stored,
+            "reinforced": self.reinforced,
+            "superseded": self.superseded,
+            "preferences": self.preferences,
+            "rejected": len(self.rejected),
+            "error": self.error,
+        }
+
 
 @dataclass(frozen=True)
 class CascadeResult:

@@ -70,19 +70,7 @@ def consolidate(all_pending: bool, as_json: bool) -> None:
         memory.store.reschedule_failed(memory.clock())
     expired = worker.expire_idle()
     results = worker.run_pending()
-    jobs = [
-        {
-            "conversation": r.conversation_id,
-            "state": r.state,
-            "stored": r.stored,
-            "reinforced": r.reinforced,
-            "superseded": r.superseded,
-            "preferences": r.preferences,
-            "rejected": len(r.rejected),
-            "error": r.error,
-        }
-        for r in results
-    ]
+    jobs = [r.as_dict() for r in results]
     if as_json:
         _emit({"ended_idle": expired, "jobs": jobs})
         return

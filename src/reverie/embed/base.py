@@ -7,13 +7,11 @@ name is the provider name and its object is the factory (usually the class).
 
 from __future__ import annotations
 
-import inspect
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
-from reverie.errors import ConfigError, InvalidInput, ProviderError, ProviderUnavailable
+from reverie.errors import ConfigError, InvalidInput, ProviderError
+from reverie.registry import Registry
 
 ENTRY_POINT_GROUP = "reverie.embedders"
 
@@ -50,41 +48,17 @@ class TokenCounter(Protocol):
 
 EmbedderFactory = Callable[..., Embedder]
 
-_lock = threading.RLock()
-_factories: dict[str, EmbedderFactory] = {}
-_entry_points: dict[str, EntryPoint] = {}
-_discovered = False
+
+def _builtins() -> None:
+    # Imported here, not at the top, because the built-in modules import this one.
+    from reverie.embed import local, remote  # noqa: F401
 
 
-def register_embedder(name: str, factory: EmbedderFactory) -> None:
-    """Make ``factory`` available as ``create_embedder(name, ...)``; a later call replaces it."""
-    if not name or name != name.strip():
-        raise ConfigError(f"Embedding provider name {name!r} must be a non-empty word")
-    _discover()  # so a built-in registering later cannot replace this factory
-    with _lock:
-        _factories[name] = factory
-
-
-def available_embedders() -> list[str]:
-    """Names of every registered or installed embedding provider, sorted."""
-    _discover()
-    with _lock:
-        return sorted(set(_factories) | set(_entry_points))
-
-
-def create_embedder(name: str, **options: Any) -> Embedder:
-    """Build the provider registered as ``name`` with ``options`` (its keyword arguments)."""
-    factory = embedder_factory(name)
-    try:
-        inspect.signature(factory).bind(**options)
-    except TypeError as exc:
-        raise ConfigError(
-            f"Embedding provider {name!r} does not accept these options "
-            f"({', '.join(sorted(options)) or 'none'}): {exc}; fix the [embeddings] settings"
-        ) from exc
-    except ValueError:
-        pass  # some callables (C extensions) have no signature; let the call decide
-    return factory(**options)
+embedders: Registry[Embedder] = Registry("embedding provider", ENTRY_POINT_GROUP, _builtins, "[embeddings]")
+register_embedder = embedders.register
+available_embedders = embedders.names
+create_embedder = embedders.create
+embedder_factory = embedders.factory
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:
@@ -120,63 +94,8 @@ def iter_batches(items: Sequence[_Item], size: int) -> Iterator[Sequence[_Item]]
         yield items[start : start + size]
 
 
-def embedder_factory(name: str) -> EmbedderFactory:
-    """The factory registered (or installed) under ``name``; ConfigError if there is none."""
-    _discover()
-    with _lock:
-        factory = _factories.get(name)
-        entry_point = _entry_points.get(name)
-    if factory is not None:
-        return factory
-    if entry_point is None:
-        raise ConfigError(
-            f"Unknown embedding provider {name!r}; known providers: "
-            f"{', '.join(available_embedders()) or 'none'}. Set provider under [embeddings] "
-            "to one of them, or install the package that provides it"
-        )
-    loaded = _load_entry_point(entry_point)
-    with _lock:
-        # A provider registered by hand while we loaded wins over the entry point.
-        return _factories.setdefault(name, loaded)
-
-
-def _load_entry_point(entry_point: EntryPoint) -> EmbedderFactory:
-    try:
-        loaded: object = entry_point.load()
-    except (ImportError, AttributeError) as exc:
-        raise ProviderUnavailable(
-            f"Cannot load embedding provider {entry_point.name!r} from "
-            f"{entry_point.value} ({exc}); reinstall the package that provides it"
-        ) from exc
-    if not callable(loaded):
-        raise ConfigError(
-            f"Entry point {entry_point.name!r} in group {ENTRY_POINT_GROUP} points at "
-            f"{entry_point.value}, which is not callable"
-        )
-    factory: EmbedderFactory = loaded
-    return factory
-
-
-def _discover() -> None:
-    """Register the built-in providers and read the entry points, once per process."""
-    global _discovered
-    with _lock:
-        if _discovered:
-            return
-        # Set first: the built-in modules call register_embedder, which comes back here.
-        _discovered = True
-        try:
-            # Imported here, not at the top, because the built-in modules import this one.
-            from reverie.embed import local, remote  # noqa: F401
-
-            for entry_point in entry_points(group=ENTRY_POINT_GROUP):
-                _entry_points.setdefault(entry_point.name, entry_point)
-        except BaseException:
-            _discovered = False
-            raise
-
-
 __all__ = [
+    "embedders",
     "ENTRY_POINT_GROUP",
     "Embedder",
     "EmbedderFactory",

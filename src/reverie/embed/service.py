@@ -8,7 +8,6 @@ counts hits and misses so ``reverie stats`` can show a hit rate.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -18,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.config import Settings
-from reverie.embed.base import Embedder, create_embedder, embedder_factory
+from reverie.embed.base import Embedder, embedders
 from reverie.errors import ProviderUnavailable
 from reverie.store.base import Store
 
@@ -40,14 +39,7 @@ def embedder_from_settings(settings: Settings) -> Embedder:
         "attempts": conf.max_attempts,
         "backoff_seconds": conf.retry_backoff_seconds,
     }
-    factory = embedder_factory(conf.provider)
-    try:
-        accepted = inspect.signature(factory).parameters
-    except (TypeError, ValueError):
-        return create_embedder(conf.provider)
-    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
-    options = {k: v for k, v in offered.items() if takes_all or k in accepted}
-    return create_embedder(conf.provider, **options)
+    return embedders.create_offering(conf.provider, offered)
 
 
 def content_hash(text: str) -> str:

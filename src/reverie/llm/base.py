@@ -9,15 +9,13 @@ each factory only the options its signature takes.
 
 from __future__ import annotations
 
-import inspect
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from reverie.config import Settings
-from reverie.errors import ConfigError, InvalidInput, ProviderUnavailable
+from reverie.errors import InvalidInput
+from reverie.registry import Registry, accepted_options
 
 ENTRY_POINT_GROUP = "reverie.chat_providers"
 ROLES = ("system", "user", "assistant", "tool")
@@ -97,76 +95,19 @@ class StreamingChatModel(Protocol):
 
 ChatModelFactory = Callable[..., ChatModel]
 
-_lock = threading.RLock()
-_factories: dict[str, ChatModelFactory] = {}
-_entry_points: dict[str, EntryPoint] = {}
-_discovered = False
+
+def _builtins() -> None:
+    # Imported here, not at the top, because the built-in modules import this one.
+    from reverie.llm import anthropic, ollama, openai  # noqa: F401
 
 
-def register_chat_provider(name: str, factory: ChatModelFactory) -> None:
-    """Make ``factory`` available as ``create_chat_model(name, ...)``; a later call replaces it."""
-    if not name or name != name.strip() or name == "none":
-        raise ConfigError(f"Chat provider name {name!r} must be a non-empty word other than 'none'")
-    _discover()  # so a built-in registering later cannot replace this factory
-    with _lock:
-        _factories[name] = factory
-
-
-def available_chat_providers() -> list[str]:
-    """Names of every registered or installed chat provider, sorted."""
-    _discover()
-    with _lock:
-        return sorted(set(_factories) | set(_entry_points))
-
-
-def create_chat_model(name: str, **options: Any) -> ChatModel:
-    """Build the chat provider registered as ``name`` with ``options`` (its keyword arguments)."""
-    factory = chat_provider_factory(name)
-    try:
-        inspect.signature(factory).bind(**options)
-    except TypeError as exc:
-        raise ConfigError(
-            f"Chat provider {name!r} does not accept these options "
-            f"({', '.join(sorted(options)) or 'none'}): {exc}; fix the [llm] settings"
-        ) from exc
-    except ValueError:
-        pass  # some callables (C extensions) have no signature; let the call decide
-    return factory(**options)
-
-
-def chat_provider_factory(name: str) -> ChatModelFactory:
-    """The factory registered (or installed) under ``name``; ConfigError if there is none."""
-    _discover()
-    with _lock:
-        factory = _factories.get(name)
-        entry_point = _entry_points.get(name)
-    if factory is not None:
-        return factory
-    if name == "none":
-        raise ConfigError(
-            'Chat provider "none" means no chat model; chat_model_from_settings returns None for it'
-        )
-    if entry_point is None:
-        raise ConfigError(
-            f"Unknown chat provider {name!r}; known providers: none, "
-            f"{', '.join(available_chat_providers())}. Set provider under [llm] or "
-            "[memory.extraction] to one of them, or install the package that provides it"
-        )
-    loaded = _load_entry_point(entry_point)
-    with _lock:
-        # A provider registered by hand while we loaded wins over the entry point.
-        return _factories.setdefault(name, loaded)
-
-
-def accepted_options(factory: Callable[..., object], offered: Mapping[str, Any]) -> dict[str, Any]:
-    """The items of ``offered`` that ``factory``'s signature takes (all of them if it takes ``**kwargs``)."""
-    try:
-        parameters = inspect.signature(factory).parameters
-    except (TypeError, ValueError):
-        return {}  # no signature to read: offer nothing rather than guess
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return dict(offered)
-    return {key: value for key, value in offered.items() if key in parameters}
+chat_providers: Registry[ChatModel] = Registry(
+    "chat provider", ENTRY_POINT_GROUP, _builtins, "[llm] or [memory.extraction]", reserved=("none",)
+)
+register_chat_provider = chat_providers.register
+available_chat_providers = chat_providers.names
+create_chat_model = chat_providers.create
+chat_provider_factory = chat_providers.factory
 
 
 def chat_model_from_settings(settings: Settings, purpose: Purpose) -> ChatModel | None:
@@ -209,47 +150,11 @@ def chat_model_from_settings(settings: Settings, purpose: Purpose) -> ChatModel 
         raise InvalidInput(f"Chat model purpose {purpose!r} is not 'conversation' or 'extraction'")
     if provider == "none":
         return None
-    factory = chat_provider_factory(provider)
-    return create_chat_model(provider, **accepted_options(factory, offered))
-
-
-def _load_entry_point(entry_point: EntryPoint) -> ChatModelFactory:
-    try:
-        loaded: object = entry_point.load()
-    except (ImportError, AttributeError) as exc:
-        raise ProviderUnavailable(
-            f"Cannot load chat provider {entry_point.name!r} from "
-            f"{entry_point.value} ({exc}); reinstall the package that provides it"
-        ) from exc
-    if not callable(loaded):
-        raise ConfigError(
-            f"Entry point {entry_point.name!r} in group {ENTRY_POINT_GROUP} points at "
-            f"{entry_point.value}, which is not callable"
-        )
-    factory: ChatModelFactory = loaded
-    return factory
-
-
-def _discover() -> None:
-    """Register the built-in providers and read the entry points, once per process."""
-    global _discovered
-    with _lock:
-        if _discovered:
-            return
-        # Set first: the built-in modules call register_chat_provider, which comes back here.
-        _discovered = True
-        try:
-            # Imported here, not at the top, because the built-in modules import this one.
-            from reverie.llm import anthropic, ollama, openai  # noqa: F401
-
-            for entry_point in entry_points(group=ENTRY_POINT_GROUP):
-                _entry_points.setdefault(entry_point.name, entry_point)
-        except BaseException:
-            _discovered = False
-            raise
+    return chat_providers.create_offering(provider, offered)
 
 
 __all__ = [
+    "chat_providers",
     "ENTRY_POINT_GROUP",
     "ROLES",
     "ChatMessage",

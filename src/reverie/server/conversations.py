@@ -164,19 +164,7 @@ def consolidate(root: RootMemory) -> dict[str, Any]:
     """Consolidate ended conversations now (the server's worker also does it every few seconds)."""
     worker = root.consolidator()
     expired = worker.expire_idle()
-    jobs = [
-        {
-            "conversation_id": r.conversation_id,
-            "state": r.state,
-            "stored": r.stored,
-            "reinforced": r.reinforced,
-            "superseded": r.superseded,
-            "preferences": r.preferences,
-            "rejected": len(r.rejected),
-            "error": r.error,
-        }
-        for r in worker.run_pending()
-    ]
+    jobs = [r.as_dict() for r in worker.run_pending()]
     return {"ended_idle": expired, "jobs": jobs}
 
 
