@@ -569,7 +569,7 @@ def run_single(
                 cold.append(_timed(functools.partial(memory.search, texts.question()))[0])
                 elapsed, rows = _timed(functools.partial(scope.load_vectors, "memory", model_id))
                 load_ms.append(elapsed)
-                blobs = [blob for _, blob in rows]
+                blobs = [blob for _, blob in rows[0]]
                 blobs_ms.append(_timed(functools.partial(from_blobs, blobs, dims))[0])
             result.lines.append(
                 Line(

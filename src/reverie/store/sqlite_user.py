@@ -43,7 +43,7 @@ _UPDATABLE = {
     "reinforcement_count",
 }
 _WINDOW = 200  # best keyword matches ranked before joining to the rows
-_COMMON_MIN_ROWS = 2000  # below this many rows no term is too common to rank
+_COMMON_MIN_ROWS = 20_000  # below this many of a user's rows, ranking every match is cheap enough
 _ORDERS = {
     "recent": "created_at DESC, id DESC",
     "confidence": "confidence DESC, updated_at DESC, id DESC",
@@ -292,9 +292,10 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements):
         """
         if not terms:
             return []
+        shared = self._store.shared()
         if min_match is None and len(terms) > 1:
-            terms = self._without_common(terms)
-        query = _fts_query(self._owner if self._store.shared() else None, terms, "text key", min_match)
+            terms = self._without_common(terms, shared)
+        query = _fts_query(self._owner if shared else None, terms, "text key", min_match)
         filters = f"m.user_id = ? AND m.status = 'active' AND m.kind IN ({_placeholders(len(kinds))})"
         params: list[Any] = [self.user_id, *kinds]
         if created_from is not None:
@@ -324,22 +325,28 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements):
             )
         return [(_memory(row), float(row["score"])) for row in rows]
 
-    def _without_common(self, terms: Sequence[str]) -> list[str]:
-        """Drop terms found in over 5% of the indexed rows, keeping at least the rarest one.
+    def _without_common(self, terms: Sequence[str], shared: bool) -> list[str]:
+        """Drop terms found in over 5% of this user's rows, keeping at least the rarest one.
 
         Ranking every row a very common word matches costs ~2-3 us a row at 100k facts, and such
-        a word adds almost nothing to BM25 (its IDF is near zero). Counting stops at the cap, so
-        checking a term costs little even when it is everywhere.
+        a word adds almost nothing to BM25 (its IDF is near zero). Only worth it for large
+        stores; counting stops at the cap, so checking a term stays cheap.
         """
         conn = self._store.connection()
-        top = conn.execute("SELECT MAX(id) FROM memories").fetchone()[0] or 0
-        cap = max(_COMMON_MIN_ROWS, int(top * 0.05))
-        if top <= cap:
+        if shared:
+            rows = conn.execute(
+                "SELECT COUNT(*) FROM memories WHERE user_id = ?", (self.user_id,)
+            ).fetchone()[0]
+        else:
+            rows = conn.execute("SELECT MAX(id) FROM memories").fetchone()[0] or 0
+        if rows <= _COMMON_MIN_ROWS:
             return list(terms)
+        cap = int(rows * 0.05)
+        owner = f"owner:{self._owner} AND " if shared else ""
         counts = {
             term: conn.execute(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-                (f"{{text key}}: {_quote(term)}", cap),
+                (f"{owner}{{text key}}: {_quote(term)}", cap),
             ).fetchone()[0]
             for term in terms
         }
@@ -479,6 +486,8 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements):
 
     def take_pending(self, now: float) -> str | None:
         """Remove and return the pending action if it has not expired."""
+        if not self._read("SELECT 1 FROM pending_confirmations WHERE user_id = ?", (self.user_id,)):
+            return None  # the common case: no write transaction for nothing
         with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT action, expires_at FROM pending_confirmations WHERE user_id = ?",
