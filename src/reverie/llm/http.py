@@ -214,6 +214,24 @@ def arguments_json(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value if value is not None else {})
 
 
+def reply_from_message(message: Mapping[str, Any], model: str, reason: Any) -> ChatReply:
+    """A ChatReply from an OpenAI- or Ollama-shaped assistant message (tool calls included)."""
+    calls = [
+        ToolCall(
+            id=str(call.get("id") or f"call_{index}"),
+            name=str(call["function"]["name"]),
+            arguments=arguments_json(call["function"].get("arguments")),
+        )
+        for index, call in enumerate(message.get("tool_calls") or [])
+    ]
+    return ChatReply(
+        content=str(message.get("content") or ""),
+        tool_calls=calls,
+        model=model,
+        finish_reason=finish_reason(reason, bool(calls)),
+    )
+
+
 def finish_reason(reason: Any, has_tool_calls: bool) -> str | None:
     """A provider's stop reason in one vocabulary: "stop", "length", "tool_calls" (others pass through)."""
     if has_tool_calls and reason in (None, "stop", "end_turn", "tool_use", "tool_calls"):

@@ -6,13 +6,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from reverie.errors import ProviderError
-from reverie.llm.base import ChatMessage, ChatReply, ToolCall, register_chat_provider
+from reverie.llm.base import ChatMessage, ChatReply, register_chat_provider
 from reverie.llm.http import (
     HttpChatModel,
-    arguments_json,
     arguments_object,
-    finish_reason,
     json_line,
+    reply_from_message,
 )
 from reverie.net import excerpt
 
@@ -93,20 +92,8 @@ class OllamaChatModel(HttpChatModel):
         return payload
 
     def _reply(self, reply: Any) -> ChatReply:
-        message = reply["message"]
-        calls = [
-            ToolCall(
-                id=str(call.get("id") or f"call_{index}"),
-                name=str(call["function"]["name"]),
-                arguments=arguments_json(call["function"].get("arguments")),
-            )
-            for index, call in enumerate(message.get("tool_calls") or [])
-        ]
-        return ChatReply(
-            content=str(message.get("content") or ""),
-            tool_calls=calls,
-            model=str(reply.get("model") or self.model),
-            finish_reason=finish_reason(reply.get("done_reason"), bool(calls)),
+        return reply_from_message(
+            reply["message"], str(reply.get("model") or self.model), reply.get("done_reason")
         )
 
 

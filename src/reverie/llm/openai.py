@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from reverie.errors import ProviderError
-from reverie.llm.base import ChatMessage, ChatReply, ToolCall, register_chat_provider
-from reverie.llm.http import HttpChatModel, arguments_json, finish_reason, json_line
+from reverie.llm.base import ChatMessage, ChatReply, register_chat_provider
+from reverie.llm.http import HttpChatModel, json_line, reply_from_message
 from reverie.net import excerpt
 
 _JSON_NOTE = "Reply with JSON."
@@ -109,20 +109,8 @@ class OpenAICompatibleChatModel(HttpChatModel):
 
     def _reply(self, reply: Any) -> ChatReply:
         choice = reply["choices"][0]
-        message = choice["message"]
-        calls = [
-            ToolCall(
-                id=str(call.get("id") or f"call_{index}"),
-                name=str(call["function"]["name"]),
-                arguments=arguments_json(call["function"].get("arguments")),
-            )
-            for index, call in enumerate(message.get("tool_calls") or [])
-        ]
-        return ChatReply(
-            content=str(message.get("content") or ""),
-            tool_calls=calls,
-            model=str(reply.get("model") or self.model),
-            finish_reason=finish_reason(choice.get("finish_reason"), bool(calls)),
+        return reply_from_message(
+            choice["message"], str(reply.get("model") or self.model), choice.get("finish_reason")
         )
 
 
