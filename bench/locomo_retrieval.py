@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from reverie.retrieve.timeexpr import MONTHS
+
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 NDCG_AT = 10
 TARGETS: dict[int, float] = {5: 0.60, 10: 0.70}
@@ -64,27 +66,7 @@ STOPWORDS: frozenset[str] = frozenset(
     """.split()
 )
 
-_MONTHS: dict[str, int] = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        start=1,
-    )
-    for name in names
-}
+_MONTHS = MONTHS  # month names and abbreviations, shared with query time expressions
 _MONTH = r"(?P<month>[A-Za-z]{3,9})\.?"
 _DAY_MONTH_YEAR = re.compile(
     rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(?P<year>\d{{4}})\b"

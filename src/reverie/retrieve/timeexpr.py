@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-_MONTHS = {
+MONTHS = {
     name: index
     for index, names in enumerate(
         [
@@ -53,7 +53,7 @@ _NUMBERS = {
     "a few": 3,
     "several": 3,
 }
-_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _DAY_RE = "|".join(_WEEKDAYS)
 _NUM_RE = r"\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True))
 
@@ -109,11 +109,11 @@ def _window(kind: str, match: re.Match[str], today: date, tz: tzinfo) -> tuple[f
         return _days(date(int(groups[0]), int(groups[1]), int(groups[2])), 1, tz)
     if kind in ("day_month", "month_day"):
         day_text, month_text = (groups[0], groups[1]) if kind == "day_month" else (groups[1], groups[0])
-        month = _MONTHS[month_text.lower()]
+        month = MONTHS[month_text.lower()]
         year = int(groups[2]) if groups[2] else _past_year(month, today)
         return _days(date(year, month, int(day_text)), 1, tz)
     if kind in ("month", "month_year"):
-        month = _MONTHS[groups[0].lower()]
+        month = MONTHS[groups[0].lower()]
         year = int(groups[1]) if groups[1] else _past_year(month, today)
         return _month(year, month, tz)
     if kind == "ago":
@@ -170,4 +170,4 @@ def find_time_window(text: str, reference: float, tz: tzinfo) -> TimeWindow | No
     return None
 
 
-__all__ = ["TimeWindow", "find_time_window"]
+__all__ = ["MONTHS", "TimeWindow", "find_time_window"]
