@@ -18,6 +18,7 @@ def _clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
         if name.startswith("REVERIE_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("REVERIE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("REVERIE_RAG__DOCUMENTS_DIR", str(tmp_path / "documents"))
     monkeypatch.setenv("TZ", "UTC")
     yield
 
@@ -25,7 +26,13 @@ def _clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     """Settings with a fresh home under tmp_path and the UTC time zone."""
-    return load_settings(home=tmp_path / "home", environ={"REVERIE_MEMORY__TIMEZONE": "UTC"})
+    return load_settings(
+        home=tmp_path / "home",
+        environ={
+            "REVERIE_MEMORY__TIMEZONE": "UTC",
+            "REVERIE_RAG__DOCUMENTS_DIR": str(tmp_path / "documents"),
+        },
+    )
 
 
 class Clock:

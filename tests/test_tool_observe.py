@@ -97,7 +97,13 @@ def test_guardrail_rejection_is_structured(memory: Memory) -> None:
 
 def test_function_schemas_and_prompt() -> None:
     names = [tool["function"]["name"] for tool in FUNCTION_SCHEMAS]
-    assert names == ["memory_search", "memory_recent", "memory_remember", "memory_forget"]
+    assert names == [
+        "memory_search",
+        "memory_recent",
+        "memory_remember",
+        "memory_forget",
+        "documents_search",
+    ]
     for tool in FUNCTION_SCHEMAS:
         assert tool["type"] == "function"
         assert tool["function"]["parameters"]["required"] == ["value"]

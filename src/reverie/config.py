@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -109,18 +109,30 @@ class MemorySettings(_Section):
 
 
 class RagSettings(_Section):
-    """[rag]: the document knowledge base (DAWN §7.2)."""
+    """[rag]: the document knowledge base (DAWN §5.3-§5.4, §7.2)."""
 
     enabled: bool = True
     documents_dir: str = "~/Documents/reverie-knowledge"
-    chunk_size_tokens: int = Field(default=256, ge=16)
+    chunk_size_tokens: int = Field(default=256, ge=16, le=4096)
     chunk_overlap_tokens: int = Field(default=50, ge=0)
     similarity_threshold: float = Field(default=0.5, ge=0, le=1)
-    max_results: int = Field(default=5, ge=1)
-    reindex_on_startup: bool = False
+    max_results: int = Field(default=5, ge=1, le=100)
+    reindex_on_startup: bool = True
     watch_for_changes: bool = False
-    max_document_size_mb: float = Field(default=50.0, gt=0)
+    watch_debounce_ms: int = Field(default=1600, ge=50)
+    max_document_size_mb: float = Field(default=10.0, gt=0)
     max_chunks: int = Field(default=100_000, ge=1)
+    embed_batch_size: int = Field(default=64, ge=1)
+    context_tokens: int = Field(default=500, ge=0)
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> RagSettings:
+        if self.chunk_overlap_tokens >= self.chunk_size_tokens:
+            raise ValueError(
+                f"chunk_overlap_tokens ({self.chunk_overlap_tokens}) must be smaller than "
+                f"chunk_size_tokens ({self.chunk_size_tokens})"
+            )
+        return self
 
 
 class HybridSettings(_Section):

@@ -7,6 +7,7 @@ to one user (or is a guest, which neither loads nor stores anything); ``for_user
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -17,9 +18,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from reverie.config import Settings
 from reverie.consolidation import Consolidator
 from reverie.conversations import VECTOR_KINDS, BackgroundTasks, Conversations
+from reverie.docs.library import DocumentHit, DocumentLibrary, looks_like_question
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, embedder_from_settings
-from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound
+from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound, ReverieError
 from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import (
     MergePolicy,
@@ -33,7 +35,7 @@ from reverie.llm import chat_model_from_settings
 from reverie.maintain.nightly import Maintainer
 from reverie.observe import Observation, observe
 from reverie.portability import export_user, import_user
-from reverie.retrieve.context import ContextBlock, build_context
+from reverie.retrieve.context import ContextBlock, DocumentExcerpt, build_context
 from reverie.retrieve.episodes import search_messages
 from reverie.retrieve.hybrid import Semantic
 from reverie.retrieve.relevant import relevant_facts
@@ -59,6 +61,7 @@ from reverie.text import keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
 
 FORGET_ALL_CONFIRMATION = "DELETE"
+log = logging.getLogger(__name__)
 _USER_NAME_MAX = 64
 
 
@@ -129,6 +132,7 @@ class Memory(Conversations):
         )
         self.extraction_model = chat_model_from_settings(self.settings, "extraction")
         self.background = BackgroundTasks()
+        self.documents = DocumentLibrary(self.store, self.settings.rag, self.semantic, clock=self.clock)
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 
@@ -146,6 +150,7 @@ class Memory(Conversations):
         view.settings, view.store, view.clock, view.tz = self.settings, self.store, self.clock, self.tz
         view.semantic, view.policy = self.semantic, self.policy
         view.extraction_model, view.background = self.extraction_model, self.background
+        view.documents = self.documents
         view._owns_store = False
         view.user, view.interface = user, interface
         return view
@@ -193,6 +198,7 @@ class Memory(Conversations):
     def close(self) -> None:
         """Close the database if this object opened it."""
         if self._owns_store:
+            self.documents.close()
             self.background.close()
             if self.semantic is not None:
                 self.semantic.service.flush()
@@ -502,10 +508,40 @@ class Memory(Conversations):
             relevant=relevant,
             max_facts=self.settings.memory.context_max_facts,
             max_summaries=self.settings.memory.context_max_summaries,
+            documents=self._excerpts(query or ""),
+            document_tokens=self.settings.rag.context_tokens,
         )
         if touch and block.fact_ids:
             scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)
         return block
+
+    def _excerpts(self, message: str) -> list[DocumentExcerpt]:
+        """Document chunks for the context when the message asks something (DAWN §9.2)."""
+        if not (
+            self.settings.rag.enabled and self.settings.rag.context_tokens and looks_like_question(message)
+        ):
+            return []
+        try:
+            hits = self.documents.search(message, limit=3)
+        except ReverieError as exc:  # memory never breaks the reply
+            log.warning("Document search for the context failed: %s", exc)
+            return []
+        return [
+            DocumentExcerpt(
+                hit.chunk_id, f"{hit.file_name}, {hit.location}" if hit.location else hit.file_name, hit.text
+            )
+            for hit in hits
+        ]
+
+    def search_documents(self, query: str, *, limit: int | None = None) -> list[DocumentHit]:
+        """Search the household's documents (every signed-in user may; guests may not)."""
+        if not self.settings.rag.enabled:
+            raise Conflict("The document knowledge base is off ([rag] enabled = false)")
+        if self.is_guest:
+            raise Conflict(
+                f"Interface '{self.interface}' is a guest session; only known users may search documents"
+            )
+        return self.documents.search(query, limit=limit)
 
     # changing and forgetting -------------------------------------------------------
     def edit(self, memory_id: int, text: str) -> MemoryRow:

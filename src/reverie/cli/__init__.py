@@ -1,6 +1,7 @@
 """The ``reverie`` command."""
 
 from reverie.cli import chat as _chat  # noqa: F401  (registers chat, conversations, consolidate)
+from reverie.cli import docs as _docs  # noqa: F401  (registers docs)
 from reverie.cli.main import cli, main
 
 __all__ = ["cli", "main"]

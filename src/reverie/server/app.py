@@ -14,10 +14,12 @@ from fastapi import APIRouter, FastAPI
 
 import reverie
 from reverie.config import Settings
+from reverie.docs.watcher import DocumentWatcher
 from reverie.memory import Memory
 from reverie.server.api import api_router
 from reverie.server.conversations import conversations_router
 from reverie.server.deps import RootMemory
+from reverie.server.documents import documents_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from reverie.server.schemas import HealthOut
@@ -47,9 +49,16 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
         nightly = memory.maintainer()
         if settings.memory.decay.enabled:
             nightly.start()
+        watcher = DocumentWatcher(memory.documents)
+        if settings.rag.enabled and settings.rag.reindex_on_startup:
+            memory.documents.start_scan()
+        if settings.rag.enabled and settings.rag.watch_for_changes:
+            watcher.start()
         try:
             yield
         finally:
+            watcher.stop()
+            memory.documents.close()
             nightly.stop()
             worker.stop()
             del app.state.memory
@@ -76,6 +85,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(meta_router)
     app.include_router(api_router)
     app.include_router(conversations_router)
+    app.include_router(documents_router)
     return app
 
 

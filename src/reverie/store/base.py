@@ -183,6 +183,71 @@ class MemoryFilter:
     order: Literal["confidence", "recent", "id"] = "recent"
 
 
+DocumentStatus = Literal["pending", "indexed", "skipped", "excluded"]
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    """One file of the knowledge base and how its indexing went."""
+
+    id: int
+    owner_id: int | None  # None: household-wide (every user may search it)
+    path: str
+    file_name: str
+    file_type: str
+    file_hash: str
+    size_bytes: int
+    pages: int | None
+    status: DocumentStatus
+    reason: str
+    chunk_count: int
+    token_count: int
+    model_id: str
+    indexed_at: float | None
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class DocumentFile:
+    """What a scan knows about a file before (re)indexing it."""
+
+    path: str
+    file_name: str
+    file_type: str
+    file_hash: str
+    size_bytes: int
+    pages: int | None = None
+    owner_id: int | None = None
+
+
+@dataclass(frozen=True)
+class NewChunk:
+    """A chunk ready to store, its vector already computed (None without embeddings)."""
+
+    index: int
+    text: str
+    heading: str
+    title: str
+    page: int | None
+    token_count: int
+    embedding: bytes | None = None
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A stored chunk with the file it came from."""
+
+    id: int
+    document_id: int
+    index: int
+    text: str
+    heading: str
+    page: int | None
+    token_count: int
+    file_name: str
+    path: str
+
+
 class UserStore(Protocol):
     """Every read and write for one user; engines bind the user id into each statement."""
 
@@ -467,7 +532,60 @@ class UserStore(Protocol):
         ...
 
 
-class Store(Protocol):
+class DocumentStore(Protocol):
+    """The knowledge base's files and chunks; household-wide, so not bound to a user."""
+
+    def list_documents(self) -> list[DocumentRow]:
+        """Every document, by path."""
+        ...
+
+    def get_document(self, document_id: int) -> DocumentRow | None:
+        """One document."""
+        ...
+
+    def document_by_path(self, path: str, owner_id: int | None = None) -> DocumentRow | None:
+        """The document kept for a path."""
+        ...
+
+    def save_document(
+        self,
+        file: DocumentFile,
+        *,
+        status: DocumentStatus,
+        reason: str,
+        chunks: Sequence[NewChunk],
+        model_id: str,
+        now: float,
+    ) -> DocumentRow:
+        """Create or update a document and replace all its chunks in one transaction."""
+        ...
+
+    def delete_document(self, document_id: int) -> bool:
+        """Remove a document and its chunks; False if there was none."""
+        ...
+
+    def search_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """Chunks matching any term, (id, BM25 score) best first."""
+        ...
+
+    def get_chunks(self, chunk_ids: Sequence[int]) -> list[ChunkRow]:
+        """Chunks by id, with their file (any order)."""
+        ...
+
+    def chunk_vectors(self, model_id: str) -> tuple[list[int], list[bytes]]:
+        """Ids (ascending) and vectors of every chunk embedded by this model."""
+        ...
+
+    def documents_version(self) -> int:
+        """A number that changes whenever chunks change."""
+        ...
+
+    def document_totals(self) -> dict[str, Any]:
+        """documents, indexed, skipped, excluded, chunks, tokens and last_indexed."""
+        ...
+
+
+class Store(DocumentStore, Protocol):
     """A database holding many users' memories."""
 
     def close(self) -> None:
@@ -584,6 +702,12 @@ __all__ = [
     "SOURCES",
     "STATUSES",
     "AuditEntry",
+    "ChunkRow",
+    "DocumentFile",
+    "DocumentRow",
+    "DocumentStatus",
+    "DocumentStore",
+    "NewChunk",
     "DecayRates",
     "PruneReport",
     "ConversationRow",

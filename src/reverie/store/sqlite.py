@@ -13,6 +13,7 @@ from pathlib import Path
 
 from reverie.errors import Conflict, MigrationError, NotFound
 from reverie.store.base import User
+from reverie.store.sqlite_docs import DocumentStatements
 from reverie.store.sqlite_user import SqliteUserStore
 
 BUSY_TIMEOUT_MS = 5000
@@ -41,7 +42,7 @@ def _migrations(backend: str) -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-class SqliteStore:
+class SqliteStore(DocumentStatements):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:

@@ -1,0 +1,581 @@
+"""The knowledge base: scan a folder, index what changed, search the chunks (DAWN §5).
+
+A scan hashes every supported file (SHA-256), indexes new files first and then changed ones,
+smallest first so most documents become searchable quickly, and drops documents whose file
+went away. A file is parsed, chunked and embedded outside any transaction; its old chunks are
+then replaced by the new ones in one transaction, so a search sees the old document or the
+new one, never half of each. A file that cannot be read is recorded as skipped with the
+reason, and the scan goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from reverie.config import RagSettings
+from reverie.docs.chunker import Chunk, chunk_blocks
+from reverie.docs.parsers import REFUSED, SUPPORTED, Unreadable, parse_file
+from reverie.embed.service import from_blobs, to_blob
+from reverie.errors import InvalidInput, NotFound, ProviderError
+from reverie.retrieve.hybrid import Semantic, fuse
+from reverie.store.base import DocumentFile, DocumentRow, NewChunk, Store
+from reverie.text import keyword_terms
+
+log = logging.getLogger(__name__)
+_HASH_BLOCK = 1 << 20
+_NEAR_FULL = 0.9  # warn when the index holds this share of max_chunks
+_STRONG_KEYWORD = 0.8  # keyword hits this close to the best one pass without the similarity threshold
+_QUESTION_WORDS = frozenset(
+    "what how when where who whom whose which why is are was were do does did can could should "
+    "would will shall may might has have".split()
+)
+_LOOKUP = re.compile(
+    r"\b(what does|how do i|how to|according to|look up|find (?:me )?(?:the|my)|manual|instructions?"
+    r"|recipe|says? about|tell me about|explain)\b",
+    re.IGNORECASE,
+)
+
+ScanState = Literal["idle", "running", "done", "failed", "stopped"]
+
+
+def looks_like_question(text: str) -> bool:
+    """DAWN §9.2: a question mark, a leading question word, or a lookup phrase."""
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if "?" in stripped:
+        return True
+    first = stripped.split(maxsplit=1)[0].lower().strip(",.:;!")
+    return first in _QUESTION_WORDS or _LOOKUP.search(stripped) is not None
+
+
+@dataclass(frozen=True)
+class DocumentHit:
+    """A chunk that answers a search, with where it came from."""
+
+    chunk_id: int
+    document_id: int
+    file_name: str
+    path: str
+    page: int | None
+    heading: str
+    text: str
+    score: float
+    similarity: float | None
+
+    @property
+    def location(self) -> str:
+        """``page 3``, a heading path, or ''."""
+        if self.page is not None:
+            return f"page {self.page}"
+        return self.heading
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {**asdict(self), "location": self.location}
+
+
+@dataclass
+class ScanProgress:
+    """What the running (or last) scan has done; a snapshot is returned to callers."""
+
+    state: ScanState = "idle"
+    started_at: float | None = None
+    finished_at: float | None = None
+    files_total: int = 0
+    files_done: int = 0
+    current: str = ""
+    chunks_indexed: int = 0
+    indexed: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    removed: int = 0
+    excluded: int = 0
+    warnings: list[str] = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def percent(self) -> int:
+        """Whole percent of the files handled."""
+        if self.state == "done":
+            return 100
+        return int(100 * self.files_done / self.files_total) if self.files_total else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {**asdict(self), "percent": self.percent}
+
+
+class _Stopped(Exception):
+    """The library is closing: the scan ends between two files or two batches."""
+
+
+@dataclass(frozen=True)
+class _Found:
+    path: Path
+    size: int
+    file_type: str
+
+
+class DocumentLibrary:
+    """The household's documents: one per process, shared by every user's :class:`Memory`."""
+
+    def __init__(
+        self,
+        store: Store,
+        conf: RagSettings,
+        semantic: Semantic | None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.conf = conf
+        self.semantic = semantic
+        self.clock = clock
+        self._progress = ScanProgress()
+        self._progress_lock = threading.Lock()
+        self._scan_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._matrix: tuple[int, str, npt.NDArray[np.int64], npt.NDArray[np.float32]] | None = None
+        self._matrix_lock = threading.Lock()
+        self._stopping = threading.Event()
+
+    @property
+    def directory(self) -> Path:
+        """The folder scanned for documents."""
+        return Path(self.conf.documents_dir).expanduser()
+
+    # scanning ------------------------------------------------------------------------
+    def progress(self) -> ScanProgress:
+        """A copy of the current scan's progress."""
+        with self._progress_lock:
+            return replace(self._progress, warnings=list(self._progress.warnings))
+
+    def _update(self, **changes: Any) -> None:
+        with self._progress_lock:
+            for name, value in changes.items():
+                setattr(self._progress, name, value)
+
+    def _bump(self, **deltas: int) -> None:
+        with self._progress_lock:
+            for name, delta in deltas.items():
+                setattr(self._progress, name, getattr(self._progress, name) + delta)
+
+    def _warn(self, message: str) -> None:
+        log.warning("%s", message)
+        with self._progress_lock:
+            self._progress.warnings.append(message)
+
+    @property
+    def scanning(self) -> bool:
+        """True while a scan runs in this process."""
+        return self._scan_lock.locked()
+
+    def start_scan(self, *, force: bool = False) -> ScanProgress:
+        """Scan in a background thread (no-op while one runs); returns the progress so far."""
+        with self._progress_lock:
+            running = self._thread is not None and self._thread.is_alive()
+            if not running:
+                self._thread = threading.Thread(
+                    target=self._scan_quietly, args=(force,), name="reverie-docs-scan", daemon=True
+                )
+                self._progress = ScanProgress(state="running", started_at=self.clock())
+                self._thread.start()
+        return self.progress()
+
+    def wait(self, timeout: float | None = None) -> ScanProgress:
+        """Wait for a background scan to finish; its final progress."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.progress()
+
+    def _scan_quietly(self, force: bool) -> None:
+        try:
+            self.scan(force=force)
+        except Exception:  # a background thread must not die silently
+            log.exception("Document scan failed")
+
+    def scan(
+        self, *, force: bool = False, on_progress: Callable[[ScanProgress], None] | None = None
+    ) -> ScanProgress:
+        """Bring the index in line with the folder; ``force`` re-indexes unchanged files too."""
+        with self._scan_lock:
+            with self._progress_lock:
+                started = self._progress.started_at if self._progress.state == "running" else None
+                self._progress = ScanProgress(state="running", started_at=started or self.clock())
+            try:
+                self._scan(force, on_progress or (lambda _: None))
+            except _Stopped:
+                self._update(state="stopped", finished_at=self.clock(), current="")
+                return self.progress()
+            except Exception as exc:
+                self._update(state="failed", error=str(exc), finished_at=self.clock(), current="")
+                raise
+            self._update(state="done", finished_at=self.clock(), current="")
+            report = self.progress()
+            if on_progress is not None:
+                on_progress(report)
+            return report
+
+    def _scan(self, force: bool, on_progress: Callable[[ScanProgress], None]) -> None:
+        root = self.directory
+        if not root.is_dir():
+            self._warn(f"The documents folder {root} does not exist; nothing indexed (rag.documents_dir)")
+            return
+        known = {doc.path: doc for doc in self.store.list_documents() if doc.owner_id is None}
+        found = list(_walk(root))
+        present = {str(item.path) for item in found}
+        for path, gone in known.items():
+            if path not in present:
+                self.store.delete_document(gone.id)
+                self._bump(removed=1)
+        new: list[tuple[_Found, str]] = []
+        changed: list[tuple[_Found, str]] = []
+        self._update(files_total=len(found))
+        for item in found:
+            doc = known.get(str(item.path))
+            if doc is not None and doc.status == "excluded":
+                self._bump(excluded=1, files_done=1)
+                continue
+            try:
+                digest = self._signature(item)
+            except OSError as exc:
+                self._record_skip(item, "", f"cannot read: {exc.strerror or exc}")
+                self._bump(files_done=1)
+                continue
+            if doc is None:
+                new.append((item, digest))
+            elif force or doc.file_hash != digest or self._stale(doc):
+                changed.append((item, digest))
+            else:
+                self._bump(unchanged=1, files_done=1)
+        on_progress(self.progress())
+        # DAWN §5.4: new files before changed ones, small before large.
+        for item, digest in [*sorted(new, key=_size), *sorted(changed, key=_size)]:
+            self._check_stop()
+            self._update(current=item.path.name)
+            self._index(item, digest, lambda: on_progress(self.progress()))
+            self._bump(files_done=1)
+            on_progress(self.progress())
+
+    def _signature(self, item: _Found) -> str:
+        """SHA-256 of the file; oversized files get a size-and-time signature instead of a read."""
+        if item.size > self._max_bytes:
+            stat = item.path.stat()
+            return f"size:{stat.st_size}:mtime:{stat.st_mtime_ns}"
+        digest = hashlib.sha256()
+        with item.path.open("rb") as handle:
+            while block := handle.read(_HASH_BLOCK):
+                digest.update(block)
+        return digest.hexdigest()
+
+    def _stale(self, doc: DocumentRow) -> bool:
+        """Indexed without vectors, or with another model's: re-embed."""
+        return doc.status == "indexed" and self.semantic is not None and doc.model_id != self.model_id
+
+    @property
+    def model_id(self) -> str:
+        """The embedding model of new chunks ('' without embeddings)."""
+        return self.semantic.service.model_id if self.semantic is not None else ""
+
+    @property
+    def _max_bytes(self) -> int:
+        return int(self.conf.max_document_size_mb * 1024 * 1024)
+
+    def _file(self, item: _Found, digest: str, pages: int | None = None) -> DocumentFile:
+        return DocumentFile(
+            path=str(item.path),
+            file_name=item.path.name,
+            file_type=item.file_type,
+            file_hash=digest,
+            size_bytes=item.size,
+            pages=pages,
+        )
+
+    def _record_skip(self, item: _Found, digest: str, reason: str) -> None:
+        log.info("Skipped %s: %s", item.path, reason)
+        self.store.save_document(
+            self._file(item, digest),
+            status="skipped",
+            reason=reason,
+            chunks=(),
+            model_id="",
+            now=self.clock(),
+        )
+        self._bump(skipped=1)
+
+    def _index(self, item: _Found, digest: str, tick: Callable[[], None]) -> None:
+        try:
+            parsed = parse_file(item.path, max_bytes=self._max_bytes)
+        except Unreadable as exc:
+            self._record_skip(item, digest, str(exc))
+            return
+        chunks = chunk_blocks(
+            parsed.blocks,
+            size_tokens=self.conf.chunk_size_tokens,
+            overlap_tokens=self.conf.chunk_overlap_tokens,
+        )
+        if not chunks:
+            self._record_skip(item, digest, "no text")
+            return
+        totals = self.store.document_totals()
+        previous = self.store.document_by_path(str(item.path))
+        held = totals["chunks"] - (previous.chunk_count if previous else 0)
+        limit = self.conf.max_chunks
+        if held + len(chunks) > limit:
+            self._record_skip(
+                item, digest, f"the index is full: {held} of rag.max_chunks = {limit} chunks are in use"
+            )
+            return
+        if held + len(chunks) >= _NEAR_FULL * limit:
+            self._warn(f"The document index holds {held + len(chunks)} of rag.max_chunks = {limit} chunks")
+        title = _title(item.path)
+        vectors, reason = self._embed(chunks, title, tick)
+        stored = [
+            NewChunk(
+                index=chunk.index,
+                text=chunk.text,
+                heading=chunk.heading,
+                title=title,
+                page=chunk.page,
+                token_count=chunk.tokens,
+                embedding=vectors[position] if vectors else None,
+            )
+            for position, chunk in enumerate(chunks)
+        ]
+        self.store.save_document(
+            self._file(item, digest, parsed.pages),
+            status="indexed",
+            reason=reason,
+            chunks=stored,
+            model_id=self.model_id if vectors else "",
+            now=self.clock(),
+        )
+        self._bump(indexed=1)
+
+    def _embed(
+        self, chunks: Sequence[Chunk], title: str, tick: Callable[[], None]
+    ) -> tuple[list[bytes], str]:
+        """Vectors for the chunks in batches, or ([], why) when the embedder fails."""
+        if self.semantic is None:
+            return [], ""
+        size = self.conf.embed_batch_size
+        vectors: list[bytes] = []
+        try:
+            for start in range(0, len(chunks), size):
+                self._check_stop()
+                batch = chunks[start : start + size]
+                matrix = self.semantic.service.embed([embedding_text(title, chunk) for chunk in batch])
+                vectors.extend(to_blob(row) for row in matrix)
+                self._bump(chunks_indexed=len(batch))
+                tick()
+        except ProviderError as exc:
+            self._warn(f"Embedding failed for {title}: {exc}; its chunks are found by keywords only")
+            return [], f"indexed without vectors (keyword search only): {exc}"
+        return vectors, ""
+
+    def _check_stop(self) -> None:
+        if self._stopping.is_set():
+            raise _Stopped
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Stop a background scan between two files or batches and wait for it.
+
+        A file half-way through is not saved; its old chunks stay and the next scan redoes it.
+        """
+        self._stopping.set()
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            thread.join(timeout)
+
+    # managing ------------------------------------------------------------------------
+    def documents(self) -> list[DocumentRow]:
+        """Every document, by path."""
+        return [doc for doc in self.store.list_documents() if doc.owner_id is None]
+
+    def find(self, name: str | int) -> DocumentRow:
+        """A document by id, path or file name (NotFound, or InvalidInput if ambiguous)."""
+        docs = self.documents()
+        text = str(name).strip()
+        if text.isdigit():
+            match = [doc for doc in docs if doc.id == int(text)]
+        else:
+            match = [doc for doc in docs if doc.path == text] or [
+                doc for doc in docs if doc.file_name == text
+            ]
+        if not match:
+            raise NotFound(f"No document {text!r} in the index; `reverie docs list` shows them")
+        if len(match) > 1:
+            paths = ", ".join(doc.path for doc in match)
+            raise InvalidInput(f"{len(match)} documents are named {text!r}: {paths}; give the path")
+        return match[0]
+
+    def remove(self, name: str | int) -> DocumentRow:
+        """Take a document out of the index; scans leave its file alone until it is re-indexed."""
+        doc = self.find(name)
+        file = DocumentFile(doc.path, doc.file_name, doc.file_type, doc.file_hash, doc.size_bytes, doc.pages)
+        reason = "removed from the index by a user; `reverie docs reindex` brings it back"
+        return self.store.save_document(
+            file, status="excluded", reason=reason, chunks=(), model_id="", now=self.clock()
+        )
+
+    def reindex(self, name: str | int | None = None) -> ScanProgress:
+        """Re-index one document (also one that was removed), or every file when ``name`` is None."""
+        if name is None:
+            return self.scan(force=True)
+        doc = self.find(name)
+        path = Path(doc.path)
+        if not path.is_file():
+            self.store.delete_document(doc.id)
+            raise NotFound(f"{doc.path} is no longer on disk; its document was removed from the index")
+        item = _Found(path, path.stat().st_size, doc.file_type)
+        with self._scan_lock:
+            self._update(
+                state="running", started_at=self.clock(), files_total=1, files_done=0, current=path.name
+            )
+            self._index(item, self._signature(item), lambda: None)
+            self._update(state="done", finished_at=self.clock(), files_done=1, current="")
+        return self.progress()
+
+    def status(self) -> dict[str, Any]:
+        """Totals, the folder, and the progress of the running or last scan."""
+        return {
+            **self.store.document_totals(),
+            "directory": str(self.directory),
+            "max_chunks": self.conf.max_chunks,
+            "scan": self.progress().to_dict(),
+        }
+
+    # searching -----------------------------------------------------------------------
+    def search(
+        self, query: str, *, limit: int | None = None, threshold: float | None = None
+    ) -> list[DocumentHit]:
+        """Chunks answering ``query``: keywords (BM25) and meaning (cosine) fused, best first.
+
+        A chunk needs a cosine similarity of at least ``threshold`` (``rag.similarity_threshold``)
+        unless it is one of the strongest keyword matches; without embeddings, keywords decide.
+        """
+        if not query.strip():
+            raise InvalidInput("Give words to search the documents for")
+        limit = limit or self.conf.max_results
+        threshold = self.conf.similarity_threshold if threshold is None else threshold
+        semantic = self.semantic
+        pending = semantic.start_query(query) if semantic is not None else None
+        pool = max(limit * 8, 40)
+        keyword = self.store.search_chunks(keyword_terms(query), pool)
+        vector_query = pending() if pending is not None else None
+        similarity: dict[int, float] = {}
+        vector: list[tuple[int, float]] = []
+        if vector_query is not None and semantic is not None:
+            ids, scores = self._scores(vector_query)
+            if len(ids):
+                top = np.argsort(-scores)[:pool]
+                vector = [(int(ids[i]), float(scores[i])) for i in top]
+                position = {int(item): i for i, item in enumerate(ids.tolist())}
+                similarity = {item: float(scores[position[item]]) for item, _ in keyword if item in position}
+                similarity.update(vector)
+        best_keyword = max((score for _, score in keyword), default=0.0)
+        strong = {
+            item for item, score in keyword if best_keyword > 0 and score >= _STRONG_KEYWORD * best_keyword
+        }
+        if semantic is not None and vector_query is not None:
+            ranking = fuse(
+                keyword,
+                [(item, sim) for item, sim in vector if sim >= threshold],
+                keyword_weight=semantic.keyword_weight,
+                vector_weight=semantic.vector_weight,
+                fusion=semantic.fusion,
+            )
+            ranking = [
+                (item, score)
+                for item, score in ranking
+                if item in strong or similarity.get(item, 1.0) >= threshold
+            ]
+        else:
+            ranking = list(keyword)
+        chosen = ranking[:limit]
+        rows = {row.id: row for row in self.store.get_chunks([item for item, _ in chosen])}
+        return [
+            DocumentHit(
+                chunk_id=item,
+                document_id=rows[item].document_id,
+                file_name=rows[item].file_name,
+                path=rows[item].path,
+                page=rows[item].page,
+                heading=rows[item].heading,
+                text=rows[item].text,
+                score=round(score, 4),
+                similarity=round(similarity[item], 4) if item in similarity else None,
+            )
+            for item, score in chosen
+            if item in rows
+        ]
+
+    def _scores(
+        self, query: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """Cosine of the query with every chunk vector (matrix cached until the chunks change)."""
+        model_id = self.model_id
+        version = self.store.documents_version()
+        with self._matrix_lock:
+            cached = self._matrix
+            if cached is None or cached[0] != version or cached[1] != model_id:
+                ids, blobs = self.store.chunk_vectors(model_id)
+                cached = (
+                    version,
+                    model_id,
+                    np.asarray(ids, dtype=np.int64),
+                    from_blobs(blobs, int(query.shape[0])),
+                )
+                self._matrix = cached
+        scores: npt.NDArray[np.float32] = cached[3] @ query
+        return cached[2], scores
+
+
+def embedding_text(title: str, chunk: Chunk) -> str:
+    """What is embedded for a chunk: where it sits (file, heading) and its text."""
+    where = " > ".join(part for part in (title, chunk.heading) if part)
+    return f"{where}: {chunk.text}" if where else chunk.text
+
+
+def _title(path: Path) -> str:
+    """A file name as words: ``garage_door-manual.pdf`` → ``garage door manual``."""
+    return re.sub(r"[_\-.]+", " ", path.stem).strip()
+
+
+def _size(pair: tuple[_Found, str]) -> int:
+    return pair[0].size
+
+
+def _walk(root: Path) -> Iterator[_Found]:
+    """Supported (and refused, to report them) files under ``root``; hidden ones are left out."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or name.startswith("~$"):
+                continue
+            path = Path(folder) / name
+            suffix = path.suffix.lower()
+            if suffix not in SUPPORTED and suffix not in REFUSED:
+                continue
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            yield _Found(path.resolve(), stat.st_size, SUPPORTED.get(suffix, suffix.lstrip(".")))
+
+
+__all__ = ["DocumentHit", "DocumentLibrary", "ScanProgress", "embedding_text", "looks_like_question"]
