@@ -24,6 +24,7 @@ RANKS = {
     "docs": 8,
     "tools": 9,
     "memory": 10,
+    "accounts": 10,
     "conversations": 10,
     "consolidation": 10,
     "observe": 10,

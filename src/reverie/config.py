@@ -176,6 +176,12 @@ class ServerSettings(_Section):
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=1, le=65535)
     consolidate_every_seconds: float = Field(default=30.0, ge=0)
+    tls_certfile: str = ""
+    tls_keyfile: str = ""
+    behind_tls_proxy: bool = False
+    session_hours: float = Field(default=336.0, gt=0)
+    login_max_failures: int = Field(default=5, ge=1)
+    login_window_minutes: float = Field(default=15.0, gt=0)
 
 
 class StoreSettings(_Section):

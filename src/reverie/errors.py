@@ -51,6 +51,28 @@ class Conflict(ReverieError):
     code = "conflict"
 
 
+class Unauthenticated(ReverieError):
+    """No valid credential: sign in, or send an API token."""
+
+    code = "unauthenticated"
+
+
+class Forbidden(ReverieError):
+    """The credential is valid but may not do this (e.g. an admin-only action)."""
+
+    code = "forbidden"
+
+
+class RateLimited(ReverieError):
+    """Too many attempts; ``retry_after`` seconds until the next one is allowed."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class ConfigError(ReverieError):
     """Configuration is invalid; the message names the key."""
 
@@ -78,11 +100,14 @@ class MigrationError(ReverieError):
 __all__ = [
     "Conflict",
     "ConfigError",
+    "Forbidden",
     "GuardRejected",
     "InvalidInput",
     "MigrationError",
     "NotFound",
     "ProviderError",
     "ProviderUnavailable",
+    "RateLimited",
     "ReverieError",
+    "Unauthenticated",
 ]

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 from reverie.errors import InvalidInput
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:  # pypdf and python-docx load lazily: they add a quarter second to every start-up
     from docx.document import Document as DocxDocument
     from docx.oxml.table import CT_Tbl
@@ -86,7 +88,7 @@ def parse_file(path: Path, *, max_bytes: int | None = None) -> ParsedDocument:
     if not data:
         raise Unreadable("empty file")
     if file_type == "pdf":
-        return _parse_pdf(data)
+        return _parse_pdf(data, path.name)
     if file_type == "docx":
         return _parse_docx(data)
     text = _decode(data)
@@ -333,7 +335,7 @@ class _QuietLogger:
 _quiet_pypdf = _QuietLogger("pypdf")
 
 
-def _parse_pdf(data: bytes) -> ParsedDocument:
+def _parse_pdf(data: bytes, name: str) -> ParsedDocument:
     from pypdf import PasswordType, PdfReader
     from pypdf.errors import DependencyError
 
@@ -359,6 +361,7 @@ def _parse_pdf(data: bytes) -> ParsedDocument:
             try:
                 text = reader.pages[number - 1].extract_text()
             except Exception as exc:  # one broken page should not cost the other pages
+                log.warning("%s: page %d skipped, it cannot be read: %s", name, number, _detail(exc))
                 failure = exc
                 continue
             blocks.extend(Block(paragraph, page=number) for paragraph in _pdf_paragraphs(text))

@@ -14,13 +14,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from reverie.errors import (
     ConfigError,
     Conflict,
+    Forbidden,
     GuardRejected,
     InvalidInput,
     MigrationError,
     NotFound,
     ProviderError,
     ProviderUnavailable,
+    RateLimited,
     ReverieError,
+    Unauthenticated,
 )
 
 log = logging.getLogger("reverie.server")
@@ -29,6 +32,9 @@ log = logging.getLogger("reverie.server")
 _STATUS: dict[type[ReverieError], int] = {
     GuardRejected: 422,
     InvalidInput: 400,
+    Unauthenticated: 401,
+    Forbidden: 403,
+    RateLimited: 429,
     NotFound: 404,
     Conflict: 409,
     ConfigError: 500,
@@ -71,6 +77,12 @@ async def _reverie_error(request: Request, exc: Exception) -> Response:
         log.error("%s %s failed: %s", request.method, request.url.path, exc)
     if isinstance(exc, GuardRejected):
         return error_response(status, exc.code, str(exc), reason=exc.reason)
+    if isinstance(exc, Unauthenticated):
+        return error_response(status, exc.code, str(exc), headers={"WWW-Authenticate": "Bearer"})
+    if isinstance(exc, RateLimited):
+        return error_response(
+            status, exc.code, str(exc), headers={"Retry-After": str(max(1, round(exc.retry_after)))}
+        )
     return error_response(status, exc.code, str(exc))
 
 

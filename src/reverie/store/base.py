@@ -248,6 +248,30 @@ class ChunkRow:
     path: str
 
 
+@dataclass(frozen=True)
+class TokenRow:
+    """An API token as kept: never the secret, only its hash and first characters."""
+
+    id: int
+    user_id: int
+    interface: str | None
+    name: str
+    prefix: str
+    created_at: float
+    last_used_at: float | None
+    revoked_at: float | None
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """A signed-in browser session."""
+
+    user_id: int
+    csrf_token: str
+    created_at: float
+    expires_at: float
+
+
 class UserStore(Protocol):
     """Every read and write for one user; engines bind the user id into each statement."""
 
@@ -585,7 +609,69 @@ class DocumentStore(Protocol):
         ...
 
 
-class Store(DocumentStore, Protocol):
+class AccountStore(Protocol):
+    """Passwords, API tokens and web sessions; every statement names the user it concerns."""
+
+    def get_user_by_id(self, user_id: int) -> User | None:
+        """The user with this id."""
+        ...
+
+    def set_admin(self, user_id: int, is_admin: bool) -> None:
+        """Grant or take away the admin role."""
+        ...
+
+    def count_admins(self) -> int:
+        """How many users are admins."""
+        ...
+
+    def set_password_hash(self, user_id: int, password_hash: str | None) -> None:
+        """Store a user's password hash (None removes the password)."""
+        ...
+
+    def password_hash(self, user_id: int) -> str | None:
+        """A user's password hash, if they have one."""
+        ...
+
+    def add_token(
+        self, user_id: int, *, name: str, token_hash: str, prefix: str, interface: str | None, now: float
+    ) -> TokenRow:
+        """Keep a new token of a user."""
+        ...
+
+    def list_tokens(self, user_id: int) -> list[TokenRow]:
+        """A user's tokens, newest first (revoked ones included)."""
+        ...
+
+    def revoke_token(self, user_id: int, token_id: int, now: float) -> TokenRow | None:
+        """Revoke one of the user's tokens; None if the user has no such token."""
+        ...
+
+    def token_by_hash(self, token_hash: str) -> TokenRow | None:
+        """The token with this hash (revoked or not)."""
+        ...
+
+    def touch_token(self, token_id: int, now: float) -> None:
+        """Record that a token was used."""
+        ...
+
+    def add_session(self, id_hash: str, user_id: int, csrf_token: str, now: float, expires_at: float) -> None:
+        """Keep a new web session."""
+        ...
+
+    def get_session(self, id_hash: str, now: float) -> SessionRow | None:
+        """A session that has not expired."""
+        ...
+
+    def delete_session(self, id_hash: str) -> None:
+        """End a session."""
+        ...
+
+    def delete_sessions(self, user_id: int, now: float) -> int:
+        """End every session of a user (after a password change) and drop expired ones."""
+        ...
+
+
+class Store(DocumentStore, AccountStore, Protocol):
     """A database holding many users' memories."""
 
     def close(self) -> None:
@@ -701,6 +787,7 @@ __all__ = [
     "KINDS",
     "SOURCES",
     "STATUSES",
+    "AccountStore",
     "AuditEntry",
     "ChunkRow",
     "DocumentFile",
@@ -720,8 +807,10 @@ __all__ = [
     "NewSummary",
     "Source",
     "Status",
+    "SessionRow",
     "Store",
     "SummaryRow",
+    "TokenRow",
     "User",
     "UserStore",
     "iter_batches",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from reverie.errors import Conflict, MigrationError, NotFound
 from reverie.store.base import User
+from reverie.store.sqlite_accounts import AccountStatements
 from reverie.store.sqlite_docs import DocumentStatements
 from reverie.store.sqlite_user import SqliteUserStore
 
@@ -42,7 +43,7 @@ def _migrations(backend: str) -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-class SqliteStore(DocumentStatements):
+class SqliteStore(DocumentStatements, AccountStatements):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:

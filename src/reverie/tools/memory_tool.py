@@ -3,8 +3,8 @@
 ``{"device": "memory", "action": "search|recent|remember|forget", "value": ...}`` with the
 optional ``date`` / ``date_from`` / ``date_to`` of a search, and
 ``{"device": "documents", "action": "search", "value": ...}`` over the household's documents.
-Every command gets an answer in the seed's formats (JSON for search, remember and forget; text for recent); a malformed one
-gets a structured error, never an exception.
+Every command gets an answer in the seed's formats (JSON for search, remember and forget;
+text for recent); a malformed one gets a structured error, never an exception.
 """
 
 from __future__ import annotations
