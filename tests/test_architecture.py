@@ -30,6 +30,7 @@ RANKS = {
     "observe": 10,
     "portability": 10,
     "serialize": 10,
+    "mcp_server": 10,
     "__init__": 10,
     "__main__": 13,
     "server": 11,

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from reverie import Memory, load_settings
 from reverie.server import create_app
+from tests.apiauth import auth_headers
 
 fake_server = fakeserver.fake_server
 
@@ -81,7 +82,7 @@ def test_conversation_routes(tmp_path: Path, clock: Clock) -> None:
         home=tmp_path / "api",
         environ={"REVERIE_EMBEDDINGS__ENABLED": "false", "REVERIE_SERVER__CONSOLIDATE_EVERY_SECONDS": "0"},
     )
-    with TestClient(create_app(settings, clock=clock)) as client:
+    with TestClient(create_app(settings, clock=clock), headers=auth_headers(settings)) as client:
         started = client.post("/api/v1/conversations", json={"interface": "kitchen"})
         assert started.status_code == 201 and started.json()["state"] == "open"
         cid = started.json()["id"]

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from reverie import load_settings
 from reverie.server import create_app
+from tests.apiauth import auth_headers
 from tests.conftest import Clock
 from tests.docfiles import GARAGE_MANUAL, write_pdf
 
@@ -25,8 +26,11 @@ def test_scan_poll_search_remove_and_reindex_over_http(tmp_path: Path, clock: Cl
         home=tmp_path / "home",
         environ={"REVERIE_RAG__DOCUMENTS_DIR": str(folder), "REVERIE_RAG__REINDEX_ON_STARTUP": "false"},
     )
-    with TestClient(create_app(settings, clock=clock)) as client:
+    admin = auth_headers(settings, "ann", admin=True)
+    with TestClient(create_app(settings, clock=clock), headers=admin) as client:
         assert client.get("/api/v1/documents").json() == {"documents": []}
+        not_admin = client.post("/api/v1/documents/scan", json={}, headers=auth_headers(settings, "bob"))
+        assert not_admin.status_code == 403
         started = client.post("/api/v1/documents/scan", json={})
         assert started.status_code == 202 and started.json()["state"] in ("running", "done")
         deadline = time.monotonic() + 120
@@ -67,7 +71,12 @@ def test_scan_poll_search_remove_and_reindex_over_http(tmp_path: Path, clock: Cl
 
         assert client.get("/api/v1/documents/999").status_code == 404
         assert client.get("/api/v1/documents/search", params={"q": ""}).status_code in (400, 422)
-        guest = client.get("/api/v1/documents/search", params={"q": "boiler", "interface": "hall_speaker"})
+        bob = client.get(
+            "/api/v1/documents/search", params={"q": "boiler pressure"}, headers=auth_headers(settings, "bob")
+        )
+        assert bob.json()["results"][0]["file_name"] == "boiler.pdf", "documents are shared by every user"
+        speaker = auth_headers(settings, interface="hall_speaker")
+        guest = client.get("/api/v1/documents/search", params={"q": "boiler"}, headers=speaker)
         assert guest.status_code == 409
 
 
@@ -77,7 +86,7 @@ def test_the_server_scans_at_startup_when_configured(tmp_path: Path, clock: Cloc
     (folder / "garage.md").write_text(GARAGE_MANUAL, encoding="utf-8")
     settings = load_settings(home=tmp_path / "home", environ={"REVERIE_RAG__DOCUMENTS_DIR": str(folder)})
     assert settings.rag.reindex_on_startup
-    with TestClient(create_app(settings, clock=clock)) as client:
+    with TestClient(create_app(settings, clock=clock), headers=auth_headers(settings)) as client:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if client.get("/api/v1/documents/status").json()["scan"]["state"] == "done":

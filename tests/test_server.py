@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -14,10 +15,11 @@ from conftest import Clock
 from fastapi.testclient import TestClient
 
 import reverie
-from reverie import Settings
+from reverie import Settings, load_settings
 from reverie.server import build_server, create_app
 from reverie.server.limits import MAX_BODY_BYTES
 from reverie.tools.memory_tool import FUNCTION_SCHEMAS, TOOL_PROMPT
+from tests.apiauth import auth_headers
 
 API = "/api/v1"
 DAY = 86_400
@@ -25,13 +27,15 @@ DAY = 86_400
 
 @pytest.fixture
 def client(settings: Settings, clock: Clock) -> Iterator[TestClient]:
-    """A client for an app on a fresh SQLite file; the lifespan opens and closes the store."""
-    with TestClient(create_app(settings, clock=clock)) as test_client:
+    """A client for an app on a fresh SQLite file, signed in as the default user (an admin)."""
+    headers = auth_headers(settings, admin=True)
+    with TestClient(create_app(settings, clock=clock), headers=headers) as test_client:
         yield test_client
 
 
 def _as(user: str) -> dict[str, str]:
-    return {"X-Reverie-User": user}
+    """Headers of a request made as ``user``, on this test's database (REVERIE_HOME)."""
+    return auth_headers(load_settings(environ=os.environ), user)
 
 
 def _remember(client: TestClient, text: str, user: str = "default", **extra: Any) -> dict[str, Any]:
@@ -375,12 +379,17 @@ def test_users_list_and_add(client: TestClient) -> None:
     assert [u["name"] for u in client.get(f"{API}/users").json()["users"]] == ["alice", "default"]
 
 
-def test_unknown_user_is_404(client: TestClient) -> None:
-    detail = _error(client.get(f"{API}/memories", headers=_as("nobody")), 404, "not_found")
-    assert "nobody" in detail
-    _error(client.get(f"{API}/memories", params={"user": "nobody"}), 404, "not_found")
-    write = client.post(f"{API}/memories", json={"text": "User is tall"}, headers=_as("nobody"))
-    _error(write, 404, "not_found")
+def test_requests_without_a_valid_credential_are_401(client: TestClient) -> None:
+    anonymous = {"Authorization": ""}
+    detail = _error(client.get(f"{API}/memories", headers=anonymous), 401, "unauthenticated")
+    assert "token" in detail
+    _error(
+        client.get(f"{API}/memories", headers={"Authorization": "Bearer rv_forged"}), 401, "unauthenticated"
+    )
+    _error(client.get(f"{API}/memories", headers={"Authorization": "Basic abc"}), 401, "unauthenticated")
+    write = client.post(f"{API}/memories", json={"text": "User is tall"}, headers=anonymous)
+    _error(write, 401, "unauthenticated")
+    assert client.get("/health", headers=anonymous).status_code == 200
 
 
 def test_users_cannot_reach_each_others_memories(client: TestClient) -> None:
@@ -395,20 +404,24 @@ def test_users_cannot_reach_each_others_memories(client: TestClient) -> None:
     assert client.get(f"{API}/memories", headers=bob).json()["memories"] == []
     assert client.get(f"{API}/search", params={"q": "locker"}, headers=bob).json()["total"] == 0
     assert client.post(f"{API}/forget", json={"query": "locker"}, headers=bob).json() == {"forgotten": []}
-    assert client.get(path, params={"user": "alice"}).json()["text"] == secret["text"]
+    assert client.get(path, headers=_as("alice")).json()["text"] == secret["text"]
+    # Naming another user in the request is refused, never obeyed.
+    forged = client.get(f"{API}/memories", headers={**bob, "X-Reverie-User": "alice"})
+    _error(forged, 400, "invalid_input")
+    _error(client.get(path, headers=bob, params={"user": "alice"}), 404, "not_found")
 
 
 def test_interfaces_guest_and_mapped(settings: Settings, clock: Clock) -> None:
     settings.memory.voice_mapping = {"office": "default"}
     with TestClient(create_app(settings, clock=clock)) as client:
         _remember(client, "User is vegetarian")
-        office = {"X-Reverie-Interface": "office"}
+        office = auth_headers(settings, interface="office")
         assert client.get(f"{API}/search", params={"q": "vegetarian"}, headers=office).json()["total"] == 1
 
-        guest = {"X-Reverie-Interface": "kitchen"}
+        guest = auth_headers(settings, interface="kitchen")
         assert client.get(f"{API}/memories", headers=guest).json()["memories"] == []
         assert client.get(f"{API}/search", params={"q": "vegetarian"}, headers=guest).json()["total"] == 0
-        assert client.get(f"{API}/context", params={"interface": "kitchen"}).json()["text"] == ""
+        assert client.get(f"{API}/context", headers=guest).json()["text"] == ""
         assert "guest" in _error(
             client.post(f"{API}/memories", json={"text": "User is tall"}, headers=guest), 409, "conflict"
         )
@@ -419,8 +432,10 @@ def test_interfaces_guest_and_mapped(settings: Settings, clock: Clock) -> None:
         said = client.post(f"{API}/observe", json={"utterance": "Remember that I am tall"}, headers=guest)
         assert said.json()["action"] == "guest"
         assert client.get(f"{API}/stats", headers=guest).json()["guest"] is True
-        _error(client.get(f"{API}/memories", headers={**guest, **_as("default")}), 400, "invalid_input")
-        assert [m["text"] for m in client.get(f"{API}/memories").json()["memories"]] == ["User is vegetarian"]
+        assert [
+            m["text"]
+            for m in client.get(f"{API}/memories", headers=auth_headers(settings)).json()["memories"]
+        ] == ["User is vegetarian"]
 
 
 # request limits --------------------------------------------------------------------------
@@ -479,7 +494,8 @@ def test_real_uvicorn_server_round_trip(settings: Settings) -> None:
         while not server.started:
             assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
             time.sleep(0.02)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+        headers = auth_headers(settings)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10, headers=headers) as http:
             health = http.get("/health")
             assert health.status_code == 200 and health.json()["status"] == "ok"
             stored = http.post(f"{API}/memories", json={"text": "User plays the cello"})

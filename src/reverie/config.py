@@ -182,6 +182,8 @@ class ServerSettings(_Section):
     session_hours: float = Field(default=336.0, gt=0)
     login_max_failures: int = Field(default=5, ge=1)
     login_window_minutes: float = Field(default=15.0, gt=0)
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
 
 class StoreSettings(_Section):

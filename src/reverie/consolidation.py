@@ -79,6 +79,7 @@ class Consolidator:
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._current: int | None = None
 
     # one job ---------------------------------------------------------------------------
     def run_once(self) -> JobResult | None:
@@ -90,6 +91,14 @@ class Consolidator:
         if claimed is None:
             return None
         user_id, conversation_id = claimed
+        self._current = conversation_id
+        try:
+            return self._consolidate(user_id, conversation_id, now)
+        finally:
+            self._current = None
+
+    def _consolidate(self, user_id: int, conversation_id: int, now: float) -> JobResult:
+        store = self.memory.store
         view = self.memory.view_of(user_id)
         scope = view.scope
         conversation = scope.get_conversation(conversation_id)
@@ -226,7 +235,7 @@ class Consolidator:
     def run_pending(self, limit: int | None = None) -> list[JobResult]:
         """Consolidate due conversations until the queue is empty (or ``limit`` jobs), then cascade."""
         results: list[JobResult] = []
-        while limit is None or len(results) < limit:
+        while (limit is None or len(results) < limit) and not self._stop.is_set():
             result = self.run_once()
             if result is None:
                 break
@@ -315,11 +324,24 @@ class Consolidator:
             self._stop.wait(interval)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the background thread (a job under way finishes first)."""
+        """Stop the background thread: a job under way may finish within ``timeout``, else it is re-queued.
+
+        A re-queued job keeps its attempt count; if the old call finishes later, its result is
+        discarded because the job is no longer leased to it, and the next worker redoes it.
+        """
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+            current = self._current
+            if self._thread.is_alive() and current is not None:
+                if self.memory.store.release_consolidation(current, self.worker):
+                    log.warning("Shutting down: conversation %s re-queued for consolidation", current)
             self._thread = None
+
+    @property
+    def running(self) -> bool:
+        """True while the background thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
 
 
 __all__ = ["CascadeResult", "Consolidator", "JobResult"]

@@ -15,6 +15,7 @@ from datetime import tzinfo
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from reverie.accounts import Accounts
 from reverie.config import Settings
 from reverie.consolidation import Consolidator
 from reverie.conversations import VECTOR_KINDS, BackgroundTasks, Conversations
@@ -133,6 +134,9 @@ class Memory(Conversations):
         self.extraction_model = chat_model_from_settings(self.settings, "extraction")
         self.background = BackgroundTasks()
         self.documents = DocumentLibrary(self.store, self.settings.rag, self.semantic, clock=self.clock)
+        self.accounts = Accounts(
+            self.store, clock=self.clock, session_hours=self.settings.server.session_hours
+        )
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 
@@ -150,7 +154,7 @@ class Memory(Conversations):
         view.settings, view.store, view.clock, view.tz = self.settings, self.store, self.clock, self.tz
         view.semantic, view.policy = self.semantic, self.policy
         view.extraction_model, view.background = self.extraction_model, self.background
-        view.documents = self.documents
+        view.documents, view.accounts = self.documents, self.accounts
         view._owns_store = False
         view.user, view.interface = user, interface
         return view

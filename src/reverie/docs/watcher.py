@@ -69,6 +69,11 @@ class DocumentWatcher:
         except Exception:
             log.exception("The document watcher stopped")
 
+    @property
+    def running(self) -> bool:
+        """True while the background thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
     def stop(self, timeout: float = 5.0) -> None:
         """Stop watching and wait for the thread."""
         self._stop.set()

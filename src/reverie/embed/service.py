@@ -128,6 +128,11 @@ class EmbeddingService:
             self._paused_until = time.monotonic() + self.pause_after_failure
             raise
 
+    @property
+    def paused(self) -> bool:
+        """True while calls fail at once after the provider was unreachable."""
+        return time.monotonic() < self._paused_until
+
     def resume(self) -> None:
         """Try the provider again at once, even within the pause after a failure."""
         self._paused_until = 0.0

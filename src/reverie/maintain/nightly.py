@@ -185,6 +185,11 @@ class Maintainer:
                 log.error("Maintenance: %s", exc)
             self._stop.wait(every)
 
+    @property
+    def running(self) -> bool:
+        """True while the background thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the scheduler thread."""
         self._stop.set()

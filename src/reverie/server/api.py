@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
 
 from reverie.memory import Memory, RememberResult
-from reverie.server.deps import MemoryDep, RootMemory, json_body
+from reverie.server.deps import MemoryDep, json_body
 from reverie.server.schemas import (
     ContextOut,
     EditIn,
@@ -32,13 +32,9 @@ from reverie.server.schemas import (
     ToolCommand,
     ToolOut,
     ToolSchemaOut,
-    UserIn,
-    UserListOut,
-    UserOut,
     memory_out,
     recent_out,
     search_out,
-    user_out,
 )
 from reverie.store.base import Kind, Source, Status
 from reverie.tools.memory_tool import FUNCTION_SCHEMAS, TOOL_PROMPT, recent_text, run_tool
@@ -299,19 +295,6 @@ def import_(
 ) -> ImportOut:
     """Load an export document into this user's memory: all or nothing; rows already present are skipped."""
     return ImportOut(**memory.import_(document))
-
-
-# users ---------------------------------------------------------------------------------
-@api_router.get("/users", response_model=UserListOut, tags=["users"])
-def list_users(root: RootMemory) -> UserListOut:
-    """Every user in the database."""
-    return UserListOut(users=[user_out(u, root.tz) for u in root.list_users()])
-
-
-@api_router.post("/users", response_model=UserOut, status_code=201, tags=["users"])
-def add_user(root: RootMemory, body: UserIn) -> UserOut:
-    """Create a user (409 if the name is taken)."""
-    return user_out(root.add_user(body.name, display_name=body.display_name), root.tz)
 
 
 __all__ = ["api_router"]

@@ -10,27 +10,38 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import uvicorn
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 
 import reverie
 from reverie.config import Settings
 from reverie.docs.watcher import DocumentWatcher
 from reverie.memory import Memory
 from reverie.server.api import api_router
+from reverie.server.auth import auth_router
 from reverie.server.conversations import conversations_router
-from reverie.server.deps import RootMemory
+from reverie.server.deps import RootMemory, is_loopback
 from reverie.server.documents import documents_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+from reverie.server.mcp import mcp_router
+from reverie.server.ops import UpstreamProbe, check_listen_address, health_report, log_config
 from reverie.server.schemas import HealthOut
+from reverie.store import open_store
 
 meta_router = APIRouter(tags=["meta"])
 
 
 @meta_router.get("/health", response_model=HealthOut)
-def health(root: RootMemory) -> HealthOut:
-    """The server is up: Reverie's version and the database schema version."""
-    return HealthOut(version=reverie.__version__, schema_version=root.store.schema_version())
+def health(request: Request, root: RootMemory) -> HealthOut:
+    """Version, schema, and the state of the store, embedder, upstream LLM and background workers."""
+    workers: dict[str, bool] = {name: check() for name, check in request.app.state.workers.items()}
+    report = health_report(root, workers, request.app.state.upstream)
+    return HealthOut(
+        status=report["status"],
+        version=reverie.__version__,
+        schema_version=root.store.schema_version(),
+        checks=report["checks"],
+    )
 
 
 def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) -> FastAPI:
@@ -54,6 +65,13 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
             memory.documents.start_scan()
         if settings.rag.enabled and settings.rag.watch_for_changes:
             watcher.start()
+        app.state.workers = {}
+        if settings.server.consolidate_every_seconds > 0:
+            app.state.workers["consolidation"] = lambda: worker.running
+        if settings.memory.decay.enabled:
+            app.state.workers["maintenance"] = lambda: nightly.running
+        if settings.rag.enabled and settings.rag.watch_for_changes:
+            app.state.workers["document_watcher"] = lambda: watcher.running
         try:
             yield
         finally:
@@ -70,8 +88,10 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
         summary="Local-first long-term memory for personal AI assistants.",
         description=(
             "Remember, search, correct, export and forget what an assistant knows about its users. "
-            "Choose the user with the `X-Reverie-User` header (or `?user=`); a voice interface with "
-            "`X-Reverie-Interface` (or `?interface=`) acts as its mapped user, or as a guest when unmapped. "
+            "Every request acts as the user its credential belongs to: an API token "
+            "(`Authorization: Bearer rv_...`, see `reverie tokens create`) or the web session cookie "
+            "(writes then need the `X-CSRF-Token` header). A device token speaks for a voice interface: "
+            "its mapped user, or a guest when unmapped. "
             'Errors are JSON: `{"error": code, "detail": message}`.'
         ),
         lifespan=lifespan,
@@ -80,24 +100,42 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.upstream = UpstreamProbe(settings)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES)
     app.include_router(meta_router)
+    app.include_router(auth_router)
     app.include_router(api_router)
     app.include_router(conversations_router)
     app.include_router(documents_router)
+    app.include_router(mcp_router())
     return app
 
 
-def build_server(settings: Settings, *, log_level: str = "info") -> uvicorn.Server:
-    """A uvicorn server for the app, listening on ``settings.server.host``:``settings.server.port``."""
+def build_server(settings: Settings, *, log_level: str | None = None) -> uvicorn.Server:
+    """A uvicorn server for the app, listening on ``settings.server.host``:``settings.server.port``.
+
+    ConfigError when the address reaches beyond this machine without TLS or before an admin exists.
+    """
+    conf = settings.server
+    if not is_loopback(conf.host):
+        store = open_store(settings)
+        try:
+            check_listen_address(settings, store.count_admins())
+        finally:
+            store.close()
+    level = log_level or conf.log_level
     config = uvicorn.Config(
         create_app(settings),
-        host=settings.server.host,
-        port=settings.server.port,
-        log_level=log_level,
+        host=conf.host,
+        port=conf.port,
+        log_level=level,
+        log_config=log_config(conf.log_format, level),
         proxy_headers=False,  # no proxy is assumed in front; do not trust X-Forwarded-For
         lifespan="on",
+        ssl_certfile=conf.tls_certfile or None,
+        ssl_keyfile=conf.tls_keyfile or None,
+        timeout_graceful_shutdown=30,
     )
     return uvicorn.Server(config)
 

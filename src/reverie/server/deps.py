@@ -1,24 +1,37 @@
 """FastAPI dependencies: the server's one :class:`Memory` and the view a request acts as.
 
 :func:`current_memory` is the single place that decides whose memory a request reads and
-writes. Today it trusts a header or query parameter; credential-based resolution replaces
-this one function (via ``app.dependency_overrides`` or in place) without touching routes.
+writes, and it decides from the credential only: an API token (``Authorization: Bearer``) or
+the browser's session cookie, never a user named in the request. A device token acts as its
+voice interface's mapped user, or as a guest when the interface is unmapped. Requests signed
+in by cookie must echo the session's CSRF token in ``X-CSRF-Token`` on every write.
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from fastapi import Depends, Header, Query, Request
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
-from reverie.errors import ConfigError, InvalidInput
+from reverie.accounts import Credential
+from reverie.errors import ConfigError, Forbidden, InvalidInput, Unauthenticated
 from reverie.memory import Memory
 
+SESSION_COOKIE = "reverie_session"
+CSRF_HEADER = "X-CSRF-Token"
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_RETIRED_HEADERS = ("x-reverie-user", "x-reverie-interface")
 
-def root_memory(request: Request) -> Memory:
+
+def root_memory(connection: HTTPConnection) -> Memory:
     """The Memory the app opened at startup."""
-    memory = getattr(request.app.state, "memory", None)
+    memory = getattr(connection.app.state, "memory", None)
     if not isinstance(memory, Memory):
         raise ConfigError(
             "The server's memory is not open: run the app with its lifespan "
@@ -30,29 +43,97 @@ def root_memory(request: Request) -> Memory:
 RootMemory = Annotated[Memory, Depends(root_memory)]
 
 
-def current_memory(
-    root: RootMemory,
-    x_reverie_user: Annotated[
-        str | None, Header(description="User to act as (default: the configured default user)")
-    ] = None,
-    user: Annotated[str | None, Query(description="User to act as, if the header is not set")] = None,
-    x_reverie_interface: Annotated[
-        str | None,
-        Header(description="Voice interface speaking; resolves to its mapped user, or a guest if unmapped"),
-    ] = None,
-    interface: Annotated[str | None, Query(description="Interface, if the header is not set")] = None,
-) -> Memory:
-    """The memory this request acts on: a user's, an interface's, or the default user's."""
-    name = x_reverie_user or user
-    via = x_reverie_interface or interface
-    if via:
-        if name:
-            raise InvalidInput("Give either a user or an interface, not both: an interface decides its user")
-        return root.for_interface(via)
-    return root.for_user(name or root.settings.default_user)
+def authenticate(
+    root: Memory,
+    headers: Mapping[str, str],
+    cookies: Mapping[str, str],
+    method: str,
+    *,
+    websocket: bool = False,
+) -> Credential:
+    """Who is calling, from a bearer token or a session cookie (Unauthenticated if neither is valid)."""
+    for name in _RETIRED_HEADERS:
+        if name in headers:
+            raise InvalidInput(
+                f"The {name} header is not accepted: the user comes from the credential "
+                "(a user's API token, or a device token for a voice interface)"
+            )
+    authorization = headers.get("authorization")
+    if authorization:
+        scheme, _, secret = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not secret.strip():
+            raise Unauthenticated("The Authorization header must be 'Bearer <token>'")
+        credential = root.accounts.authenticate_token(secret.strip())
+        if credential is None:
+            raise Unauthenticated("This API token is unknown or has been revoked")
+        return credential
+    session_id = cookies.get(SESSION_COOKIE)
+    if session_id:
+        credential = root.accounts.authenticate_session(session_id)
+        if credential is None:
+            raise Unauthenticated("Your session has expired; sign in again")
+        if websocket:
+            _check_origin(headers)
+        elif method.upper() not in _SAFE_METHODS:
+            sent = headers.get(CSRF_HEADER.lower(), "")
+            if not hmac.compare_digest(sent.encode(), (credential.csrf_token or "").encode()):
+                raise Forbidden(f"Missing or wrong {CSRF_HEADER} header; cross-site requests are refused")
+        return credential
+    raise Unauthenticated(
+        "Sign in, or send 'Authorization: Bearer <token>' (create one with `reverie tokens create`)"
+    )
+
+
+def _check_origin(headers: Mapping[str, str]) -> None:
+    """A browser's WebSocket must come from a page of this server (no cross-site hijacking)."""
+    origin = headers.get("origin")
+    if origin and urlsplit(origin).netloc != headers.get("host", ""):
+        raise Forbidden("This WebSocket comes from another site's page; refused")
+
+
+def memory_of(root: Memory, credential: Credential) -> Memory:
+    """The Memory a credential acts as."""
+    if credential.interface is not None:
+        return root.for_interface(credential.interface)
+    return root.view_of(credential.user.id)
+
+
+def current_credential(connection: HTTPConnection, root: RootMemory) -> Credential:
+    """The caller's credential (401 without one)."""
+    method = connection.scope.get("method", "GET")
+    websocket = connection.scope.get("type") == "websocket"
+    return authenticate(root, connection.headers, connection.cookies, method, websocket=websocket)
+
+
+CredentialDep = Annotated[Credential, Depends(current_credential)]
+
+
+def current_memory(root: RootMemory, credential: CredentialDep) -> Memory:
+    """The memory this request acts on: its user's, or its device's interface's."""
+    return memory_of(root, credential)
 
 
 MemoryDep = Annotated[Memory, Depends(current_memory)]
+
+
+def require_admin(credential: CredentialDep) -> Credential:
+    """The caller's credential if it is an admin's own (device tokens never are); else 403."""
+    if not credential.user.is_admin or credential.interface is not None:
+        raise Forbidden("Only an admin may do this")
+    return credential
+
+
+AdminDep = Annotated[Credential, Depends(require_admin)]
+
+
+def is_loopback(host: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and the test client's 'testclient'."""
+    if host in ("localhost", "testclient"):
+        return True
+    try:
+        return ipaddress.ip_address(host or "").is_loopback
+    except ValueError:
+        return False
 
 
 async def json_body(request: Request) -> Any:
@@ -68,4 +149,19 @@ async def json_body(request: Request) -> Any:
         raise InvalidInput(f"Request body is not valid JSON: {exc.msg} (at character {exc.pos})") from exc
 
 
-__all__ = ["MemoryDep", "RootMemory", "current_memory", "json_body", "root_memory"]
+__all__ = [
+    "CSRF_HEADER",
+    "SESSION_COOKIE",
+    "AdminDep",
+    "CredentialDep",
+    "MemoryDep",
+    "RootMemory",
+    "authenticate",
+    "current_credential",
+    "current_memory",
+    "is_loopback",
+    "json_body",
+    "memory_of",
+    "require_admin",
+    "root_memory",
+]

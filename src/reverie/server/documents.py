@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from reverie.docs.library import DocumentHit, ScanProgress
 from reverie.memory import Memory
 from reverie.retrieve.timeutil import to_iso
-from reverie.server.deps import MemoryDep
+from reverie.server.deps import AdminDep, MemoryDep
 from reverie.server.schemas import ErrorOut
 from reverie.store.base import DocumentRow
 
@@ -157,8 +157,8 @@ def document_status(memory: MemoryDep) -> DocumentStatusOut:
 
 
 @documents_router.post("/documents/scan", response_model=ScanOut, status_code=202)
-def scan_documents(memory: MemoryDep, body: ScanIn | None = None) -> ScanOut:
-    """Start a scan in the background (new and changed files; all with force); poll the status."""
+def scan_documents(memory: MemoryDep, admin: AdminDep, body: ScanIn | None = None) -> ScanOut:
+    """Start a scan in the background (admin; new and changed files, all with force); poll the status."""
     return _scan_out(memory, memory.documents.start_scan(force=bool(body and body.force)))
 
 
@@ -181,15 +181,15 @@ def get_document(memory: MemoryDep, document_id: DocumentId) -> DocumentOut:
 
 
 @documents_router.post("/documents/{document_id}/reindex", response_model=DocumentOut)
-def reindex_document(memory: MemoryDep, document_id: DocumentId) -> DocumentOut:
-    """Re-index one document now (also one that was removed from the index)."""
+def reindex_document(memory: MemoryDep, admin: AdminDep, document_id: DocumentId) -> DocumentOut:
+    """Re-index one document now, also one that was removed from the index (admin)."""
     memory.documents.reindex(document_id)
     return _document_out(memory, memory.documents.find(document_id))
 
 
 @documents_router.delete("/documents/{document_id}", response_model=DocumentOut)
-def remove_document(memory: MemoryDep, document_id: DocumentId) -> DocumentOut:
-    """Take a document out of the index; the file stays and scans leave it out until re-indexed."""
+def remove_document(memory: MemoryDep, admin: AdminDep, document_id: DocumentId) -> DocumentOut:
+    """Take a document out of the index (admin); the file stays, scans leave it out until re-indexed."""
     return _document_out(memory, memory.documents.remove(document_id))
 
 

@@ -112,9 +112,12 @@ class UserOut(BaseModel):
 class HealthOut(BaseModel):
     """The server is up, which version it runs and which schema its database has."""
 
-    status: Literal["ok"] = "ok"
+    status: Literal["ok", "degraded"] = "ok"
     version: str = Field(examples=["0.1.0"])
     schema_version: int = Field(examples=[1])
+    checks: dict[str, Any] = Field(
+        default_factory=dict, description="store, embedder, llm (upstream reachable?) and workers (alive?)"
+    )
 
 
 class MemoryListOut(BaseModel):

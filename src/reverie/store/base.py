@@ -706,6 +706,10 @@ class Store(DocumentStore, AccountStore, Protocol):
         """The user an interface is mapped to in the database."""
         ...
 
+    def list_interfaces(self) -> list[tuple[str, int]]:
+        """Every interface mapped in the database, with its user's id."""
+        ...
+
     def schema_version(self) -> int:
         """The newest migration applied."""
         ...
@@ -737,6 +741,10 @@ class Store(DocumentStore, AccountStore, Protocol):
 
     def reschedule_failed(self, now: float) -> int:
         """Make every failed consolidation due now, attempts reset."""
+        ...
+
+    def release_consolidation(self, conversation_id: int, worker: str) -> bool:
+        """Give a claimed job back to the queue without counting the attempt; False if not ours."""
         ...
 
     def consolidation_counts(self) -> dict[str, int]:

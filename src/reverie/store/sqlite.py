@@ -275,6 +275,17 @@ class SqliteStore(DocumentStatements, AccountStatements):
                 (error[:2000], retry_at, conversation_id, worker),
             )
 
+    def release_consolidation(self, conversation_id: int, worker: str) -> bool:
+        """Give a claimed job back to the queue (shutdown), without counting the attempt."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE conversations SET consolidation_state = 'pending', worker = NULL, lease_until = NULL,"
+                " attempts = MAX(attempts - 1, 0)"
+                " WHERE id = ? AND worker = ? AND consolidation_state = 'running'",
+                (conversation_id, worker),
+            )
+        return cur.rowcount == 1
+
     def reschedule_failed(self, now: float) -> int:
         """Make every failed consolidation due now, with its attempts reset."""
         with self.transaction() as conn:
@@ -368,6 +379,13 @@ class SqliteStore(DocumentStatements, AccountStatements):
                     "INSERT INTO interface_mappings (interface, user_id, created_at) VALUES (?, ?, ?)",
                     (interface, user_id, now),
                 )
+
+    def list_interfaces(self) -> list[tuple[str, int]]:
+        """Every interface mapped in the database, with its user's id."""
+        rows = self.connection().execute(
+            "SELECT interface, user_id FROM interface_mappings ORDER BY interface"
+        )
+        return [(str(row[0]), int(row[1])) for row in rows]
 
     def interface_user(self, interface: str) -> int | None:
         """The user an interface is mapped to in the database."""

@@ -1,0 +1,146 @@
+"""Operations: the detailed health report, structured (JSON) logs, the listening-address check."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from reverie.config import Settings
+from reverie.errors import ConfigError
+from reverie.memory import Memory
+from reverie.server.deps import is_loopback
+
+_DEFAULT_PORTS = {"ollama": 11434, "openai": 443, "anthropic": 443}
+_DEFAULT_HOSTS = {"openai": "api.openai.com", "anthropic": "api.anthropic.com", "ollama": "127.0.0.1"}
+_PROBE_SECONDS = 15.0
+
+
+def check_listen_address(settings: Settings, memory_admins: int | None = None) -> None:
+    """Refuse to serve beyond this machine without TLS, or before any admin account exists."""
+    conf = settings.server
+    if is_loopback(conf.host):
+        return
+    if not (conf.tls_certfile and conf.tls_keyfile) and not conf.behind_tls_proxy:
+        raise ConfigError(
+            f"Refusing to listen on {conf.host} without TLS: passwords and tokens would cross the network "
+            "in clear. Set [server] tls_certfile and tls_keyfile, or behind_tls_proxy = true when a reverse "
+            "proxy terminates TLS, or listen on 127.0.0.1."
+        )
+    if memory_admins == 0:
+        raise ConfigError(
+            f"Refusing to listen on {conf.host} before an admin account exists (the setup page answers "
+            "only on this machine): run `reverie users add NAME --admin` first."
+        )
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and any ``extra`` fields."""
+
+    _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "color_message"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in self._STANDARD and not key.startswith("_"):
+                entry[key] = value if isinstance(value, (str, int, float, bool, type(None))) else str(value)
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def log_config(log_format: str, level: str) -> dict[str, Any]:
+    """A logging dictConfig for uvicorn and Reverie: ``text`` or ``json`` lines on stderr."""
+    formatter: dict[str, Any] = (
+        {"()": "reverie.server.ops.JsonFormatter"}
+        if log_format == "json"
+        else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    )
+    handler = {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}
+    upper = level.upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"default": formatter},
+        "handlers": {"default": handler},
+        "loggers": {
+            "reverie": {"handlers": ["default"], "level": upper, "propagate": False},
+            "uvicorn": {"handlers": ["default"], "level": upper, "propagate": False},
+            "uvicorn.error": {"level": upper},
+            "uvicorn.access": {"handlers": ["default"], "level": upper, "propagate": False},
+        },
+    }
+
+
+class UpstreamProbe:
+    """Whether the configured LLM's address accepts connections (cached for a few seconds)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._last: tuple[float, dict[str, Any]] | None = None
+
+    def status(self) -> dict[str, Any]:
+        """provider, model, endpoint and reachable (None when no LLM is configured)."""
+        llm = self.settings.llm
+        if llm.provider == "none":
+            return {"provider": "none", "reachable": None}
+        with self._lock:
+            if self._last is not None and time.monotonic() - self._last[0] < _PROBE_SECONDS:
+                return self._last[1]
+        endpoint = llm.endpoint or f"https://{_DEFAULT_HOSTS.get(llm.provider, '127.0.0.1')}"
+        parts = urlsplit(endpoint if "://" in endpoint else f"http://{endpoint}")
+        port = parts.port or _DEFAULT_PORTS.get(llm.provider, 443 if parts.scheme == "https" else 80)
+        try:
+            with socket.create_connection((parts.hostname or "127.0.0.1", port), timeout=0.5):
+                reachable, error = True, ""
+        except OSError as exc:
+            reachable, error = False, str(exc.strerror or exc)
+        result = {"provider": llm.provider, "model": llm.model, "endpoint": endpoint, "reachable": reachable}
+        if error:
+            result["error"] = error
+        with self._lock:
+            self._last = (time.monotonic(), result)
+        return result
+
+
+def health_report(memory: Memory, workers: dict[str, bool], probe: UpstreamProbe) -> dict[str, Any]:
+    """Store, embedder, upstream LLM and background workers, and an overall status."""
+    checks: dict[str, Any] = {}
+    try:
+        checks["store"] = {
+            "ok": True,
+            "schema_version": memory.store.schema_version(),
+            "consolidation": memory.store.consolidation_counts(),
+        }
+    except Exception as exc:  # the report must answer even when the database does not
+        checks["store"] = {"ok": False, "error": str(exc)}
+    embeddings = memory.embeddings
+    checks["embedder"] = (
+        {"enabled": False}
+        if embeddings is None
+        else {"enabled": True, "model": embeddings.model_id, "paused": embeddings.paused}
+    )
+    checks["llm"] = probe.status()
+    scan = memory.documents.progress()
+    checks["workers"] = {**workers, "document_scan": scan.state}
+    degraded = (
+        not checks["store"]["ok"]
+        or checks["llm"].get("reachable") is False
+        or bool(checks["embedder"].get("paused"))
+        or not all(workers.values())
+    )
+    return {"status": "degraded" if degraded else "ok", "checks": checks}
+
+
+__all__ = ["JsonFormatter", "UpstreamProbe", "check_listen_address", "health_report", "log_config"]
