@@ -94,7 +94,7 @@ def test_export_import_round_trip(run, tmp_path: Path) -> None:
 
 
 def test_users_and_config(run) -> None:
-    run("users", "add", "alice", "--admin")
+    run("users", "add", "alice", "--admin", input="a long password\na long password\n")
     assert json.loads(run("users", "--json").output)[0] == {
         "name": "alice",
         "display_name": "",

@@ -425,3 +425,23 @@ def test_killed_worker_is_finished_exactly_once_by_a_restarted_one(
         assert len(mem.messages(conv_id)) == 4
         conv = mem.conversation(conv_id)
         assert (conv.consolidation_state, conv.attempts) == ("done", 2)
+
+
+def test_shutdown_requeues_a_job_stuck_in_the_llm_call(
+    llm_memory: Memory, fake_server: FakeModelServer
+) -> None:
+    conv_id = _talk(llm_memory, "My daughter's name is Emma", "Lovely.")
+    fake_server.set_mode("slow", path="/api/chat", delay=30)
+    worker = llm_memory.consolidator()
+    worker.start(interval_seconds=0.05)
+    deadline = time.monotonic() + 10
+    while llm_memory.conversation(conv_id).consolidation_state != "running":
+        assert time.monotonic() < deadline, "the worker never claimed the job"
+        time.sleep(0.02)
+    worker.stop(timeout=0.3)
+    conv = llm_memory.conversation(conv_id)
+    assert conv.consolidation_state == "pending" and conv.attempts == 0, "re-queued without a counted attempt"
+    fake_server.reset()
+    fake_server.script_chat([json.dumps({"facts": [], "summary": "Emma."})])
+    assert [r.state for r in llm_memory.consolidator().run_pending()] == ["done"]
+    assert len(llm_memory.messages(conv_id)) == 2

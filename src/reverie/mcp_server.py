@@ -216,4 +216,12 @@ async def serve_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-__all__ = ["CONTEXT_URI", "INSTRUCTIONS", "SERVER_NAME", "Resolve", "build_mcp", "current_request", "serve_stdio"]
+__all__ = [
+    "CONTEXT_URI",
+    "INSTRUCTIONS",
+    "SERVER_NAME",
+    "Resolve",
+    "build_mcp",
+    "current_request",
+    "serve_stdio",
+]

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from reverie.accounts import check_password_strength
 from reverie.config import Settings, load_settings
 from reverie.errors import ReverieError
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
@@ -344,7 +345,8 @@ def users(ctx: click.Context, as_json: bool) -> None:
     """List users, or add one with `reverie users add NAME`."""
     if ctx.invoked_subcommand is not None:
         return
-    people = Memory(_state().settings).list_users()
+    with Memory(_state().settings) as memory:
+        people = memory.list_users()
     if as_json:
         _emit([{"name": u.name, "display_name": u.display_name, "is_admin": u.is_admin} for u in people])
         return
@@ -352,15 +354,52 @@ def users(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{person.name}{' (admin)' if person.is_admin else ''}  {person.display_name}")
 
 
+def _read_password(from_stdin: bool, confirm: bool = True) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    return str(click.prompt("Password", hide_input=True, confirmation_prompt=confirm))
+
+
 @users.command(name="add")
 @click.argument("name")
 @click.option("--display-name", default="", help="A friendly name.")
-@click.option("--admin", is_flag=True, help="Make the user an administrator.")
-def users_add(name: str, display_name: str, admin: bool) -> None:
-    """Add a user."""
+@click.option("--admin", is_flag=True, help="Make the user an administrator (asks for a password).")
+@click.option("--password", "ask_password", is_flag=True, help="Set a password for the web UI (prompted).")
+@click.option("--password-stdin", is_flag=True, help="Read the password from the first line of stdin.")
+def users_add(name: str, display_name: str, admin: bool, ask_password: bool, password_stdin: bool) -> None:
+    """Add a user; an admin (or --password) gets a password to sign in to the web UI."""
     with Memory(_state().settings) as memory:
+        password = _read_password(password_stdin) if (admin or ask_password or password_stdin) else None
+        if password is not None:
+            check_password_strength(password)
         user = memory.add_user(name, display_name=display_name, is_admin=admin)
-    click.echo(f"added user {user.name}")
+        if password is not None:
+            memory.accounts.set_password(user, password)
+    click.echo(f"added user {user.name}{' (admin)' if admin else ''}")
+
+
+@users.command(name="passwd")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the password from the first line of stdin.")
+def users_passwd(name: str, password_stdin: bool) -> None:
+    """Set a user's password (their browser sessions end)."""
+    with Memory(_state().settings) as memory:
+        user = memory.for_user(name).user
+        assert user is not None
+        memory.accounts.set_password(user, _read_password(password_stdin))
+    click.echo(f"password set for {name}")
+
+
+@users.command(name="admin")
+@click.argument("name")
+@click.option("--revoke", is_flag=True, help="Take the admin role away instead.")
+def users_admin(name: str, revoke: bool) -> None:
+    """Give a user the admin role (or take it away with --revoke)."""
+    with Memory(_state().settings) as memory:
+        user = memory.for_user(name).user
+        assert user is not None
+        memory.store.set_admin(user.id, not revoke)
+    click.echo(f"{name} is {'no longer ' if revoke else ''}an admin")
 
 
 @cli.command()

@@ -12,25 +12,22 @@ import logging
 import anyio
 import click
 
-from reverie.errors import InvalidInput, ReverieError
-from reverie.mcp_server import build_mcp, serve_stdio
-from reverie.memory import Memory
 from reverie.cli.main import _state, cli
+from reverie.errors import InvalidInput, Unauthenticated
+from reverie.memory import Memory
 
 
 def _user_from_token(memory: Memory, token: str) -> Memory:
-    """The Memory an API token acts as: its user's, or a device token's interface's.
+    """The Memory an API token acts as: its user's, or a device token's voice interface's.
 
-    Bridges to the token API of :mod:`reverie.accounts` (``authenticate_token``); before that
-    API exists this says tokens are not available.
+    The token check is the HTTP server's (``Accounts.authenticate_token``), so a revoked token
+    stops working here too.
     """
-    accounts = getattr(memory, "accounts", None)
-    authenticate = getattr(accounts, "authenticate_token", None)
-    if authenticate is None:
-        raise ReverieError("API tokens are not available in this version of Reverie; use --user NAME")
-    credential = authenticate(token.strip())
+    credential = memory.accounts.authenticate_token(token.strip())
     if credential is None:
-        raise ReverieError("This API token is unknown or has been revoked")
+        raise Unauthenticated(
+            "This API token is unknown or has been revoked; create one with `reverie tokens create`"
+        )
     if credential.interface is not None:
         return memory.for_interface(credential.interface)
     return memory.view_of(credential.user.id)
@@ -44,6 +41,8 @@ def _user_from_token(memory: Memory, token: str) -> Memory:
 )
 def mcp_command(token: str | None) -> None:
     """Serve the memory tool over MCP on stdin/stdout (for Claude Desktop and other assistants)."""
+    from reverie.mcp_server import build_mcp, serve_stdio  # the MCP SDK takes 0.5 s to import: only here
+
     logging.basicConfig(level=logging.WARNING, format="reverie mcp: %(levelname)s %(name)s: %(message)s")
     state = _state()
     memory = state.memory

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+import httpx
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -39,7 +40,7 @@ _STATUS: dict[type[ReverieError], int] = {
     Conflict: 409,
     ConfigError: 500,
     MigrationError: 500,
-    ProviderUnavailable: 503,
+    ProviderUnavailable: 502,  # Reverie stands between its caller and the model: a bad gateway
     ProviderError: 502,
 }
 _HTTP_CODES = {
@@ -54,8 +55,25 @@ _HTTP_CODES = {
 }
 
 
+def _timed_out(exc: BaseException) -> bool:
+    """True when a provider error comes from a timeout (the HTTP client's, kept as its cause)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, httpx.TimeoutException):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def code_for(exc: ReverieError) -> str:
+    """The machine code of an error answer: the error's own, or provider_timeout (504)."""
+    return "provider_timeout" if isinstance(exc, ProviderUnavailable) and _timed_out(exc) else exc.code
+
+
 def status_for(exc: ReverieError) -> int:
-    """The HTTP status a Reverie error maps to."""
+    """The HTTP status a Reverie error maps to (a provider that timed out: 504)."""
+    if isinstance(exc, ProviderUnavailable) and _timed_out(exc):
+        return 504
     for cls in type(exc).__mro__:
         if cls in _STATUS:
             return _STATUS[cls]
@@ -74,7 +92,8 @@ async def _reverie_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ReverieError)
     status = status_for(exc)
     if status >= 500:
-        log.error("%s %s failed: %s", request.method, request.url.path, exc)
+        # A WebSocket handshake refused by a dependency comes here too, and it has no method.
+        log.error("%s %s failed: %s", request.scope.get("method", "WEBSOCKET"), request.url.path, exc)
     if isinstance(exc, GuardRejected):
         return error_response(status, exc.code, str(exc), reason=exc.reason)
     if isinstance(exc, Unauthenticated):
@@ -83,7 +102,7 @@ async def _reverie_error(request: Request, exc: Exception) -> Response:
         return error_response(
             status, exc.code, str(exc), headers={"Retry-After": str(max(1, round(exc.retry_after)))}
         )
-    return error_response(status, exc.code, str(exc))
+    return error_response(status, code_for(exc), str(exc))
 
 
 def _where(loc: Sequence[int | str]) -> str:
@@ -130,4 +149,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected_error)
 
 
-__all__ = ["error_response", "install_error_handlers", "status_for"]
+__all__ = ["code_for", "error_response", "install_error_handlers", "status_for"]

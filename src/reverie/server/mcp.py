@@ -33,7 +33,9 @@ def _request_memory() -> Memory:
     request = current_request()
     memory = request.scope.get(_MEMORY_KEY) if request is not None else None
     if not isinstance(memory, Memory):
-        raise ConfigError(f"An MCP request reached the tools without passing through {MCP_PATH}'s authentication")
+        raise ConfigError(
+            f"An MCP request reached the tools without passing through {MCP_PATH}'s authentication"
+        )
     return memory
 
 
