@@ -212,7 +212,9 @@ class Exchange:
         self._answer = Answer(
             content=content,
             model=reply.model or _model_name(self.model),
-            finish_reason="tool_calls" if reply.tool_calls else ("stop" if finish == "tool_calls" else finish),
+            finish_reason="tool_calls"
+            if reply.tool_calls
+            else ("stop" if finish == "tool_calls" else finish),
             conversation_id=conversation_id,
             message_id=message_id,
             tool_calls=list(reply.tool_calls),
@@ -249,7 +251,7 @@ def start_exchange(
     model: ChatModel,
     messages: Sequence[ChatMessage],
     *,
-    conversation: ConversationRow | None,
+    conversation: ConversationRow | int | None,
     tools: Sequence[dict[str, Any]] | None = None,
     memory_tools: bool = True,
     temperature: float | None = None,
@@ -259,10 +261,12 @@ def start_exchange(
     """Record the user's turn (the last message, if it is one) and build the prompt with memory.
 
     ``messages`` is the whole chat as the model should see it; ``conversation`` comes from
-    :func:`resolve_conversation` (None for a guest). ``tools`` are the client's own functions:
+    :func:`resolve_conversation`, or its id (None for a guest). ``tools`` are the client's own functions:
     with them, or with ``memory_tools=False``, the memory functions are not offered.
     """
-    conversation_id = conversation.id if conversation is not None and not memory.is_guest else None
+    if isinstance(conversation, ConversationRow):
+        conversation = conversation.id
+    conversation_id = None if memory.is_guest else conversation
     user_message_id = None
     last_user = next((m.content for m in reversed(messages) if m.role == "user"), None)
     if conversation_id is not None and messages and messages[-1].role == "user":

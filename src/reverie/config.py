@@ -88,6 +88,17 @@ class DecaySettings(_Section):
     access_reinforcement_boost: float = Field(default=0.05, ge=0, le=1)
 
 
+class TopicSettings(_Section):
+    """[memory.topics]: Rostro's topic files and recent-topics index."""
+
+    enabled: bool = True
+    dir: str = ""  # empty: $REVERIE_HOME/topics; one folder per user inside
+    split_threshold_lines: int = Field(default=50, ge=4)
+    min_conclusions_for_new_topic: int = Field(default=3, ge=1)
+    index_max_entries: int = Field(default=20, ge=1, le=200)
+    detect_min_similarity: float = Field(default=0.35, ge=-1, le=1)
+
+
 class MemorySettings(_Section):
     """[memory]: what is kept and how much of it goes into a prompt."""
 
@@ -105,6 +116,7 @@ class MemorySettings(_Section):
     timezone: str = ""
     extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
     decay: DecaySettings = Field(default_factory=DecaySettings)
+    topics: TopicSettings = Field(default_factory=TopicSettings)
     voice_mapping: dict[str, str] = Field(default_factory=dict)
 
 
@@ -335,6 +347,7 @@ __all__ = [
     "LlmSettings",
     "MemorySettings",
     "RagSettings",
+    "TopicSettings",
     "ServerSettings",
     "Settings",
     "StoreSettings",

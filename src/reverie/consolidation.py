@@ -23,8 +23,9 @@ from reverie.extract import prompts
 from reverie.extract.extraction import Extraction, Rejection, extract_conversation, validate
 from reverie.extract.merge import correct_fact, remember_fact, set_preference
 from reverie.llm import ChatMessage, ChatModel
-from reverie.store.base import MemoryFilter, MessageRow
+from reverie.store.base import MemoryFilter, MemoryRow, MessageRow
 from reverie.text import normalize_key
+from reverie.topics import TopicBook
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
@@ -114,7 +115,9 @@ class Consolidator:
                 max_bytes=self.memory.settings.memory.max_memory_bytes,
             )
             if view.embeddings is not None:  # embed outside the write transaction (the cache keeps them)
-                texts = [f.text for f in kept.facts] + [c.new_fact for c in kept.corrections]
+                texts = (
+                    [f.text for f in kept.facts] + [c.new_fact for c in kept.corrections] + kept.conclusions
+                )
                 texts += [p.value for p in kept.preferences] + ([kept.summary] if kept.summary else [])
                 if texts:
                     view.embeddings.embed(texts)
@@ -148,6 +151,7 @@ class Consolidator:
         index = view.semantic.index if view.semantic else None
         counts = {"stored": 0, "reinforced": 0, "superseded": 0, "updated": 0}
         summary_id: int | None = None
+        conclusions: list[MemoryRow] = []
         assert view.user is not None
         with scope.transaction():
             if not view.store.complete_consolidation(conversation_id, self.worker, now):
@@ -168,6 +172,22 @@ class Consolidator:
                     index=index,
                 )
                 counts[result.status] += 1
+            for text in kept.conclusions:
+                result = remember_fact(
+                    scope,
+                    text,
+                    now,
+                    key=None,
+                    type_="conclusion",
+                    source="inferred",
+                    confidence=0.9,
+                    conversation_id=conversation_id,
+                    policy=policy,
+                    service=service,
+                    index=index,
+                )
+                counts[result.status] += 1
+                conclusions.append(result.memory)
             for corr in kept.corrections:
                 result = correct_fact(
                     scope,
@@ -214,6 +234,17 @@ class Consolidator:
                 reason="session ended",
                 detail={**counts, "rejected": len(rejected)},
             )
+        if messages and view.settings.memory.topics.enabled:
+            try:  # the files follow the committed rows; a file error never undoes the job
+                TopicBook(view).digest(
+                    conversation_id,
+                    conclusions,
+                    suggested=kept.topic,
+                    summary=kept.summary,
+                    at=messages[-1].created_at,
+                )
+            except (OSError, ReverieError) as exc:
+                log.error("Topic files of conversation %s not updated: %s", conversation_id, exc)
         return JobResult(
             conversation_id,
             view.user.id,

@@ -234,6 +234,9 @@ class Conversations:
                 rows.append(row)
             if vectors is not None and prior and pending:
                 store_vector(scope, service, "message_window", prior[-1].id, vectors[2 * count])
+        user_turns = [row for row in rows if row.role == "user"]
+        if user_turns and not current.is_private:
+            self._detect_topic_later(conversation_id, user_turns[-1].content)
         if self.settings.memory.extraction.auto_extract and not current.is_private:
             for index, row in enumerate(rows):
                 if row.role == "assistant":
@@ -241,6 +244,9 @@ class Conversations:
                     if before is not None and before.role == "user":
                         self._extract_later(before.content, row.content, conversation_id)
         return rows
+
+    def _detect_topic_later(self, conversation_id: int, text: str) -> None:
+        """Hook: topic detection from a user message (Memory runs it in the background)."""
 
     def _extract_later(self, user_text: str, assistant_text: str, conversation_id: int) -> None:
         """Per-exchange extraction (Lo-Bug §4.4) in the background: the reply is never delayed."""

@@ -60,6 +60,7 @@ from reverie.store.base import (
 )
 from reverie.text import keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
+from reverie.topics import TopicBook
 
 FORGET_ALL_CONFIRMATION = "DELETE"
 log = logging.getLogger(__name__)
@@ -212,6 +213,20 @@ class Memory(Conversations):
     def embeddings(self) -> EmbeddingService | None:
         """The embedding service, when embeddings are on."""
         return self.semantic.service if self.semantic is not None else None
+
+    def retune_search(self) -> None:
+        """Apply the current [embeddings.hybrid] settings to searches from now on (same embedder)."""
+        if self.semantic is None:
+            return
+        hybrid = self.settings.embeddings.hybrid
+        self.semantic = replace(
+            self.semantic,
+            keyword_weight=hybrid.keyword_weight if hybrid.enabled else 1.0,
+            vector_weight=hybrid.vector_weight if hybrid.enabled else 0.0,
+            min_similarity=hybrid.min_similarity,
+            fusion=hybrid.fusion,
+        )
+        self.documents.semantic = self.semantic
 
     def __enter__(self) -> Memory:
         return self
@@ -416,6 +431,17 @@ class Memory(Conversations):
         """Conversation summaries, newest first."""
         return [] if self.is_guest else self.scope.list_summaries(limit=limit, offset=offset)
 
+    def delete_summary(self, summary_id: int) -> SummaryRow:
+        """Delete one conversation summary for good and return what it was."""
+        scope, now = self.scope, self.clock()
+        found = scope.get_summaries([summary_id])
+        if not found:
+            raise NotFound(f"No summary with id {summary_id}")
+        with scope.transaction():
+            scope.delete_summaries([summary_id])
+            scope.audit("delete", now, target_kind="summary", target_id=summary_id, reason="deleted by user")
+        return found[0]
+
     def search(
         self,
         query: str,
@@ -438,6 +464,8 @@ class Memory(Conversations):
         if self.is_guest:
             return SearchResults(query, [])
         store = self.scope
+        if self.settings.memory.topics.enabled:
+            self.topics.sync()  # a person's edit of a topic file shows in search at once
         if scope == "messages":
             results = SearchResults(query, keyword_terms(query))
         else:
@@ -504,12 +532,17 @@ class Memory(Conversations):
             earlier = [i for i in reversed(scope.list_relevant(conversation_id)) if i not in seen]
             rows = {row.id: row for row in scope.get_memories(earlier)}
             relevant += [rows[i] for i in earlier if i in rows and rows[i].status == "active"]
+        topic, recent = self._topic_context(conversation_id)
+        if topic is not None:
+            relevant = []  # Rostro: the topic file replaces the accumulated relevant memories
         block = build_context(
             scope,
             budget=budget,
             now=now,
             tz=self.tz,
             relevant=relevant,
+            topic=topic,
+            recent_topics=recent,
             max_facts=self.settings.memory.context_max_facts,
             max_summaries=self.settings.memory.context_max_summaries,
             documents=self._excerpts(query or ""),
@@ -518,6 +551,41 @@ class Memory(Conversations):
         if touch and block.fact_ids:
             scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)
         return block
+
+    def _topic_context(self, conversation_id: int | None) -> tuple[tuple[str, list[str]] | None, list[str]]:
+        """The conversation's topic file (title, lines) once detected, else the recent-topics index."""
+        if not self.settings.memory.topics.enabled:
+            return None, []
+        book = self.topics
+        slug = self.scope.conversation_topic(conversation_id) if conversation_id is not None else None
+        if slug:
+            try:
+                found = book.read(slug)
+                return (found.title, [line.text for line in reversed(found.lines)]), []
+            except ReverieError as exc:
+                log.warning("Topic %s not loaded into the context: %s", slug, exc)
+        return None, book.recent()
+
+    @property
+    def topics(self) -> TopicBook:
+        """This user's topic files (Rostro)."""
+        return TopicBook(self)
+
+    def _detect_topic_later(self, conversation_id: int, text: str) -> None:
+        """Detect the conversation's topic from a user message, in the background (no added latency)."""
+        if not self.settings.memory.topics.enabled or self.is_guest:
+            return
+        scope = self.scope
+        if scope.conversation_topic(conversation_id) or not scope.list_topics():
+            return
+        book = self.topics
+
+        def run() -> None:
+            slug = book.detect(text)
+            if slug and not scope.conversation_topic(conversation_id):
+                scope.set_conversation_topic(conversation_id, slug)
+
+        self.background.submit(run)
 
     def _excerpts(self, message: str) -> list[DocumentExcerpt]:
         """Document chunks for the context when the message asks something (DAWN §9.2)."""
@@ -606,6 +674,11 @@ class Memory(Conversations):
         with scope.transaction():
             counts = scope.delete_everything()
             scope.audit("forget_all", now, reason="forget everything on request", detail=counts)
+        book = self.topics
+        with book.lock:
+            for path in book.folder.glob("*") if book.folder.is_dir() else []:
+                if path.is_file() and (path.suffix == ".md" or path.name == "index.txt"):
+                    path.unlink()
         return counts
 
     def stats(self) -> dict[str, Any]:

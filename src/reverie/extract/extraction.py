@@ -15,6 +15,7 @@ from typing import Any
 
 from reverie.errors import ProviderError
 from reverie.extract import prompts
+from reverie.extract.conclusions import extract_conclusions, name_topic
 from reverie.extract.guard import check_memory_text
 from reverie.extract.rules import extract_facts, summarize
 from reverie.llm import ChatMessage, ChatModel, parse_json_reply
@@ -73,6 +74,8 @@ class Extraction:
     summary: str = ""
     topics: list[str] = field(default_factory=list)
     sentiment: str = "neutral"
+    conclusions: list[str] = field(default_factory=list)
+    topic: str = ""  # the name the model (or the rules) gives what the conversation was about
 
 
 def _number(value: Any, default: float) -> float:
@@ -123,6 +126,7 @@ def parse_extraction(data: Any) -> Extraction:
     ]
     topics = [t.strip() for t in data.get("topics") or [] if isinstance(t, str) and t.strip()][:5]
     sentiment = _text(data.get("sentiment")).lower()
+    conclusions = [_text(c.get("text") if isinstance(c, dict) else c) for c in data.get("conclusions") or []]
     return Extraction(
         facts,
         preferences,
@@ -130,6 +134,8 @@ def parse_extraction(data: Any) -> Extraction:
         _text(data.get("summary")),
         topics,
         sentiment if sentiment in SENTIMENTS else "neutral",
+        [c for c in conclusions if c],
+        _text(data.get("topic")),
     )
 
 
@@ -179,10 +185,24 @@ def validate(
     if summary and not check_memory_text(summary, max_bytes=4 * max_bytes).ok:
         rejected.append(Rejection("summary", summary, "refused by the guardrails"))
         summary = ""
+    conclusions = []
+    for text in extraction.conclusions:
+        why = _check("conclusion", text, "inferred", 1.0, 0.0, max_bytes)
+        if why:
+            rejected.append(Rejection("conclusion", text, why))
+        else:
+            conclusions.append(text)
     for item in rejected:
         log.warning("Extraction item refused (%s): %s", item.what, item.reason)
     return Extraction(
-        facts, preferences, corrections, summary, extraction.topics, extraction.sentiment
+        facts,
+        preferences,
+        corrections,
+        summary,
+        extraction.topics,
+        extraction.sentiment,
+        conclusions,
+        extraction.topic,
     ), rejected
 
 
@@ -207,8 +227,13 @@ def _rules_extraction(messages: Sequence[MessageRow]) -> Extraction:
         if m.role == "user"
         for found in extract_facts(m.content)
     ]
-    summary, topics = summarize([(m.role, m.content) for m in messages])
-    return Extraction(facts=facts, summary=summary, topics=topics)
+    turns = [(m.role, m.content) for m in messages]
+    summary, topics = summarize(turns)
+    conclusions = extract_conclusions(turns)
+    seen = {c.lower() for c in conclusions}
+    facts = [f for f in facts if f.text.lower() not in seen]  # a conclusion is kept once, as such
+    topic = name_topic(conclusions) if conclusions else ""
+    return Extraction(facts=facts, summary=summary, topics=topics, conclusions=conclusions, topic=topic)
 
 
 def extract_exchange(

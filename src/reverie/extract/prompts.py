@@ -57,6 +57,12 @@ Extract the following, being CONSERVATIVE (only high-confidence items):
 
 6. SENTIMENT: one of "positive", "neutral", "frustrated".
 
+7. CONCLUSIONS: conclusions, decisions or discoveries reached in this conversation, one short
+   self-describing line each ("User prefers bomba rice for paella"). Include observations the
+   assistant made that the user confirmed. Ignore obvious facts and common sense.
+
+8. TOPIC: a one- or two-word name for what the conversation was about ("cooking"), or null.
+
 OUTPUT FORMAT (JSON):
 {{
   "facts": [
@@ -70,7 +76,9 @@ OUTPUT FORMAT (JSON):
   ],
   "summary": "...",
   "topics": ["...", "..."],
-  "sentiment": "neutral"
+  "sentiment": "neutral",
+  "conclusions": ["...", "..."],
+  "topic": "..."
 }}
 
 RULES:
@@ -148,7 +156,35 @@ def distill_input(base: str, summaries: Sequence[SummaryRow], facts: Sequence[Me
     return "<data>\n" + "\n\n".join(parts) + "\n</data>"
 
 
+TOPIC_DETECT_PROMPT = f"""You sort a user's message into one of their existing conversation topics.
+{_DATA_NOTE}
+Answer with JSON only: {{"topic": "<one of the listed topic names>"}} when the message is clearly
+about that topic, else {{"topic": null}}. Never invent a topic name that is not listed."""
+
+TOPIC_SPLIT_PROMPT = f"""A topic file of conclusions grew too long. Group its numbered lines into 2-5
+subtopics, each with a short lowercase name of one or two words (e.g. "rice", "baking").
+{_DATA_NOTE}
+Every line number must appear in exactly one subtopic. Answer with JSON only:
+{{"subtopics": [{{"name": "...", "lines": [1, 2, 5]}}, ...]}}"""
+
+
+def topic_detect_input(message: str, topics: Sequence[tuple[str, str]]) -> str:
+    """The message and the user's topics (slug, title), fenced as data."""
+    listed = "\n".join(f"- {slug} ({title})" for slug, title in topics)
+    return f"TOPICS:\n{listed}\n\nMESSAGE:\n<data>\n{message}\n</data>"
+
+
+def topic_split_input(title: str, lines: Sequence[str]) -> str:
+    """A topic's lines, numbered from 1, fenced as data."""
+    numbered = "\n".join(f"{number}. {line}" for number, line in enumerate(lines, start=1))
+    return f"TOPIC: {title}\n<data>\n{numbered}\n</data>"
+
+
 __all__ = [
+    "TOPIC_DETECT_PROMPT",
+    "TOPIC_SPLIT_PROMPT",
+    "topic_detect_input",
+    "topic_split_input",
     "DISTILL_PROMPT",
     "EXCHANGE_PROMPT",
     "EXTRACTION_PROMPT",

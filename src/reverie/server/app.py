@@ -18,14 +18,17 @@ from reverie.docs.watcher import DocumentWatcher
 from reverie.memory import Memory
 from reverie.server.api import api_router
 from reverie.server.auth import auth_router
+from reverie.server.chat import chat_router
 from reverie.server.conversations import conversations_router
 from reverie.server.deps import RootMemory, is_loopback
 from reverie.server.documents import documents_router
+from reverie.server.topics import topics_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from reverie.server.mcp import mcp_router
 from reverie.server.ops import UpstreamProbe, check_listen_address, health_report, log_config
 from reverie.server.schemas import HealthOut
+from reverie.server.sessions import sessions_router
 from reverie.store import open_store
 
 meta_router = APIRouter(tags=["meta"])
@@ -108,6 +111,9 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(api_router)
     app.include_router(conversations_router)
     app.include_router(documents_router)
+    app.include_router(topics_router)
+    app.include_router(chat_router)
+    app.include_router(sessions_router)
     app.include_router(mcp_router())
     return app
 

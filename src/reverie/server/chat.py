@@ -218,7 +218,8 @@ def _headers(conversation_id: int | None) -> dict[str, str]:
 
 def _tool_calls_out(calls: list[ToolCall]) -> list[dict[str, Any]]:
     return [
-        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+        for c in calls
     ]
 
 

@@ -23,6 +23,7 @@ from reverie.errors import ConfigError
 from reverie.mcp_server import build_mcp, current_request
 from reverie.memory import Memory
 from reverie.server.deps import MemoryDep
+from reverie.server.schemas import ErrorOut
 
 MCP_PATH = "/mcp"
 _MEMORY_KEY = "reverie.mcp.memory"
@@ -82,7 +83,13 @@ def mcp_router() -> APIRouter:
     transport = _Transport(build_mcp(_request_memory))
     router = APIRouter(tags=["mcp"], lifespan=transport.lifespan)
 
-    @router.post(MCP_PATH, response_class=Response, summary="Model Context Protocol endpoint")
+    @router.post(
+        MCP_PATH,
+        response_class=Response,
+        summary="Model Context Protocol endpoint",
+        response_description="The JSON-RPC answer",
+        responses={401: {"model": ErrorOut, "description": "No valid credential"}},
+    )
     async def mcp(request: Request, memory: MemoryDep) -> Response:
         """MCP over streamable HTTP (stateless, JSON answers) for assistants and agents.
 

@@ -272,6 +272,31 @@ class SessionRow:
     expires_at: float
 
 
+@dataclass(frozen=True)
+class TopicRow:
+    """A topic of one user: its file's slug and title, and how the last read of the file went."""
+
+    id: int
+    slug: str
+    title: str
+    line_count: int
+    file_hash: str
+    error: str
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class TopicIndexRow:
+    """One line of the recent-topics index: a session, its topic ('' if none) and a summary."""
+
+    id: int
+    conversation_id: int | None
+    at: float
+    topic: str
+    summary: str
+
+
 class UserStore(Protocol):
     """Every read and write for one user; engines bind the user id into each statement."""
 
@@ -532,6 +557,59 @@ class UserStore(Protocol):
 
     def list_relevant(self, conversation_id: int) -> list[int]:
         """Memories found relevant so far in this conversation, earliest first."""
+        ...
+
+    # topics (Rostro) ---------------------------------------------------------------
+    def list_topics(self) -> list[TopicRow]:
+        """The user's topics, by slug."""
+        ...
+
+    def get_topic(self, slug: str) -> TopicRow | None:
+        """One topic."""
+        ...
+
+    def save_topic(
+        self, slug: str, title: str, now: float, *, line_count: int, file_hash: str, error: str = ""
+    ) -> TopicRow:
+        """Create or update a topic row."""
+        ...
+
+    def delete_topic(self, slug: str) -> bool:
+        """Forget a topic (its memories stay, untagged)."""
+        ...
+
+    def topic_memory_ids(self, topic_id: int) -> list[int]:
+        """Ids of the memories that are the topic's lines."""
+        ...
+
+    def tag_topic(self, topic_id: int, memory_ids: Sequence[int]) -> None:
+        """Tag memories with a topic."""
+        ...
+
+    def untag_topic(self, topic_id: int, memory_ids: Sequence[int]) -> None:
+        """Remove the topic tag from memories."""
+        ...
+
+    def set_conversation_topic(self, conversation_id: int, slug: str | None) -> None:
+        """Record the topic a conversation was found to be about."""
+        ...
+
+    def conversation_topic(self, conversation_id: int) -> str | None:
+        """The topic a conversation was found to be about."""
+        ...
+
+    def add_topic_index(
+        self, conversation_id: int | None, at: float, topic: str, summary: str, *, keep: int
+    ) -> None:
+        """Add a line to the recent-topics index, keeping only the newest ``keep``."""
+        ...
+
+    def list_topic_index(self, limit: int = 20) -> list[TopicIndexRow]:
+        """The recent-topics index, newest first."""
+        ...
+
+    def rename_topic_in_index(self, old: str, new: str) -> None:
+        """Point index lines of one topic at another (after a split)."""
         ...
 
     def delete_everything(self) -> dict[str, int]:
@@ -818,6 +896,8 @@ __all__ = [
     "SessionRow",
     "Store",
     "SummaryRow",
+    "TopicIndexRow",
+    "TopicRow",
     "TokenRow",
     "User",
     "UserStore",

@@ -21,6 +21,7 @@ from reverie.store.base import (
 )
 from reverie.store.sqlite_maintenance import MaintenanceStatements
 from reverie.store.sqlite_more import ConversationStatements
+from reverie.store.sqlite_topics import TopicStatements
 
 if TYPE_CHECKING:
     from reverie.store.sqlite import SqliteStore
@@ -115,7 +116,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class SqliteUserStore(ConversationStatements, MaintenanceStatements):
+class SqliteUserStore(ConversationStatements, MaintenanceStatements, TopicStatements):
     """One user's view of a :class:`SqliteStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: SqliteStore, user_id: int) -> None:
@@ -572,6 +573,9 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements):
             counts["base_memory"] = cur.rowcount
             cur = conn.execute("DELETE FROM conversations WHERE user_id = ?", (self.user_id,))
             counts["conversation"] = cur.rowcount
+            cur = conn.execute("DELETE FROM topics WHERE user_id = ?", (self.user_id,))
+            counts["topic"] = cur.rowcount
+            conn.execute("DELETE FROM topic_index WHERE user_id = ?", (self.user_id,))
         return counts
 
 

@@ -1,0 +1,532 @@
+"""Topics (Rostro): one Markdown file per topic of conclusions, kept in step with the database.
+
+A topic file lives at ``<topics dir>/<user>/<slug>.md`` and reads::
+
+    # Cooking
+
+    - User prefers bomba rice for paella (2026-02-12)
+    - User uses homemade chicken broth, never stock cubes (2026-02-12)
+
+Each line is also a memory (with its embedding) tagged with the topic, so search finds it.
+A person may edit the file: the next read notices the new hash and brings the memories in
+line (new lines remembered, removed lines deleted, with audit). A file that no longer parses
+is reported on the topic and left exactly as it is; its memories stay until it is fixed.
+Files are written atomically (a temporary file, then a rename), under a per-folder lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import os
+import re
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from reverie.errors import InvalidInput, NotFound, ProviderError, ReverieError
+from reverie.extract import prompts
+from reverie.extract.conclusions import everyday_word, name_topic
+from reverie.llm import ChatMessage, parse_json_reply
+from reverie.retrieve.timeutil import humanize_ago
+from reverie.store.base import MemoryRow, TopicRow
+from reverie.text import keyword_terms, normalize_key
+
+if TYPE_CHECKING:
+    from reverie.memory import Memory
+
+log = logging.getLogger(__name__)
+_TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*#*\s*$")
+_LINE = re.compile(r"^\s*[-*]\s+(?P<text>.+?)(?:\s+\((?P<date>\d{4}-\d{2}-\d{2})\))?\s*$")
+_SLUG = re.compile(r"[^a-z0-9]+")
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+class MalformedTopic(InvalidInput):
+    """A topic file that does not parse; the message names the line."""
+
+    code = "malformed_topic"
+
+
+@dataclass(frozen=True)
+class TopicLine:
+    """One conclusion: its text and the day it was reached (YYYY-MM-DD, or '')."""
+
+    text: str
+    date: str = ""
+
+
+@dataclass(frozen=True)
+class TopicFile:
+    """A parsed topic file."""
+
+    slug: str
+    title: str
+    lines: list[TopicLine]
+
+    def render(self) -> str:
+        """The file's text."""
+        return render_topic(self.title, self.lines)
+
+
+def slugify(name: str) -> str:
+    """A file-name-safe slug: lowercase words joined by '-' (at most 40 characters)."""
+    slug = _SLUG.sub("-", name.lower()).strip("-")[:40].strip("-")
+    return slug or "topic"
+
+
+def parse_topic(text: str) -> tuple[str, list[TopicLine]]:
+    """Title and lines of a topic file (MalformedTopic naming the first bad line)."""
+    title = ""
+    lines: list[TopicLine] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        if not title:
+            heading = _TITLE.match(raw.strip())
+            if heading is None:
+                raise MalformedTopic(
+                    f"line {number}: a topic file starts with '# Title', found {raw.strip()!r}"
+                )
+            title = heading.group("title")
+            continue
+        line = _LINE.match(raw)
+        if line is None:
+            raise MalformedTopic(f"line {number}: expected '- text (YYYY-MM-DD)', found {raw.strip()[:80]!r}")
+        lines.append(TopicLine(line.group("text").strip(), line.group("date") or ""))
+    if not title:
+        raise MalformedTopic("the file is empty: a topic file starts with '# Title'")
+    return title, lines
+
+
+def render_topic(title: str, lines: Sequence[TopicLine]) -> str:
+    """A topic file's text in Rostro's format."""
+    body = [f"- {line.text} ({line.date})" if line.date else f"- {line.text}" for line in lines]
+    return "\n".join([f"# {title}", "", *body]) + "\n"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _lock(folder: Path) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(str(folder), threading.Lock())
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so that a reader sees the old text or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    with temporary.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+class TopicBook:
+    """One user's topic files and their memories."""
+
+    def __init__(self, memory: Memory) -> None:
+        if memory.user is None:
+            raise ReverieError("A guest session has no topics")
+        self.memory = memory
+        self.conf = memory.settings.memory.topics
+        base = Path(self.conf.dir).expanduser() if self.conf.dir else memory.settings.home / "topics"
+        self.folder = base / memory.user.name
+        self.lock = _lock(self.folder)
+
+    def _path(self, slug: str) -> Path:
+        return self.folder / f"{slug}.md"
+
+    def _day(self, ts: float) -> str:
+        return datetime.fromtimestamp(ts, self.memory.tz).date().isoformat()
+
+    # keeping files and database in step ----------------------------------------------------
+    def sync(self) -> list[TopicRow]:
+        """Read files that changed since the last look; return the topics (errors on them)."""
+        scope = self.memory.scope
+        with self.lock:
+            rows = {row.slug: row for row in scope.list_topics()}
+            files = sorted(self.folder.glob("*.md")) if self.folder.is_dir() else []
+            for path in files:
+                slug = path.stem
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as exc:
+                    self._record_error(rows.get(slug), slug, f"cannot read the file: {exc}")
+                    continue
+                digest = _digest(text)
+                row = rows.get(slug)
+                if row is not None and row.file_hash == digest:
+                    continue
+                try:
+                    title, lines = parse_topic(text)
+                except MalformedTopic as exc:
+                    log.warning("Topic file %s is malformed: %s", path, exc)
+                    self._record_error(row, slug, str(exc))
+                    continue
+                saved = scope.save_topic(
+                    slug, title, self.memory.clock(), line_count=len(lines), file_hash=digest
+                )
+                self._reconcile(saved, lines)
+            present = {path.stem for path in files}
+            for slug in set(rows) - present:
+                scope.delete_topic(slug)
+            return scope.list_topics()
+
+    def _record_error(self, row: TopicRow | None, slug: str, error: str) -> None:
+        scope = self.memory.scope
+        title = row.title if row else slug
+        scope.save_topic(
+            slug,
+            title,
+            self.memory.clock(),
+            line_count=row.line_count if row else 0,
+            file_hash=row.file_hash if row else "",
+            error=error,
+        )
+
+    def _reconcile(self, topic: TopicRow, lines: Sequence[TopicLine]) -> None:
+        """Make the topic's tagged memories exactly its lines (a person's edit wins)."""
+        memory, scope = self.memory, self.memory.scope
+        tagged = {row.id: row for row in scope.get_memories(scope.topic_memory_ids(topic.id))}
+        by_text = {normalize_key(row.text): row for row in tagged.values() if row.status == "active"}
+        keep: set[int] = set()
+        for line in lines:
+            found = by_text.get(normalize_key(line.text))
+            if found is None:
+                try:
+                    found = memory.remember(line.text, type="conclusion").memory
+                except ReverieError as exc:  # a line the guardrails refuse stays in the file only
+                    log.warning("Topic %s line not remembered: %s", topic.slug, exc)
+                    continue
+                scope.tag_topic(topic.id, [found.id])
+            keep.add(found.id)
+        for memory_id, row in tagged.items():
+            if memory_id not in keep:
+                scope.untag_topic(topic.id, [memory_id])
+                if row.status == "active" and row.type == "conclusion":
+                    memory.delete(memory_id)
+
+    # reading -----------------------------------------------------------------------------
+    def topics(self) -> list[TopicRow]:
+        """The user's topics, after picking up any edits."""
+        return self.sync() if self.conf.enabled else []
+
+    def read(self, slug: str) -> TopicFile:
+        """One topic file, parsed (MalformedTopic if a person broke it; NotFound if absent)."""
+        self.sync()
+        path = self._path(slugify(slug))
+        if not path.is_file():
+            raise NotFound(f"No topic {slug!r}; `reverie topics list` shows them")
+        title, lines = parse_topic(path.read_text(encoding="utf-8"))
+        return TopicFile(path.stem, title, lines)
+
+    def recent(self, limit: int | None = None) -> list[str]:
+        """The recent-topics index as lines with relative times, newest first."""
+        now = self.memory.clock()
+        rows = self.memory.scope.list_topic_index(limit or self.conf.index_max_entries)
+        return [
+            f"{humanize_ago(row.at, now)}: {row.topic or '(no topic)'}"
+            + (f" — {row.summary}" if row.summary else "")
+            for row in rows
+        ]
+
+    def write_index_file(self) -> None:
+        """Rostro's index.txt beside the topic files (the database is the source of truth)."""
+        rows = self.memory.scope.list_topic_index(self.conf.index_max_entries)
+        text = "".join(
+            f"{datetime.fromtimestamp(r.at, self.memory.tz).isoformat(timespec='seconds')}|{r.topic}|"
+            f"{r.summary.replace('|', '/').replace(chr(10), ' ')}\n"
+            for r in rows
+        )
+        write_atomic(self.folder / "index.txt", text)
+
+    # writing -----------------------------------------------------------------------------
+    def _append_lines(self, slug: str, title: str, rows: Sequence[MemoryRow]) -> TopicRow:
+        """Add memories as lines (skipping ones already there) and tag them; caller holds the lock."""
+        scope = self.memory.scope
+        path = self._path(slug)
+        if path.is_file():
+            title, lines = parse_topic(path.read_text(encoding="utf-8"))
+        else:
+            lines = []
+        present = {normalize_key(line.text) for line in lines}
+        for row in rows:
+            if normalize_key(row.text) not in present:
+                lines.append(TopicLine(row.text, self._day(row.created_at)))
+                present.add(normalize_key(row.text))
+        text = render_topic(title, lines)
+        write_atomic(path, text)
+        topic = scope.save_topic(
+            slug, title, self.memory.clock(), line_count=len(lines), file_hash=_digest(text)
+        )
+        scope.tag_topic(topic.id, [row.id for row in rows])
+        return topic
+
+    def digest(
+        self,
+        conversation_id: int,
+        conclusions: Sequence[MemoryRow],
+        *,
+        suggested: str,
+        summary: str,
+        at: float,
+    ) -> str:
+        """Digestion (Rostro): add conclusions to the conversation's topic, or open a new topic.
+
+        Returns the topic the session is indexed under ('' when it has none).
+        """
+        if not self.conf.enabled:
+            return ""
+        scope = self.memory.scope
+        self.sync()
+        slug = scope.conversation_topic(conversation_id) or ""
+        if slug and not self._path(slug).is_file():
+            slug = ""
+        with self.lock:
+            if conclusions and slug:
+                row = self._append_lines(slug, "", conclusions)
+            elif len(conclusions) >= self.conf.min_conclusions_for_new_topic:
+                name = suggested.strip() or name_topic([c.text for c in conclusions])
+                slug = slugify(name)
+                existing = self._path(slug).is_file()
+                row = self._append_lines(slug, name.strip().capitalize() if not existing else "", conclusions)
+                scope.set_conversation_topic(conversation_id, slug)
+            else:
+                row = None
+        line = (summary.split(". ")[0].strip().rstrip(".") if summary else "")[:160]
+        scope.add_topic_index(conversation_id, at, slug, line, keep=self.conf.index_max_entries)
+        self.write_index_file()
+        if row is not None and row.line_count > self.conf.split_threshold_lines:
+            self.memory.background.submit(lambda: self._split_quietly(row.slug))
+        return slug
+
+    def _split_quietly(self, slug: str) -> None:
+        try:
+            self.split(slug)
+        except ReverieError as exc:
+            log.warning("Topic %s was not split: %s", slug, exc)
+
+    # detection ---------------------------------------------------------------------------
+    def detect(self, message: str) -> str | None:
+        """Which existing topic a message is about: the LLM when there is one, else meaning."""
+        topics = [row for row in self.topics() if not row.error]
+        if not topics or not message.strip():
+            return None
+        model = self.memory.extraction_model
+        if model is not None:
+            try:
+                reply = model.chat(
+                    [
+                        ChatMessage("system", prompts.TOPIC_DETECT_PROMPT),
+                        ChatMessage(
+                            "user", prompts.topic_detect_input(message, [(t.slug, t.title) for t in topics])
+                        ),
+                    ],
+                    temperature=0.0,
+                    json_mode=True,
+                )
+                data = parse_json_reply(reply.content)
+                name = data.get("topic") if isinstance(data, dict) else None
+                if not name:
+                    return None
+                wanted = slugify(str(name))
+                return next((t.slug for t in topics if t.slug == wanted or slugify(t.title) == wanted), None)
+            except ProviderError as exc:
+                log.warning("Topic detection by LLM failed, using embeddings: %s", exc)
+        return self._detect_by_meaning(message, topics)
+
+    def _detect_by_meaning(self, message: str, topics: Sequence[TopicRow]) -> str | None:
+        service = self.memory.embeddings
+        if service is None:
+            return None
+        texts = []
+        for topic in topics:
+            try:
+                title, lines = parse_topic(self._path(topic.slug).read_text(encoding="utf-8"))
+            except (OSError, MalformedTopic):
+                continue
+            texts.append((topic.slug, f"{title}: " + "; ".join(line.text for line in lines[:40])))
+        if not texts:
+            return None
+        try:
+            vectors = service.embed([message, *(text for _, text in texts)])
+        except ProviderError:
+            return None
+        scores = vectors[1:] @ vectors[0]
+        best = int(np.argmax(scores))
+        return texts[best][0] if float(scores[best]) >= self.conf.detect_min_similarity else None
+
+    # splitting ---------------------------------------------------------------------------
+    def split(self, slug: str) -> list[str]:
+        """Split a topic into subtopics (LLM proposal, else clusters of meaning); every line kept once."""
+        scope = self.memory.scope
+        with self.lock:
+            path = self._path(slugify(slug))
+            if not path.is_file():
+                raise NotFound(f"No topic {slug!r}")
+            title, lines = parse_topic(path.read_text(encoding="utf-8"))
+            if len(lines) < 4:
+                raise InvalidInput(f"Topic {slug!r} has {len(lines)} lines; too few to split")
+            groups = self._propose(title, lines) or self._cluster(lines)
+            parent = path.stem
+            old = scope.get_topic(parent)
+            tagged = {
+                normalize_key(row.text): row.id
+                for row in scope.get_memories(scope.topic_memory_ids(old.id) if old else [])
+            }
+            made: list[tuple[str, int]] = []
+            used = {p.stem for p in self.folder.glob("*.md")} - {parent}
+            for name, members in groups:
+                child = slugify(f"{parent}-{name}")
+                while child in used:
+                    child = f"{child}-2"
+                used.add(child)
+                child_lines = [lines[i] for i in members]
+                text = render_topic(f"{title} — {name}", child_lines)
+                write_atomic(self._path(child), text)
+                row = scope.save_topic(
+                    child,
+                    f"{title} — {name}",
+                    self.memory.clock(),
+                    line_count=len(child_lines),
+                    file_hash=_digest(text),
+                )
+                ids = [tagged[k] for k in (normalize_key(line.text) for line in child_lines) if k in tagged]
+                scope.tag_topic(row.id, ids)
+                made.append((child, len(child_lines)))
+            path.unlink()
+            scope.delete_topic(parent)
+            biggest = max(made, key=lambda pair: pair[1])[0]
+            scope.rename_topic_in_index(parent, biggest)
+        self.write_index_file()
+        log.info("Topic %s split into %s", parent, ", ".join(name for name, _ in made))
+        return [name for name, _ in made]
+
+    def _propose(self, title: str, lines: Sequence[TopicLine]) -> list[tuple[str, list[int]]] | None:
+        """The LLM's grouping, repaired so every line is in exactly one group; None without a usable one."""
+        model = self.memory.extraction_model
+        if model is None:
+            return None
+        try:
+            reply = model.chat(
+                [
+                    ChatMessage("system", prompts.TOPIC_SPLIT_PROMPT),
+                    ChatMessage("user", prompts.topic_split_input(title, [line.text for line in lines])),
+                ],
+                temperature=0.0,
+                json_mode=True,
+            )
+            data = parse_json_reply(reply.content)
+        except ProviderError as exc:
+            log.warning("Topic split by LLM failed, clustering instead: %s", exc)
+            return None
+        subtopics = data.get("subtopics") if isinstance(data, dict) else None
+        if not isinstance(subtopics, list):
+            return None
+        seen: set[int] = set()
+        groups: list[tuple[str, list[int]]] = []
+        for item in subtopics:
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                continue
+            members = []
+            for number in item.get("lines") or []:
+                index = number - 1 if isinstance(number, int) else -1
+                if 0 <= index < len(lines) and index not in seen:
+                    seen.add(index)
+                    members.append(index)
+            if members:
+                groups.append((item["name"], members))
+        missing = [i for i in range(len(lines)) if i not in seen]
+        if missing:
+            groups.append(("general", missing))
+        return groups if len(groups) >= 2 else None
+
+    def _cluster(self, lines: Sequence[TopicLine]) -> list[tuple[str, list[int]]]:
+        """k-means over the lines' embeddings, k (2-5) chosen by silhouette, groups named by keyword.
+
+        Without embeddings the lines are cut into consecutive groups of about half the threshold.
+        """
+        service = self.memory.embeddings
+        if service is None:
+            k = max(2, math.ceil(len(lines) / max(2, self.conf.split_threshold_lines // 2)))
+            size = math.ceil(len(lines) / k)
+            assignment = [i // size for i in range(len(lines))]
+        else:
+            vectors = service.embed([line.text for line in lines])
+            options = [_kmeans(vectors, k) for k in range(2, min(5, len(lines) // 2) + 1)]
+            assignment = max(options, key=lambda labels: _silhouette(vectors, labels))
+        groups: dict[int, list[int]] = {}
+        for index, label in enumerate(assignment):
+            groups.setdefault(label, []).append(index)
+        named: list[tuple[str, list[int]]] = []
+        taken: set[str] = set()
+        for members in groups.values():
+            words: Counter[str] = Counter()
+            for i in members:
+                words.update(t for t in keyword_terms(lines[i].text) if t not in ("user", "concluded"))
+            ranked = sorted(words, key=lambda w: (-words[w], not everyday_word(w), len(w), w))
+            name = next((w for w in ranked if w not in taken and not w.isdigit()), f"part-{len(named) + 1}")
+            taken.add(name)
+            named.append((name, members))
+        return named
+
+
+def _silhouette(vectors: np.ndarray, labels: Sequence[int]) -> float:
+    """Mean silhouette of a clustering under cosine distance (higher: better separated groups)."""
+    marks = np.asarray(labels)
+    if len(set(labels)) < 2:
+        return -1.0
+    distance = 1.0 - vectors @ vectors.T
+    scores = []
+    for i, label in enumerate(marks):
+        same = marks == label
+        same[i] = False
+        if not same.any():
+            scores.append(0.0)
+            continue
+        inside = float(distance[i, same].mean())
+        outside = min(float(distance[i, marks == other].mean()) for other in set(labels) if other != label)
+        scores.append((outside - inside) / max(inside, outside, 1e-9))
+    return float(np.mean(scores))
+
+
+def _kmeans(vectors: np.ndarray, k: int, rounds: int = 20) -> list[int]:
+    """Cosine k-means with farthest-point seeding (deterministic)."""
+    centres = [vectors[0]]
+    for _ in range(1, k):
+        similarity = np.max(np.stack([vectors @ c for c in centres]), axis=0)
+        centres.append(vectors[int(np.argmin(similarity))])
+    matrix = np.stack(centres)
+    labels = np.zeros(len(vectors), dtype=int)
+    for _ in range(rounds):
+        labels = np.argmax(vectors @ matrix.T, axis=1)
+        for j in range(k):
+            members = vectors[labels == j]
+            if len(members):
+                centre = members.mean(axis=0)
+                matrix[j] = centre / (np.linalg.norm(centre) or 1.0)
+    return [int(label) for label in labels]
+
+
+__all__ = [
+    "MalformedTopic",
+    "TopicBook",
+    "TopicFile",
+    "TopicLine",
+    "parse_topic",
+    "render_topic",
+    "slugify",
+    "write_atomic",
+]
