@@ -25,6 +25,7 @@ RANKS = {
     "tools": 9,
     "memory": 10,
     "topics": 10,
+    "working": 10,
     "accounts": 10,
     "assistant": 10,
     "conversations": 10,

@@ -422,6 +422,21 @@ def test_chat_text_keeps_the_conversation(client: TestClient, fake: FakeModelSer
     assert client.post("/chat/text", json={"text": ""}).status_code == 422
 
 
+def test_chat_text_retry_after_the_model_was_down(client: TestClient, fake: FakeModelServer) -> None:
+    fake.mode = "down"
+    failed = client.post("/chat/text", json={"text": "Is the boiler serviced?"})
+    assert failed.status_code == 502 and failed.json()["error"] == "provider_unavailable"
+    fake.mode = "ok"
+    fake.script_chat(["Yes, in March."])
+    retried = client.post("/chat/text", json={"text": "Is the boiler serviced?"}).json()
+    sent = fake.requests_to(UPSTREAM)[-1].body["messages"]
+    assert [m["content"] for m in sent if m["role"] == "user"] == ["Is the boiler serviced?"]
+    assert _turns(client, retried["conversation_id"]) == [
+        ("user", "Is the boiler serviced?"),
+        ("assistant", "Yes, in March."),
+    ]
+
+
 def test_models_lists_the_upstream_model(client: TestClient) -> None:
     response = client.get("/v1/models")
     assert response.status_code == 200

@@ -24,10 +24,10 @@ from mcp.client.streamable_http import streamable_http_client
 
 from reverie import Memory, Settings
 from reverie.server import build_server
-from reverie.tools.memory_tool import FUNCTION_SCHEMAS
+from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS
 from tests.apiauth import auth_headers
 
-TOOL_NAMES = sorted(schema["function"]["name"] for schema in FUNCTION_SCHEMAS)
+TOOL_NAMES = sorted(schema["function"]["name"] for schema in ALL_FUNCTION_SCHEMAS)
 _INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,

@@ -18,7 +18,7 @@ import reverie
 from reverie import Settings, load_settings
 from reverie.server import build_server, create_app
 from reverie.server.limits import MAX_BODY_BYTES
-from reverie.tools.memory_tool import FUNCTION_SCHEMAS, TOOL_PROMPT
+from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS, TOOL_PROMPT
 from tests.apiauth import auth_headers
 
 API = "/api/v1"
@@ -318,7 +318,7 @@ def test_tool_commands(client: TestClient) -> None:
 
 def test_tool_schema(client: TestClient) -> None:
     schema = client.get(f"{API}/tool/schema").json()
-    assert schema == {"functions": FUNCTION_SCHEMAS, "prompt": TOOL_PROMPT}
+    assert schema == {"functions": ALL_FUNCTION_SCHEMAS, "prompt": TOOL_PROMPT}
 
 
 def test_observe_power_phrases(client: TestClient) -> None:

@@ -231,7 +231,9 @@ def test_a_hand_edit_shows_in_search_and_a_broken_file_is_reported_not_lost(
     topics = memory.topics.topics()
     assert topics[0].error.startswith("line 1") and topics[0].line_count == 5
     assert path.read_text() == broken, "the file is left as the person wrote it"
-    assert any("saffron" in hit.memory.text for hit in memory.search("saffron freezer").facts), "memories kept"
+    assert any("saffron" in hit.memory.text for hit in memory.search("saffron freezer").facts), (
+        "memories kept"
+    )
     with pytest.raises(MalformedTopic):
         memory.topics.read("cooking")
 

@@ -17,12 +17,13 @@ from reverie.memory import FORGET_ALL_CONFIRMATION, Memory, RememberResult
 from reverie.observe import Observation
 from reverie.retrieve.context import ContextBlock
 from reverie.retrieve.search import RecentResults, SearchResults
-from reverie.tools.memory_tool import FUNCTION_SCHEMAS, TOOL_PROMPT, ToolResponse
+from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS, FUNCTION_SCHEMAS, TOOL_PROMPT, ToolResponse
 
 __version__ = "0.1.0"
 
 __all__ = [
     "FORGET_ALL_CONFIRMATION",
+    "ALL_FUNCTION_SCHEMAS",
     "FUNCTION_SCHEMAS",
     "TOOL_PROMPT",
     "ConfigError",

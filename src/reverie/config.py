@@ -114,6 +114,7 @@ class MemorySettings(_Section):
     context_max_facts: int = Field(default=30, ge=0)
     context_max_summaries: int = Field(default=3, ge=0)
     timezone: str = ""
+    unmapped_interfaces: Literal["guest", "thread"] = "guest"
     extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
     decay: DecaySettings = Field(default_factory=DecaySettings)
     topics: TopicSettings = Field(default_factory=TopicSettings)

@@ -18,14 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from reverie.errors import ProviderError, ReverieError
+from reverie.errors import GuardRejected, ProviderError, ReverieError
 from reverie.extract import prompts
 from reverie.extract.extraction import Extraction, Rejection, extract_conversation, validate
+from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import correct_fact, remember_fact, set_preference
 from reverie.llm import ChatMessage, ChatModel
 from reverie.store.base import MemoryFilter, MemoryRow, MessageRow
 from reverie.text import normalize_key
 from reverie.topics import TopicBook
+from reverie.working import WorkingState
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
@@ -188,6 +190,27 @@ class Consolidator:
                 )
                 counts[result.status] += 1
                 conclusions.append(result.memory)
+            state = WorkingState.loads(scope.get_working_state(conversation_id))
+            for text in state.carry_over(now, view.tz):
+                try:
+                    text = ensure_memory_text(text, max_bytes=view.settings.memory.max_memory_bytes)
+                except GuardRejected as exc:
+                    log.warning("Working-state item not carried over: %s", exc)
+                    continue
+                result = remember_fact(
+                    scope,
+                    text,
+                    now,
+                    key=None,
+                    type_="task",
+                    source="explicit",
+                    confidence=1.0,
+                    conversation_id=conversation_id,
+                    policy=policy,
+                    service=service,
+                    index=index,
+                )
+                counts[result.status] += 1
             for corr in kept.corrections:
                 result = correct_fact(
                     scope,

@@ -1,10 +1,11 @@
 """The memory tool over the Model Context Protocol (MCP), for desktop assistants and remote agents.
 
-The MCP tools are the memory tool's functions (``FUNCTION_SCHEMAS``: ``memory_search``,
-``memory_recent``, ``memory_remember``, ``memory_forget``, ``documents_search``) with the same
-input schemas, and every call runs through :func:`reverie.tools.memory_tool.run_function`, the
-code path behind ``reverie tool`` and ``POST /api/v1/tool``: the same answers, the same error
-shapes and the same guardrails. The resource ``memory://context`` is the fenced context block.
+The MCP tools are the memory tool's functions (``ALL_FUNCTION_SCHEMAS``: DAWN's
+``memory_search``, ``memory_recent``, ``memory_remember``, ``memory_forget``, ``documents_search``,
+and mem.db's verb-first ``create_memory``, ``update_memory``, ``delete_memory``, ``list_memories``,
+``search_memory``, ``forget_memory``) with the same input schemas, and every call runs through
+:func:`reverie.tools.memory_tool.run_function`, the code path behind ``reverie tool`` and
+``POST /api/v1/tool``: the same answers, the same error shapes and the same guardrails. The resource ``memory://context`` is the fenced context block.
 
 :func:`build_mcp` builds the server around a ``resolve`` callable that returns the caller's
 :class:`Memory`: fixed for ``reverie mcp`` on stdio, taken from the request's credential when
@@ -30,7 +31,7 @@ from starlette.requests import Request
 import reverie
 from reverie.errors import ReverieError
 from reverie.memory import Memory
-from reverie.tools.memory_tool import FUNCTION_SCHEMAS, run_function
+from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS, run_function
 
 SERVER_NAME = "reverie"
 CONTEXT_URI = "memory://context"
@@ -81,6 +82,34 @@ _TOOLS = {
         read_only=False,
         destructive=True,
     ),
+    "create_memory": _ToolInfo(
+        "Create a memory",
+        'Answers {"status": "stored|reinforced|superseded", "id", "memory"}; '
+        "keep the id to update or delete it.",
+        read_only=False,
+    ),
+    "update_memory": _ToolInfo(
+        "Update a memory", 'Answers {"status": "updated", "id", "memory"}.', read_only=False
+    ),
+    "delete_memory": _ToolInfo(
+        "Delete a memory", 'Answers {"status": "deleted", "id"}.', read_only=False, destructive=True
+    ),
+    "list_memories": _ToolInfo(
+        "List memories",
+        'Answers {"count", "memories": [{"id", "content", "memory_type", "key", ...}]}.',
+        read_only=True,
+    ),
+    "search_memory": _ToolInfo(
+        "Search memories by id",
+        'Answers {"count", "results": [{"id", "content", "score", ...}]}.',
+        read_only=True,
+    ),
+    "forget_memory": _ToolInfo(
+        "Forget memories",
+        'Answers {"status": "forgotten|not_found", "ids"}.',
+        read_only=False,
+        destructive=True,
+    ),
     "documents_search": _ToolInfo(
         "Search documents",
         'Answers {"status": "ok|not_found", "count", "results": [{"file", "location", "text", "score"}]}; '
@@ -92,7 +121,7 @@ _TOOLS = {
 
 def _tools() -> list[types.Tool]:
     tools = []
-    for schema in FUNCTION_SCHEMAS:
+    for schema in ALL_FUNCTION_SCHEMAS:
         function = schema["function"]
         info = _TOOLS[function["name"]]
         tools.append(

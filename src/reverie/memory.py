@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import tzinfo
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from reverie.accounts import Accounts
@@ -27,7 +28,9 @@ from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import (
     MergePolicy,
     RememberResult,
+    ScopeMerge,
     embed_or_none,
+    merge_memories,
     remember_fact,
     set_preference,
     store_vector,
@@ -61,8 +64,10 @@ from reverie.store.base import (
 from reverie.text import keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
 from reverie.topics import TopicBook
+from reverie.working import WorkingState
 
 FORGET_ALL_CONFIRMATION = "DELETE"
+_T = TypeVar("_T")
 log = logging.getLogger(__name__)
 _USER_NAME_MAX = 64
 
@@ -187,13 +192,70 @@ class Memory(Conversations):
         )
 
     def for_interface(self, interface: str) -> Memory:
-        """The memory of whoever an interface is mapped to, or a guest view if unmapped."""
+        """The memory of whoever an interface is mapped to; unmapped: a guest, or its thread.
+
+        With ``[memory] unmapped_interfaces = "thread"`` an unmapped interface keeps memories in
+        a thread of its own (used only there) until a person claims it with :meth:`merge_thread`.
+        """
         name = self.settings.memory.voice_mapping.get(interface)
         if name is not None:
             return self._view(self._resolve_user(name), interface)
         user_id = self.store.interface_user(interface)
-        user = next((u for u in self.store.list_users() if u.id == user_id), None) if user_id else None
+        user = self.store.get_user_by_id(user_id) if user_id else None
+        if user is None and self.settings.memory.unmapped_interfaces == "thread":
+            thread = f"thread-{normalize_key(interface).replace('_', '-')[:40] or 'device'}"
+            user = self.store.get_user(thread) or self.store.add_thread(
+                thread, f"interface {interface}", self.clock()
+            )
         return self._view(user, interface)
+
+    # threads (mem.db scopes) ---------------------------------------------------------
+    def start_thread(self, label: str = "") -> Memory:
+        """A new thread: memories kept for a conversation whose person is not known yet."""
+        name = f"thread-{uuid.uuid4().hex[:12]}"
+        return self._view(self.store.add_thread(name, label.strip()[:100], self.clock()), None)
+
+    def for_thread(self, name: str) -> Memory:
+        """The memory of a thread (NotFound if there is no such thread)."""
+        thread = self.store.get_user(name)
+        if thread is None or thread.kind != "thread":
+            raise NotFound(f"No thread named '{name}'")
+        return self._view(thread, None)
+
+    def threads(self) -> list[User]:
+        """Threads not merged into a user yet."""
+        return self.store.list_threads()
+
+    def merge_thread(self, thread: str, into: str) -> ScopeMerge:
+        """Move a thread's memories to a user in one transaction; duplicates: the newest wins.
+
+        The thread then ends: its conversations and their turns go with it to the user.
+        """
+        source = self.for_thread(thread)
+        target = self.for_user(into)
+        assert source.user is not None and target.user is not None
+        if target.user.kind != "person":
+            raise InvalidInput(f"'{into}' is a thread; merge into a person")
+        now = self.clock()
+        with self.store.transaction():
+            report = merge_memories(
+                source.scope,
+                target.scope,
+                now,
+                reason=f"merged thread {thread}",
+                policy=self.policy,
+                service=self.embeddings,
+                index=self.semantic.index if self.semantic else None,
+            )
+            target.scope.audit(
+                "merge_thread",
+                now,
+                target_kind="thread",
+                reason=f"thread {thread} merged into {into}",
+                detail={"moved": report.moved, "superseded": report.superseded},
+            )
+            self.store.delete_user(source.user.id)
+        return report
 
     @property
     def is_guest(self) -> bool:
@@ -533,6 +595,9 @@ class Memory(Conversations):
             rows = {row.id: row for row in scope.get_memories(earlier)}
             relevant += [rows[i] for i in earlier if i in rows and rows[i].status == "active"]
         topic, recent = self._topic_context(conversation_id)
+        working = (
+            self.working_state(conversation_id).lines(now, self.tz) if conversation_id is not None else []
+        )
         if topic is not None:
             relevant = []  # Rostro: the topic file replaces the accumulated relevant memories
         block = build_context(
@@ -543,6 +608,7 @@ class Memory(Conversations):
             relevant=relevant,
             topic=topic,
             recent_topics=recent,
+            working=working,
             max_facts=self.settings.memory.context_max_facts,
             max_summaries=self.settings.memory.context_max_summaries,
             documents=self._excerpts(query or ""),
@@ -551,6 +617,23 @@ class Memory(Conversations):
         if touch and block.fact_ids:
             scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)
         return block
+
+    # working state (Saga's active context) ---------------------------------------------
+    def working_state(self, conversation_id: int) -> WorkingState:
+        """A conversation's timers, reminders, tasks and summary (NotFound for another user's)."""
+        scope = self.scope
+        if scope.get_conversation(conversation_id) is None:
+            raise NotFound(f"No conversation with id {conversation_id}")
+        return WorkingState.loads(scope.get_working_state(conversation_id))
+
+    def change_working_state(self, conversation_id: int, change: Callable[[WorkingState], _T]) -> _T:
+        """Apply ``change`` to a conversation's working state and save it, atomically."""
+        scope = self.scope
+        with scope.transaction():
+            state = self.working_state(conversation_id)
+            result = change(state)
+            scope.put_working_state(conversation_id, state.dumps(), self.clock())
+        return result
 
     def _topic_context(self, conversation_id: int | None) -> tuple[tuple[str, list[str]] | None, list[str]]:
         """The conversation's topic file (title, lines) once detected, else the recent-topics index."""

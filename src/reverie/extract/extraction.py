@@ -16,7 +16,7 @@ from typing import Any
 from reverie.errors import ProviderError
 from reverie.extract import prompts
 from reverie.extract.conclusions import extract_conclusions, name_topic
-from reverie.extract.guard import check_memory_text
+from reverie.extract.guard import check_memory_text, find_personal_sensitive
 from reverie.extract.rules import extract_facts, summarize
 from reverie.llm import ChatMessage, ChatModel, parse_json_reply
 from reverie.store.base import MessageRow
@@ -150,7 +150,12 @@ def _check(
     if confidence < minimum:
         return f"confidence {confidence} is under the minimum {minimum}"
     verdict = check_memory_text(text, max_bytes=max_bytes)
-    return None if verdict.ok else f"{verdict.reason}: {verdict.message}"
+    if not verdict.ok:
+        return f"{verdict.reason}: {verdict.message}"
+    sensitive = find_personal_sensitive(text)
+    if sensitive is not None:  # mem.db §8: only an explicit remember stores these
+        return f"sensitive: a {sensitive} detail is kept only when the user explicitly asks to remember it"
+    return None
 
 
 def validate(

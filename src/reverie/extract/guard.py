@@ -17,7 +17,13 @@ from dataclasses import dataclass
 
 from reverie.errors import GuardRejected
 
-__all__ = ["GuardVerdict", "check_memory_text", "ensure_memory_text", "find_secret"]
+__all__ = [
+    "GuardVerdict",
+    "check_memory_text",
+    "ensure_memory_text",
+    "find_personal_sensitive",
+    "find_secret",
+]
 
 
 @dataclass(frozen=True)
@@ -340,6 +346,49 @@ def find_secret(text: str) -> str | None:
     # Hex digests and keys are single-case, so the mixed-case test above misses them.
     if any(re.search(r"\d", h) and re.search(r"[a-f]", h, re.I) for h in _HEX.findall(text)):
         return "high-entropy token"
+    return None
+
+
+# --- personal-sensitive details (mem.db §8) ---------------------------------------------------
+# Not secrets (those are refused): details a person may want kept, but only when they ask.
+_PERSONAL: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "health",
+        re.compile(
+            r"\b(?:diagnos(?:ed|is)|depress(?:ion|ed)|anxiety disorder|bipolar|schizophreni\w*|adhd|autis\w*"
+            r"|hiv|aids|cancer|tumou?r|chemo\w*|diabet\w*|epilep\w*|dementia|alzheimer\w*|pregnan\w*"
+            r"|miscarriage|abortion|psychiatri\w*|therapist|antidepressant\w*|insulin|prescri(?:bed|ption)"
+            r"|medication|\d+\s?mg\b|blood pressure|std|sti|rehab|addiction|eating disorder)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "finances",
+        re.compile(
+            r"\b(?:salary|income|earns?|net worth|bank balance|credit score|debts?|owes?|overdraft"
+            r"|bankrupt\w*|mortgage|loan of|in debt)\b[^.\n]{0,40}?"
+            r"(?:[$€£]\s?\d|\d[\d,.]*\s?(?:k|dollars|euros|pounds)\b)"
+            r"|\bcredit score\b|\bbank balance\b|\bnet worth\b|\bbankrupt\w*",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "identity number",
+        re.compile(
+            r"\b\d{3}-\d{2}-\d{4}\b|\b(?:social security|ssn|passport|national insurance|national id"
+            r"|driver'?s licen[cs]e|tax id|personnummer|nif|dni)\s*(?:number|no\.?|#)?\s*(?:is\s*)?[:#]?"
+            r"\s*[A-Z0-9][A-Z0-9 -]{4,}",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+
+def find_personal_sensitive(text: str) -> str | None:
+    """The kind of personal-sensitive detail (health, finances, identity number) in ``text``, or None."""
+    for kind, pattern in _PERSONAL:
+        if pattern.search(text):
+            return kind
     return None
 
 

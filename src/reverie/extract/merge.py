@@ -26,8 +26,9 @@ import numpy.typing as npt
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, FloatMatrix, to_blob
 from reverie.errors import ProviderError
+from reverie.extract.guard import find_personal_sensitive
 from reverie.extract.keys import infer_key
-from reverie.store.base import MemoryRow, NewMemory, Source, UserStore, VectorKind
+from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore, VectorKind
 from reverie.text import keyword_terms, token_similarity
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,7 @@ def remember_fact(
                 type=type_,
                 key=None if previous is not None and previous.key == key else key,
                 conversation_id=conversation_id,
+                sensitive=find_personal_sensitive(text) is not None,
             ),
             now,
         )
@@ -260,10 +262,89 @@ def set_preference(
         return RememberResult("reinforced" if same else "updated", changed)
 
 
+@dataclass(frozen=True)
+class ScopeMerge:
+    """What merging one owner's memories into another's did."""
+
+    moved: int = 0
+    superseded: int = 0
+    ids: tuple[int, ...] = ()  # the new ids of the moved memories, in order
+
+
+def merge_memories(
+    source: UserStore,
+    target: UserStore,
+    now: float,
+    *,
+    reason: str,
+    policy: MergePolicy,
+    service: EmbeddingService | None = None,
+    index: VectorIndex | None = None,
+) -> ScopeMerge:
+    """Move every active memory of ``source`` to ``target`` (mem.db §7), in the caller's transaction.
+
+    A memory with the same key, or a near-duplicate (content words, or meaning), of one the
+    target has is a duplicate: the newer of the two (by last update) stays active and the other
+    is kept as superseded by it, with an audit entry. The source's copies are deleted.
+    """
+    rows = source.list_memories(MemoryFilter(statuses=("active",), limit=1_000_000, order="id"))
+    moved = superseded = 0
+    ids: list[int] = []
+    for row in rows:
+        vector = embed_or_none(service, row.text)
+        twin = target.find_active_by_key(row.kind, row.key) if row.key else None
+        if twin is None and row.kind == "fact":
+            twin = _token_twin(target, row.text, policy.duplicate_similarity) or _vector_twin(
+                target, service, index, vector, policy.duplicate_distance
+            )
+        newer = twin is None or row.updated_at > twin.updated_at
+        copy = target.insert_memory(
+            NewMemory(
+                kind=row.kind,
+                text=row.text,
+                source=row.source,
+                confidence=row.confidence,
+                type=row.type,
+                key=row.key if newer else None,
+                created_at=row.created_at,
+                updated_at=row.updated_at,
+                last_accessed=row.last_accessed,
+                access_count=row.access_count,
+                reinforcement_count=row.reinforcement_count,
+                status="active" if newer else "superseded",
+                sensitive=row.sensitive,
+            ),
+            now,
+        )
+        if newer:
+            store_vector(target, service, "memory", copy.id, vector)
+        ids.append(copy.id)
+        if twin is not None:
+            old, new = (twin, copy) if newer else (copy, twin)
+            if newer:
+                target.supersede(twin.id, copy.id, now)
+            else:
+                target.update_memory(copy.id, now, superseded_by=twin.id)
+            target.audit(
+                "supersede",
+                now,
+                target_kind=old.kind,
+                target_id=old.id,
+                reason=f"{reason}: a newer duplicate (#{new.id}) wins",
+                detail={"text": old.text, "kept": new.text},
+            )
+            superseded += 1
+        moved += 1
+    source.delete_memories([row.id for row in rows])
+    return ScopeMerge(moved, superseded, tuple(ids))
+
+
 __all__ = [
     "MergePolicy",
     "correct_fact",
     "RememberResult",
+    "ScopeMerge",
+    "merge_memories",
     "embed_all_or_none",
     "embed_or_none",
     "remember_fact",

@@ -23,6 +23,7 @@ _WHITESPACE = re.compile(r"\s+")
 
 # Share of the budget each section may use; what a section leaves flows to the next one.
 _SHARES = {
+    "working": 0.2,
     "profile": 0.25,
     "preferences": 0.15,
     "topic": 0.35,
@@ -140,6 +141,7 @@ def build_context(
     document_tokens: int = 0,
     topic: tuple[str, Sequence[str]] | None = None,
     recent_topics: Sequence[str] = (),
+    working: Sequence[str] = (),
 ) -> ContextBlock:
     """Render the remembered-data block for a prompt; never more than ``budget`` tokens.
 
@@ -149,6 +151,7 @@ def build_context(
     ``document_tokens``, at most half the budget, taken before the memory sections share
     the rest; they are rendered last. A detected ``topic`` (title, lines) takes the place of
     the relevant facts (Rostro); ``recent_topics`` (lines with relative times) open a session.
+    ``working`` lines (the conversation's live timers, reminders and tasks) come first.
     """
     overhead = count_tokens(FENCE_OPEN) + count_tokens(PREAMBLE) + count_tokens(FENCE_CLOSE) + 3
     available = budget - overhead
@@ -175,6 +178,13 @@ def build_context(
     def close_section(section: _Section) -> None:
         nonlocal carry
         carry = max(0, section.allowance - section.spent())
+
+    if working:
+        now_section = open_section("working", "Right now (this conversation):")
+        for line in working:
+            if not now_section.add(f"- {clean_item(line)}"):
+                break
+        close_section(now_section)
 
     base = scope.get_base_memory()
     profile = open_section("profile", "Profile:")

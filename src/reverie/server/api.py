@@ -37,7 +37,7 @@ from reverie.server.schemas import (
     search_out,
 )
 from reverie.store.base import Kind, Source, Status
-from reverie.tools.memory_tool import FUNCTION_SCHEMAS, TOOL_PROMPT, recent_text, run_tool
+from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS, TOOL_PROMPT, recent_text, run_tool
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "Invalid input (bad date, empty text, malformed JSON ...)"},
@@ -221,7 +221,7 @@ def tool(memory: MemoryDep, command: Annotated[Any, Depends(json_body)]) -> Tool
 @api_router.get("/tool/schema", response_model=ToolSchemaOut, tags=["assistant"])
 def tool_schema() -> ToolSchemaOut:
     """OpenAI-style function schemas for the memory tool, and the DAWN prompt text that explains it."""
-    return ToolSchemaOut(functions=FUNCTION_SCHEMAS, prompt=TOOL_PROMPT)
+    return ToolSchemaOut(functions=ALL_FUNCTION_SCHEMAS, prompt=TOOL_PROMPT)
 
 
 @api_router.post("/observe", response_model=ObserveOut, tags=["assistant"])

@@ -22,13 +22,13 @@ from reverie.server.chat import chat_router
 from reverie.server.conversations import conversations_router
 from reverie.server.deps import RootMemory, is_loopback
 from reverie.server.documents import documents_router
-from reverie.server.topics import topics_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from reverie.server.mcp import mcp_router
 from reverie.server.ops import UpstreamProbe, check_listen_address, health_report, log_config
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
+from reverie.server.topics import topics_router
 from reverie.store import open_store
 
 meta_router = APIRouter(tags=["meta"])
@@ -115,6 +115,11 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(chat_router)
     app.include_router(sessions_router)
     app.include_router(mcp_router())
+    from reverie.server.ui import ui_router  # the web UI and the routes only it needs
+    from reverie.server.ui_api import ui_api_router
+
+    app.include_router(ui_api_router)
+    app.include_router(ui_router)
     return app
 
 

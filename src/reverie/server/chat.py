@@ -366,9 +366,10 @@ def chat_text(
         memory, conversation_id, interface=_interface(memory), private=private
     )
     history = conversation_history(memory, conversation.id if conversation else None)
-    exchange = start_exchange(
-        memory, model, [*history, ChatMessage("user", body.text)], conversation=conversation
-    )
+    user = ChatMessage("user", body.text)
+    if not (history and history[-1] == user):  # else a retry of a turn that got no reply
+        history.append(user)
+    exchange = start_exchange(memory, model, history, conversation=conversation)
     answer = exchange.complete()
     return TextOut(
         text=answer.content,

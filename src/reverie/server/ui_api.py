@@ -208,7 +208,8 @@ def _next_period(start: date, bucket: Bucket) -> date:
 
 
 def timeline(rows: list[MemoryRow], tz: tzinfo, now: float) -> tuple[Bucket, list[TimelinePoint]]:
-    """Memories created per day, week or month (chosen by the span) from the first one to today."""
+    """Memories created per day, week or month (chosen by the span), from the period before the first
+    one (when there were none) to today."""
     if not rows:
         return "day", []
     days = [datetime.fromtimestamp(row.created_at, tz).date() for row in rows]
@@ -216,7 +217,8 @@ def timeline(rows: list[MemoryRow], tz: tzinfo, now: float) -> tuple[Bucket, lis
     span = (today - first).days
     bucket: Bucket = "day" if span <= 62 else "week" if span <= 7 * 104 else "month"
     created = Counter((_period_start(day, bucket), row.kind) for day, row in zip(days, rows, strict=True))
-    points, total, start = [], 0, _period_start(first, bucket)
+    points, total = [], 0
+    start = _period_start(_period_start(first, bucket) - timedelta(days=1), bucket)  # starts from nothing
     while start <= today:
         facts, preferences = created[(start, "fact")], created[(start, "preference")]
         total += facts + preferences

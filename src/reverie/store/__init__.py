@@ -42,6 +42,16 @@ def _open_sqlite(settings: Settings) -> Store:
 register_engine("sqlite", _open_sqlite)
 
 
+def _open_postgres(settings: Settings) -> Store:
+    from reverie.store.postgres import PgStore
+
+    return PgStore(settings.store.url)
+
+
+register_engine("postgresql", _open_postgres)
+register_engine("postgres", _open_postgres)
+
+
 def open_store(settings: Settings) -> Store:
     """Open the database the settings name (the home folder's SQLite file by default)."""
     scheme = settings.store.url.partition("://")[0] if settings.store.url else "sqlite"

@@ -33,6 +33,8 @@ class User:
     display_name: str
     is_admin: bool
     created_at: float
+    kind: str = "person"  # person, or thread: a conversation whose person is not known yet
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class MemoryRow:
     access_count: int
     reinforcement_count: int
     conversation_id: int | None
+    sensitive: bool = False  # personal-sensitive (health, finances, identity numbers)
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class NewMemory:
     access_count: int = 0
     reinforcement_count: int = 1
     status: Status = "active"
+    sensitive: bool = False
 
 
 @dataclass(frozen=True)
@@ -612,6 +616,15 @@ class UserStore(Protocol):
         """Point index lines of one topic at another (after a split)."""
         ...
 
+    # working state (Saga's active context) --------------------------------------------
+    def get_working_state(self, conversation_id: int) -> str | None:
+        """A conversation's working state (JSON text), if any."""
+        ...
+
+    def put_working_state(self, conversation_id: int, state: str, now: float) -> None:
+        """Replace a conversation's working state (JSON text)."""
+        ...
+
     def delete_everything(self) -> dict[str, int]:
         """Delete every memory, summary, conversation and the base memory; return counts."""
         ...
@@ -760,6 +773,10 @@ class Store(DocumentStore, AccountStore, Protocol):
         """A view of the store bound to one user."""
         ...
 
+    def transaction(self) -> AbstractContextManager[Any]:
+        """One write transaction of this thread, spanning users (nested calls join it)."""
+        ...
+
     def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
         """Create a user; Conflict if the name is taken."""
         ...
@@ -769,7 +786,15 @@ class Store(DocumentStore, AccountStore, Protocol):
         ...
 
     def list_users(self) -> list[User]:
-        """All users, by name."""
+        """All users (people, not threads), by name."""
+        ...
+
+    def add_thread(self, name: str, label: str, now: float) -> User:
+        """Create the owner of a thread's memories."""
+        ...
+
+    def list_threads(self) -> list[User]:
+        """Threads not merged into a user yet, newest first."""
         ...
 
     def delete_user(self, user_id: int) -> None:

@@ -360,7 +360,27 @@ class SqliteStore(DocumentStatements, AccountStatements):
 
     def list_users(self) -> list[User]:
         """All users, by name."""
-        rows = self.connection().execute("SELECT * FROM users ORDER BY name").fetchall()
+        rows = self.connection().execute("SELECT * FROM users WHERE kind = 'person' ORDER BY name").fetchall()
+        return [_user(row) for row in rows]
+
+    def add_thread(self, name: str, label: str, now: float) -> User:
+        """Create the owner of a thread's memories (a conversation whose person is not known yet)."""
+        try:
+            with self.transaction() as conn:
+                cur = conn.execute(
+                    "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
+                    " VALUES (?, '', 0, ?, 'thread', ?)",
+                    (name, now, label),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"A thread or user named '{name}' already exists") from exc
+        return User(int(cur.lastrowid or 0), name, "", False, now, "thread", label)
+
+    def list_threads(self) -> list[User]:
+        """Every thread not merged into a user yet, newest first."""
+        rows = (
+            self.connection().execute("SELECT * FROM users WHERE kind = 'thread' ORDER BY id DESC").fetchall()
+        )
         return [_user(row) for row in rows]
 
     def delete_user(self, user_id: int) -> None:
@@ -398,7 +418,15 @@ class SqliteStore(DocumentStatements, AccountStatements):
 
 
 def _user(row: sqlite3.Row) -> User:
-    return User(row["id"], row["name"], row["display_name"], bool(row["is_admin"]), row["created_at"])
+    return User(
+        row["id"],
+        row["name"],
+        row["display_name"],
+        bool(row["is_admin"]),
+        row["created_at"],
+        row["kind"],
+        row["label"],
+    )
 
 
 __all__ = ["SqliteStore"]

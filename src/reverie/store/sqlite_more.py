@@ -80,6 +80,30 @@ class ConversationStatements:
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return self._store.connection().execute(sql, params).fetchall()
 
+    # working state -------------------------------------------------------------------
+    def get_working_state(self, conversation_id: int) -> str | None:
+        """A conversation's working state (JSON text), if any."""
+        rows = self._rows(
+            "SELECT state FROM working_state WHERE conversation_id = ? AND user_id = ?",
+            (conversation_id, self.user_id),
+        )
+        return str(rows[0][0]) if rows else None
+
+    def put_working_state(self, conversation_id: int, state: str, now: float) -> None:
+        """Replace a conversation's working state (JSON text); NotFound for another user's conversation."""
+        with self._store.transaction() as conn:
+            owned = conn.execute(
+                "SELECT 1 FROM conversations WHERE id = ? AND user_id = ?", (conversation_id, self.user_id)
+            ).fetchone()
+            if owned is None:
+                raise NotFound(f"No conversation with id {conversation_id}")
+            conn.execute(
+                "INSERT INTO working_state (conversation_id, user_id, state, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(conversation_id) DO UPDATE SET state = excluded.state,"
+                " updated_at = excluded.updated_at",
+                (conversation_id, self.user_id, state, now),
+            )
+
     # conversations -----------------------------------------------------------------
     def start_conversation(self, interface: str, now: float, *, is_private: bool = False) -> ConversationRow:
         """Open a new conversation."""

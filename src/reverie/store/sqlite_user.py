@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 _MEMORY_COLUMNS = (
     "id, kind, type, key, text, source, confidence, status, superseded_by, created_at, "
-    "updated_at, last_accessed, access_count, reinforcement_count, conversation_id"
+    "updated_at, last_accessed, access_count, reinforcement_count, conversation_id, sensitive"
 )
 _UPDATABLE = {
     "decay_base",
@@ -95,6 +95,7 @@ def _memory(row: sqlite3.Row) -> MemoryRow:
         access_count=row["access_count"],
         reinforcement_count=row["reinforcement_count"],
         conversation_id=row["conversation_id"],
+        sensitive=bool(row["sensitive"]),
     )
 
 
@@ -145,7 +146,8 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements, TopicStatem
         cur = self._write(
             "INSERT INTO memories (user_id, kind, type, key, text, source, confidence, status,"
             " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
-            " conversation_id, decay_base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " conversation_id, decay_base, sensitive)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.user_id,
                 memory.kind,
@@ -162,6 +164,7 @@ class SqliteUserStore(ConversationStatements, MaintenanceStatements, TopicStatem
                 memory.reinforcement_count,
                 memory.conversation_id,
                 memory.confidence,
+                int(memory.sensitive),
             ),
         )
         row = self.get_memory(int(cur.lastrowid or 0))

@@ -1,0 +1,147 @@
+// Knowledge Base: the household's documents, their chunks and status; scans with live progress.
+
+import { api } from './api.js';
+import { h, icon, guard, notify, confirmDialog, formatDate, timeAgo, plural } from './dom.js';
+
+const POLL_MS = 400;
+
+function buildLayout(container, isAdmin) {
+  const view = {};
+  view.stats = h('dl', { class: 'stats card', 'aria-label': 'Knowledge base statistics' });
+  view.progress = h('div', { class: 'scan-progress card', hidden: true });
+  view.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
+  view.list = h('ul', { class: 'items docs' });
+  view.scan = h('button', { type: 'button', class: 'btn btn-primary' }, icon('search'), 'Scan for New Files');
+  view.reindexAll = h('button', { type: 'button', class: 'btn' }, icon('refresh'), 'Re-index All');
+  view.help = h('div', { class: 'muted kb-help' });
+  container.append(
+    h('div', { class: 'page-head' }, h('h1', { tabindex: '-1' }, 'Knowledge Base')),
+    view.stats, view.progress, view.live,
+    h('section', { class: 'card', 'aria-label': 'Documents' }, view.list,
+      isAdmin ? h('div', { class: 'actions split' }, view.scan, view.reindexAll)
+        : h('p', { class: 'muted' }, 'Only an admin can scan or re-index documents.')),
+    view.help);
+  return view;
+}
+
+function statItem(label, value) {
+  return h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, value));
+}
+
+function renderStatus(view, status) {
+  view.stats.replaceChildren(
+    statItem('Documents', String(status.documents)),
+    statItem('Chunks', String(status.chunks)),
+    statItem('Last indexed', status.last_indexed ? timeAgo(status.last_indexed) : 'never'));
+  view.help.replaceChildren(
+    h('p', {}, 'To add documents, place files in: ', h('code', {}, status.directory)),
+    h('p', {}, 'Supported formats: .txt, .md, .pdf, .docx'));
+}
+
+function renderProgress(view, scan) {
+  const running = scan.state === 'running';
+  view.progress.hidden = !running;
+  if (!running) return;
+  const files = scan.files_total ? ` (${scan.files_done} of ${plural(scan.files_total, 'file')})` : '';
+  const label = `Indexing… ${scan.percent}%${files}${scan.current ? ` — ${scan.current}` : ''}`;
+  view.progress.replaceChildren(
+    h('p', { class: 'progress-label', id: 'scan-label' }, label),
+    h('progress', { max: 100, value: scan.percent, 'aria-labelledby': 'scan-label' }));
+  view.live.textContent = `Indexing ${scan.percent}%`;
+}
+
+function scanSummary(scan) {
+  if (scan.state === 'failed') return `The scan failed: ${scan.error}`;
+  const parts = [`${scan.indexed} indexed`, `${scan.unchanged} unchanged`, `${scan.skipped} skipped`];
+  if (scan.removed) parts.push(`${scan.removed} removed`);
+  return `Scan done: ${parts.join(', ')}.`;
+}
+
+const TYPE_ICON_CLASS = { pdf: 'doc-pdf', docx: 'doc-docx', md: 'doc-md', txt: 'doc-txt' };
+
+function statusText(doc) {
+  if (doc.status === 'indexed') return `Indexed: ${formatDate(doc.indexed_at)}`;
+  if (doc.status === 'skipped') return `Skipped: ${doc.reason || 'no reason given'}`;
+  if (doc.status === 'excluded') return 'Removed from the index (re-index to bring it back)';
+  return 'Pending';
+}
+
+function docRow(doc, isAdmin, onChange) {
+  const actions = isAdmin ? h('div', { class: 'item-actions' },
+    h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Re-index ${doc.file_name}`,
+      on: { click: guard(() => reindexOne(doc, onChange)) } }, icon('refresh')),
+    doc.status === 'excluded' ? null : h('button', { type: 'button', class: 'icon-btn icon-danger',
+      'aria-label': `Remove ${doc.file_name} from the index`, on: { click: guard(() => removeOne(doc, onChange)) } },
+    icon('trash'))) : null;
+  const chunks = doc.status === 'indexed' ? plural(doc.chunks, 'chunk') : `(${doc.status})`;
+  return h('li', { class: `item doc doc-${doc.status}`, dataset: { id: doc.id } },
+    h('div', { class: 'item-main' },
+      h('span', { class: `doc-icon ${TYPE_ICON_CLASS[doc.file_type] || ''}`, 'aria-hidden': 'true' }, icon('file')),
+      h('p', { class: 'item-text doc-name' }, doc.file_name),
+      h('span', { class: 'doc-chunks' }, chunks), actions),
+    h('p', { class: 'item-meta' }, statusText(doc)));
+}
+
+async function reindexOne(doc, onChange) {
+  await api(`/api/v1/documents/${doc.id}/reindex`, { method: 'POST' });
+  notify(`Re-indexed ${doc.file_name}.`, 'ok');
+  await onChange();
+}
+
+async function removeOne(doc, onChange) {
+  const ok = await confirmDialog({ title: 'Remove this document?',
+    body: h('p', {}, h('q', {}, doc.file_name), ' leaves the index; the file stays on disk.'),
+    confirmLabel: 'Remove' });
+  if (!ok) return;
+  await api(`/api/v1/documents/${doc.id}`, { method: 'DELETE' });
+  notify(`Removed ${doc.file_name} from the index.`, 'ok');
+  await onChange();
+}
+
+function renderDocs(view, documents, isAdmin, onChange) {
+  view.list.replaceChildren(...documents.map((doc) => docRow(doc, isAdmin, onChange)));
+  if (!documents.length) {
+    view.list.append(h('li', { class: 'empty' }, h('p', {}, 'No documents yet.')));
+  }
+}
+
+/** Render the Knowledge Base page; returns a cleanup function that stops polling. */
+export async function knowledgePage(container, { user }) {
+  const view = buildLayout(container, user.is_admin);
+  let timer = null;
+  let stopped = false;
+  const refresh = async () => {
+    const [status, listing] = await Promise.all([api('/api/v1/documents/status'), api('/api/v1/documents')]);
+    renderStatus(view, status);
+    renderProgress(view, status.scan);
+    renderDocs(view, listing.documents, user.is_admin, refresh);
+    return status.scan;
+  };
+  const poll = guard(async () => {
+    if (stopped) return;
+    const status = await api('/api/v1/documents/status');
+    renderStatus(view, status);
+    renderProgress(view, status.scan);
+    if (status.scan.state === 'running') {
+      timer = setTimeout(poll, POLL_MS);
+      return;
+    }
+    timer = null;
+    await refresh();
+    view.live.textContent = scanSummary(status.scan);
+    notify(scanSummary(status.scan), status.scan.state === 'failed' ? 'error' : 'ok');
+  });
+  const startScan = (force) => guard(async () => {
+    const scan = await api('/api/v1/documents/scan', { method: 'POST', body: { force } });
+    renderProgress(view, scan);
+    if (!timer) timer = setTimeout(poll, POLL_MS);
+  });
+  view.scan.addEventListener('click', startScan(false));
+  view.reindexAll.addEventListener('click', startScan(true));
+  const scan = await refresh();
+  if (scan.state === 'running') timer = setTimeout(poll, POLL_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,304 @@
+// Settings: decay, embeddings and extraction (admin), API tokens and the password (everyone).
+
+import { api, ApiError } from './api.js';
+import { h, guard, notify, confirmDialog, errorText, formatDate, timeAgo, percent, uid } from './dom.js';
+
+const LABELS = {
+  'memory.decay.enabled': ['Nightly decay and pruning', 'Confidence fades for memories that are not used.'],
+  'memory.decay.hour': ['Run at hour', '0–23, local time.'],
+  'memory.decay.inferred_weekly': ['Inferred facts kept per week', '0.95 means 5% decay a week.'],
+  'memory.decay.explicit_weekly': ['Explicit facts kept per week', 'Facts you stated yourself.'],
+  'memory.decay.preference_weekly': ['Preferences kept per week', ''],
+  'memory.decay.inferred_floor': ['Inferred facts never below', 'Confidence floor, 0–1.'],
+  'memory.decay.explicit_floor': ['Explicit facts never below', 'Confidence floor, 0–1.'],
+  'memory.decay.preference_floor': ['Preferences never below', 'Confidence floor, 0–1.'],
+  'memory.decay.prune_threshold': ['Forget facts below', 'Facts under this confidence are deleted.'],
+  'memory.decay.prune_superseded_days': ['Keep replaced facts for (days)', ''],
+  'memory.decay.summary_retention_days': ['Keep summaries for (days)', ''],
+  'memory.decay.audit_retention_days': ['Keep the audit trail for (days)', ''],
+  'memory.decay.access_reinforcement_boost': ['Boost when a fact is used', 'Added to its confidence, 0–1.'],
+  'embeddings.provider': ['Provider', 'local runs on this machine; the others call a server.'],
+  'embeddings.model': ['Model', ''],
+  'embeddings.endpoint': ['Endpoint', 'Empty: the provider’s default address.'],
+  'embeddings.hybrid.enabled': ['Hybrid search', 'Combine keywords and meaning.'],
+  'embeddings.hybrid.fusion': ['Fusion', 'weighted scores, or reciprocal rank fusion (rrf).'],
+  'embeddings.hybrid.min_similarity': ['Minimum similarity', 'Vector matches below this are ignored.'],
+  'memory.extraction.provider': ['Provider', 'none: rules only, no model.'],
+  'memory.extraction.model': ['Model', 'Empty: the conversation model under [llm].'],
+  'memory.extraction.endpoint': ['Endpoint', 'Empty: the [llm] endpoint or the provider’s default.'],
+  'memory.extraction.auto_extract': ['Extract after every exchange', 'Otherwise when a conversation ends.'],
+};
+const WEIGHTS = ['embeddings.hybrid.keyword_weight', 'embeddings.hybrid.vector_weight'];
+
+// validation ------------------------------------------------------------------------------
+function numberProblem(field, raw) {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value)) return 'Enter a number.';
+  if (field.type === 'integer' && !Number.isInteger(value)) return 'Enter a whole number.';
+  if (field.minimum !== null && value < field.minimum) return `Must be at least ${field.minimum}.`;
+  if (field.maximum !== null && value > field.maximum) return `Must be at most ${field.maximum}.`;
+  if (field.exclusive_minimum !== null && value <= field.exclusive_minimum) {
+    return `Must be more than ${field.exclusive_minimum}.`;
+  }
+  return null;
+}
+
+/** What is wrong with a raw form value for a field, or null (limits come from the server). */
+export function problemWith(field, raw) {
+  if (field.type === 'boolean') return null;
+  if (field.choices) return field.choices.includes(raw) ? null : `Choose one of ${field.choices.join(', ')}.`;
+  if (field.type === 'string') return null;
+  return numberProblem(field, raw);
+}
+
+function parse(field, raw) {
+  if (field.type === 'boolean') return raw;
+  if (field.type === 'integer' || field.type === 'number') return Number(raw);
+  return raw;
+}
+
+// fields ----------------------------------------------------------------------------------
+function control(field, value, id) {
+  if (field.type === 'boolean') return h('input', { id, type: 'checkbox', checked: Boolean(value) });
+  if (field.choices) {
+    return h('select', { id, class: 'input' },
+      field.choices.map((choice) => h('option', { value: choice, selected: choice === value }, choice)));
+  }
+  const numeric = field.type === 'integer' || field.type === 'number';
+  return h('input', { id, class: 'input', type: numeric ? 'number' : 'text', step: numeric ? 'any' : null,
+    value: value ?? '', autocomplete: 'off', spellcheck: 'false' });
+}
+
+function fieldRow(field, value, inputs) {
+  const id = uid('setting');
+  const [label, hint] = LABELS[field.key] || [field.key, ''];
+  const input = control(field, value, id);
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  input.setAttribute('aria-describedby', `${hintId} ${errorId}`);
+  input.dataset.key = field.key;
+  inputs[field.key] = input;
+  const note = field.live ? '' : ' Needs a restart.';
+  const labelNode = h('label', { class: 'label', for: id }, label);
+  const parts = field.type === 'boolean'
+    ? [h('div', { class: 'check' }, input, labelNode)]
+    : [labelNode, input];
+  return h('div', { class: 'field setting', dataset: { key: field.key } }, ...parts,
+    h('p', { class: 'hint', id: hintId }, `${hint}${note}`.trim()),
+    h('p', { class: 'field-error', id: errorId }));
+}
+
+function weightRow(values, inputs) {
+  const keyword = Math.round((values[WEIGHTS[0]] ?? 0.3) * 100);
+  const output = h('output', { for: 'weight-keyword', class: 'weights-out' });
+  const slider = h('input', { id: 'weight-keyword', type: 'range', min: 0, max: 100, step: 5, value: keyword,
+    'aria-describedby': 'weight-hint' });
+  const show = () => { output.textContent = `Keyword ${slider.value}%  ·  Vector ${100 - slider.value}%`; };
+  slider.addEventListener('input', show);
+  show();
+  inputs.weights = slider;
+  return h('div', { class: 'field setting' }, h('label', { class: 'label', for: 'weight-keyword' }, 'Weights'),
+    slider, output, h('p', { class: 'hint', id: 'weight-hint' }, 'How much keywords count against meaning.'));
+}
+
+function showErrors(form, problems) {
+  for (const row of form.querySelectorAll('.setting')) {
+    const message = problems[row.dataset.key] || '';
+    row.querySelector('.field-error').textContent = message;
+    const input = row.querySelector('[data-key]');
+    if (input) input.setAttribute('aria-invalid', String(Boolean(message)));
+  }
+  const first = form.querySelector('[aria-invalid="true"]');
+  if (first) first.focus();
+}
+
+// one settings card -----------------------------------------------------------------------
+function collect(inputs, fields, keys) {
+  const values = {};
+  const problems = {};
+  for (const key of keys) {
+    const input = inputs[key];
+    const raw = input.type === 'checkbox' ? input.checked : input.value;
+    const problem = problemWith(fields[key], raw);
+    if (problem) problems[key] = problem;
+    else values[key] = parse(fields[key], raw);
+  }
+  if (inputs.weights) {
+    const keyword = Number(inputs.weights.value) / 100;
+    values[WEIGHTS[0]] = keyword;
+    values[WEIGHTS[1]] = Math.round((1 - keyword) * 100) / 100;
+  }
+  return { values, problems };
+}
+
+function changes(values, saved) {
+  return Object.fromEntries(Object.entries(values).filter(([key, value]) => saved[key] !== value));
+}
+
+function resultText(answer) {
+  const restart = answer.changed.filter((key) => !answer.applied.includes(key));
+  const parts = [`Saved to ${answer.config_path}.`];
+  if (answer.applied.length) parts.push('Applied now.');
+  if (restart.length) parts.push(`Restart Reverie to apply: ${restart.join(', ')}.`);
+  return parts.concat(answer.warnings).join(' ');
+}
+
+function settingsCard(title, keys, data, extra) {
+  const inputs = {};
+  const fields = Object.fromEntries(data.fields.map((f) => [f.key, f]));
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const rows = keys.filter((key) => !WEIGHTS.includes(key)).map((key) => fieldRow(fields[key], data.values[key],
+    inputs));
+  if (keys.includes(WEIGHTS[0])) rows.splice(rows.length - 1, 0, weightRow(data.values, inputs));
+  const form = h('form', { class: 'card settings-card', novalidate: true },
+    h('h2', {}, title), h('div', { class: 'grid' }, ...rows), extra,
+    h('div', { class: 'actions' }, status, h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const { values, problems } = collect(inputs, fields, keys.filter((key) => !WEIGHTS.includes(key)));
+    showErrors(form, problems);
+    if (Object.keys(problems).length) {
+      status.textContent = 'Please fix the marked fields.';
+      return;
+    }
+    await save(form, status, changes(values, data.values), data);
+  });
+  return form;
+}
+
+async function save(form, status, changed, data) {
+  if (!Object.keys(changed).length) {
+    status.textContent = 'Nothing changed.';
+    return;
+  }
+  try {
+    const answer = await api('/api/v1/settings', { method: 'PUT', body: changed });
+    Object.assign(data.values, answer.values);
+    status.textContent = resultText(answer);
+    notify('Settings saved.', 'ok');
+  } catch (err) {
+    if (err instanceof ApiError && Object.keys(err.fields).length) showErrors(form, err.fields);
+    status.textContent = errorText(err);
+  }
+}
+
+function cacheInfo(stats) {
+  if (!stats.embedding_model) return h('p', { class: 'muted' }, 'Embeddings are off.');
+  const rate = stats.embedding_cache_hit_rate === null ? '—' : percent(stats.embedding_cache_hit_rate);
+  return h('p', { class: 'muted cache-info' }, `Model in use: ${stats.embedding_model}.  Cache: `
+    + `${stats.embedding_cache_entries} entries, hit rate ${rate}.`);
+}
+
+const DECAY_KEYS = (data) => data.fields.map((f) => f.key).filter((k) => k.startsWith('memory.decay.'));
+const EMBEDDING_KEYS = ['embeddings.provider', 'embeddings.model', 'embeddings.endpoint',
+  'embeddings.hybrid.enabled', 'embeddings.hybrid.fusion', ...WEIGHTS, 'embeddings.hybrid.min_similarity'];
+const EXTRACTION_KEYS = ['memory.extraction.provider', 'memory.extraction.model', 'memory.extraction.endpoint',
+  'memory.extraction.auto_extract'];
+
+async function serverSettings() {
+  const [data, stats] = await Promise.all([api('/api/v1/settings'), api('/api/v1/stats')]);
+  return h('div', { class: 'settings-cards' },
+    settingsCard('Memory decay', DECAY_KEYS(data), data),
+    settingsCard('Embeddings', EMBEDDING_KEYS, data, cacheInfo(stats)),
+    settingsCard('Extraction', EXTRACTION_KEYS, data),
+    data.restart_required.length ? h('p', { class: 'notice' },
+      `Saved but waiting for a restart: ${data.restart_required.join(', ')}.`) : null);
+}
+
+// tokens ----------------------------------------------------------------------------------
+function tokenRow(token, refresh) {
+  const revoke = token.revoked ? h('span', { class: 'badge' }, 'Revoked')
+    : h('button', { type: 'button', class: 'btn btn-small btn-danger', 'aria-label': `Revoke ${token.name}`,
+      on: { click: guard(async () => {
+        const ok = await confirmDialog({ title: 'Revoke this token?', confirmLabel: 'Revoke',
+          body: h('p', {}, h('q', {}, token.name), ' stops working at once.') });
+        if (!ok) return;
+        await api(`/api/v1/tokens/${token.id}`, { method: 'DELETE' });
+        notify(`Revoked ${token.name}.`, 'ok');
+        await refresh();
+      }) } }, 'Revoke');
+  return h('li', { class: `item token${token.revoked ? ' item-dim' : ''}`, dataset: { id: token.id } },
+    h('div', { class: 'item-main' }, h('p', { class: 'item-text' }, token.name, ' ',
+      h('code', {}, `${token.prefix}…`)), revoke),
+    h('p', { class: 'item-meta' }, `Created ${formatDate(token.created_at)}  |  Last used ${
+      timeAgo(token.last_used_at)}${token.interface ? `  |  Device: ${token.interface}` : ''}`));
+}
+
+function secretBox(secret) {
+  const field = h('input', { class: 'input mono', readonly: true, value: secret, 'aria-label': 'New token' });
+  const copy = h('button', { type: 'button', class: 'btn' }, 'Copy');
+  copy.addEventListener('click', guard(async () => {
+    field.select();
+    await navigator.clipboard.writeText(secret);
+    notify('Copied.', 'ok');
+  }));
+  return h('div', { class: 'secret', role: 'alert' },
+    h('p', {}, h('strong', {}, 'Copy this token now: '), 'it will not be shown again.'),
+    h('div', { class: 'secret-row' }, field, copy));
+}
+
+function tokensCard() {
+  const list = h('ul', { class: 'items tokens' });
+  const secret = h('div');
+  const name = h('input', { id: 'token-name', class: 'input', autocomplete: 'off', maxlength: 100,
+    placeholder: 'e.g. kitchen assistant' });
+  const refresh = async () => {
+    const { tokens } = await api('/api/v1/tokens');
+    list.replaceChildren(...tokens.map((t) => tokenRow(t, refresh)));
+    if (!tokens.length) list.append(h('li', { class: 'item muted' }, 'No tokens yet.'));
+  };
+  const form = h('form', { class: 'inline-form' },
+    h('div', { class: 'field grow' }, h('label', { class: 'label', for: 'token-name' }, 'Token name'), name),
+    h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create token'));
+  form.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    if (!name.value.trim()) {
+      name.focus();
+      return;
+    }
+    const created = await api('/api/v1/tokens', { method: 'POST', body: { name: name.value.trim() } });
+    name.value = '';
+    secret.replaceChildren(secretBox(created.token));
+    await refresh();
+  }));
+  const card = h('section', { class: 'card', 'aria-labelledby': 'tokens-title' },
+    h('h2', { id: 'tokens-title' }, 'API tokens'),
+    h('p', { class: 'muted' }, 'Assistants and scripts use a token (Authorization: Bearer …) to reach your memory.'),
+    form, secret, list);
+  return { card, refresh };
+}
+
+// password --------------------------------------------------------------------------------
+function passwordCard() {
+  const current = h('input', { id: 'pw-current', class: 'input', type: 'password', autocomplete: 'current-password' });
+  const next = h('input', { id: 'pw-new', class: 'input', type: 'password', autocomplete: 'new-password',
+    minlength: 8 });
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'pw-title' },
+    h('h2', { id: 'pw-title' }, 'Password'),
+    h('div', { class: 'grid' },
+      h('div', { class: 'field' }, h('label', { class: 'label', for: 'pw-current' }, 'Current password'), current),
+      h('div', { class: 'field' }, h('label', { class: 'label', for: 'pw-new' }, 'New password (8 or more)'), next)),
+    h('div', { class: 'actions' }, status, h('button', { type: 'submit', class: 'btn' }, 'Change password')));
+  form.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    if (!current.value || next.value.length < 8) {
+      status.textContent = 'Enter your current password and a new one of 8 characters or more.';
+      return;
+    }
+    await api('/api/v1/auth/password', { method: 'POST',
+      body: { current_password: current.value, new_password: next.value } });
+    window.dispatchEvent(new CustomEvent('reverie:signed-out'));
+  }));
+  return form;
+}
+
+/** Render the Settings page. */
+export async function settingsPage(container, { user }) {
+  const tokens = tokensCard();
+  const server = user.is_admin ? await serverSettings()
+    : h('p', { class: 'card muted' }, 'Only an admin can change how Reverie decays, searches and extracts.');
+  container.append(h('div', { class: 'page-head' }, h('h1', { tabindex: '-1' }, 'Settings')),
+    server, tokens.card, passwordCard());
+  await tokens.refresh();
+}

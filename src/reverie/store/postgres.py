@@ -1,0 +1,442 @@
+"""The PostgreSQL engine: pgvector, tsvector + BM25, a connection pool, numbered migrations.
+
+Any number of Reverie processes on any number of machines may share one database: jobs are
+claimed with ``FOR UPDATE SKIP LOCKED`` under leases, nightly maintenance under an advisory
+lock, and every statement a :class:`PgUserStore` runs carries its user's id.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from reverie.errors import ConfigError, Conflict, MigrationError, NotFound
+from reverie.store.base import User
+from reverie.store.schema import shipped_migrations
+from reverie.store.postgres_accounts import PgAccountStatements
+from reverie.store.postgres_docs import PgDocumentStatements
+from reverie.store.postgres_user import PgUserStore
+from reverie.store.postgres_vectors import register_vector
+
+Conn = psycopg.Connection[dict[str, Any]]
+# Advisory lock keys (any constants, the same in every process).
+MIGRATION_LOCK = 7_301_001
+MAINTENANCE_LOCK = 7_301_002
+_POOL_OPTIONS = {"pool_min_size": 1, "pool_max_size": 10, "connect_timeout": 10}
+
+
+def split_url(url: str) -> tuple[str, dict[str, int]]:
+    """The libpq URL without Reverie's own query options, and those options (pool sizes)."""
+    parts = urlsplit(url)
+    options = dict(_POOL_OPTIONS)
+    kept = []
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if name in ("pool_min_size", "pool_max_size"):
+            try:
+                options[name] = int(value)
+            except ValueError:
+                raise ConfigError(f"store.url: {name} must be a whole number, got '{value}'") from None
+        else:
+            kept.append((name, value))
+            if name == "connect_timeout":
+                options[name] = int(value)
+    scheme = "postgresql" if parts.scheme in ("postgres", "postgresql") else parts.scheme
+    return urlunsplit((scheme, parts.netloc, parts.path, urlencode(kept), parts.fragment)), options
+
+
+def redact(url: str) -> str:
+    """The URL with its password masked, for messages."""
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+class PgStore(PgDocumentStatements, PgAccountStatements):
+    """A Reverie database in PostgreSQL (with the pgvector extension)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        conninfo, options = split_url(url)
+        self._conninfo = conninfo
+        self._local = threading.local()
+        self._migrate(options["connect_timeout"])
+        self._pool: ConnectionPool[Conn] = ConnectionPool(
+            conninfo,
+            min_size=min(options["pool_min_size"], options["pool_max_size"]),
+            max_size=max(options["pool_max_size"], 1),
+            kwargs={"autocommit": True, "row_factory": dict_row},
+            configure=self._configure,
+            open=False,
+            name="reverie",
+            timeout=60.0,
+        )
+        try:
+            self._pool.open(wait=True, timeout=float(options["connect_timeout"]) + 5)
+        except PoolTimeout as exc:
+            raise ConfigError(f"Cannot connect to PostgreSQL at {redact(url)}: {exc}") from exc
+
+    @staticmethod
+    def _configure(conn: Conn) -> None:
+        register_vector(conn)
+
+    # connections -------------------------------------------------------------------
+    @contextmanager
+    def connection(self) -> Iterator[Conn]:
+        """This thread's transaction connection, or one borrowed from the pool for a statement."""
+        held: Conn | None = getattr(self._local, "conn", None)
+        if held is not None:
+            yield held
+            return
+        with self._pool.connection() as conn:
+            yield conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[Conn]:
+        """A transaction on a pooled connection held by this thread; nested calls join the outer one."""
+        held: Conn | None = getattr(self._local, "conn", None)
+        if held is not None:
+            yield held
+            return
+        with self._pool.connection() as conn, conn.transaction():
+            self._local.conn = conn
+            try:
+                yield conn
+            finally:
+                self._local.conn = None
+
+    def read(
+        self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, binary: bool = False
+    ) -> list[Any]:
+        """Run one query and return every row (as dicts)."""
+        with self.connection() as conn:
+            return conn.execute(sql, params, binary=binary).fetchall()  # type: ignore[arg-type]
+
+    def write(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor[dict[str, Any]]:
+        """Run one statement inside a transaction and return its cursor."""
+        with self.transaction() as conn:
+            return conn.execute(sql, params)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self._pool.close()
+
+    # migrations --------------------------------------------------------------------
+    def _migrate(self, timeout: int) -> None:
+        try:
+            conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=timeout)
+        except psycopg.OperationalError as exc:
+            raise ConfigError(
+                f"Cannot connect to PostgreSQL at {redact(self.url)}: {str(exc).strip()}; "
+                "start the server or fix [store] url"
+            ) from exc
+        with conn:
+            # Several processes may start at once: one migrates, the others wait and find it done.
+            conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+            try:
+                self._apply_migrations(conn)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+
+    def _apply_migrations(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version integer PRIMARY KEY, name text NOT NULL, applied_at double precision NOT NULL)"
+        )
+        applied = {int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")}
+        shipped = shipped_migrations("postgres")
+        newest = max((v for v, _, _ in shipped), default=0)
+        if applied and max(applied) > newest:
+            raise MigrationError(
+                f"{redact(self.url)} has schema version {max(applied)}, newer than this Reverie "
+                f"knows ({newest}); upgrade Reverie before opening it"
+            )
+        for version, name, sql in shipped:
+            if version in applied:
+                continue
+            try:
+                with conn.transaction():
+                    conn.execute(sql.encode())  # several statements: simple query protocol
+                    conn.execute(
+                        "INSERT INTO schema_migrations VALUES (%s, %s, extract(epoch FROM now()))",
+                        (version, name),
+                    )
+            except psycopg.Error as exc:
+                raise MigrationError(
+                    f"Migration {name} failed on {redact(self.url)}: {str(exc).strip()}"
+                ) from exc
+
+    def schema_version(self) -> int:
+        """The newest migration applied."""
+        rows = self.read("SELECT MAX(version) AS v FROM schema_migrations")
+        return int(rows[0]["v"] or 0)
+
+    def database_size(self) -> int:
+        """Bytes the database occupies."""
+        return int(self.read("SELECT pg_database_size(current_database()) AS size")[0]["size"])
+
+    # embedding cache ---------------------------------------------------------------
+    def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
+        """Cached vectors of this model for these content hashes."""
+        if not hashes:
+            return {}
+        rows = self.read(
+            "SELECT content_hash, vector FROM embedding_cache WHERE model_id = %s AND content_hash = ANY(%s)",
+            (model_id, list(hashes)),
+        )
+        return {row["content_hash"]: bytes(row["vector"]) for row in rows}
+
+    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
+        """Add vectors to the cache."""
+        if not items:
+            return
+        with self.transaction() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (content_hash, model_id) DO UPDATE"
+                " SET dimensions = excluded.dimensions, vector = excluded.vector, created_at = excluded.created_at",
+                [(digest, model_id, dims, blob, now) for digest, blob in items],
+            )
+
+    def cache_prune(self, max_entries: int) -> int:
+        """Drop the oldest entries beyond ``max_entries``."""
+        cur = self.write(
+            "DELETE FROM embedding_cache e USING (SELECT content_hash, model_id FROM embedding_cache"
+            " ORDER BY created_at DESC, content_hash OFFSET %s) old"
+            " WHERE e.content_hash = old.content_hash AND e.model_id = old.model_id",
+            (max_entries,),
+        )
+        return cur.rowcount
+
+    def cache_record(self, model_id: str, hits: int, misses: int) -> None:
+        """Add to the hit and miss counters of a model."""
+        self.write(
+            "INSERT INTO embedding_cache_stats AS s (model_id, hits, misses) VALUES (%s, %s, %s)"
+            " ON CONFLICT (model_id) DO UPDATE SET hits = s.hits + excluded.hits, misses = s.misses + excluded.misses",
+            (model_id, hits, misses),
+        )
+
+    def cache_stats(self) -> dict[str, int]:
+        """entries, hits and misses over all models."""
+        row = self.read(
+            "SELECT (SELECT COUNT(*) FROM embedding_cache) AS entries,"
+            " COALESCE(SUM(hits), 0) AS hits, COALESCE(SUM(misses), 0) AS misses FROM embedding_cache_stats"
+        )[0]
+        return {"entries": int(row["entries"]), "hits": int(row["hits"]), "misses": int(row["misses"])}
+
+    # consolidation queue --------------------------------------------------------------
+    def expire_conversations(self, now: float, idle_seconds: float) -> int:
+        """End every open conversation idle for longer than ``idle_seconds``; queue it."""
+        cur = self.write(
+            "UPDATE conversations SET ended_at = last_activity, consolidation_state ="
+            " CASE WHEN is_private THEN 'skipped' ELSE 'pending' END"
+            " WHERE ended_at IS NULL AND last_activity < %s",
+            (now - idle_seconds,),
+        )
+        return cur.rowcount
+
+    def claim_consolidation(
+        self, now: float, worker: str, lease_seconds: float, max_attempts: int
+    ) -> tuple[int, int] | None:
+        """Take the next conversation to consolidate under a lease: (user id, conversation id), or None.
+
+        Pending ones, running ones whose lease has expired (their worker died) and failed ones whose
+        retry time has come qualify; a user's conversations go strictly in order. The row is
+        locked ``FOR UPDATE SKIP LOCKED``, so workers racing for the queue each get another job.
+        """
+        params = {"now": now, "max": max_attempts}
+        due = (
+            "(c.consolidation_state = 'pending'"
+            " OR (c.consolidation_state = 'running' AND c.lease_until < %(now)s)"
+            " OR (c.consolidation_state = 'failed' AND c.attempts < %(max)s AND c.next_attempt_at <= %(now)s))"
+        )
+        waiting = (
+            "(e.consolidation_state IN ('pending', 'running')"
+            " OR (e.consolidation_state = 'failed' AND e.attempts < %(max)s))"
+        )
+        with self.transaction() as conn:
+            row = conn.execute(
+                f"SELECT c.id, c.user_id FROM conversations c WHERE {due} AND NOT EXISTS ("
+                f"SELECT 1 FROM conversations e WHERE e.user_id = c.user_id AND e.id < c.id AND {waiting})"
+                " ORDER BY c.ended_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED",
+                params,
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute(
+                "UPDATE conversations SET consolidation_state = 'running', worker = %s, lease_until = %s,"
+                " attempts = attempts + 1 WHERE id = %s",
+                (worker, now + lease_seconds, row["id"]),
+            )
+        return int(row["user_id"]), int(row["id"])
+
+    def complete_consolidation(
+        self, conversation_id: int, worker: str, now: float, state: str = "done"
+    ) -> bool:
+        """Mark a claimed job done (in the caller's transaction); False if this worker lost its lease."""
+        cur = self.write(
+            "UPDATE conversations SET consolidation_state = %s, consolidated_at = %s, lease_until = NULL,"
+            " last_error = NULL WHERE id = %s AND worker = %s AND consolidation_state = 'running'",
+            (state, now, conversation_id, worker),
+        )
+        return cur.rowcount == 1
+
+    def fail_consolidation(self, conversation_id: int, worker: str, error: str, retry_at: float) -> None:
+        """Record a failed attempt; the job is retried at ``retry_at`` while attempts remain."""
+        self.write(
+            "UPDATE conversations SET consolidation_state = 'failed', last_error = %s, next_attempt_at = %s,"
+            " lease_until = NULL WHERE id = %s AND worker = %s AND consolidation_state = 'running'",
+            (error[:2000], retry_at, conversation_id, worker),
+        )
+
+    def release_consolidation(self, conversation_id: int, worker: str) -> bool:
+        """Give a claimed job back to the queue (shutdown), without counting the attempt."""
+        cur = self.write(
+            "UPDATE conversations SET consolidation_state = 'pending', worker = NULL, lease_until = NULL,"
+            " attempts = GREATEST(attempts - 1, 0)"
+            " WHERE id = %s AND worker = %s AND consolidation_state = 'running'",
+            (conversation_id, worker),
+        )
+        return cur.rowcount == 1
+
+    def reschedule_failed(self, now: float) -> int:
+        """Make every failed consolidation due now, with its attempts reset."""
+        cur = self.write(
+            "UPDATE conversations SET next_attempt_at = %s, attempts = 0 WHERE consolidation_state = 'failed'",
+            (now,),
+        )
+        return cur.rowcount
+
+    def consolidation_counts(self) -> dict[str, int]:
+        """How many conversations are in each consolidation state."""
+        rows = self.read(
+            "SELECT consolidation_state AS state, COUNT(*) AS n FROM conversations GROUP BY consolidation_state"
+        )
+        return {str(row["state"]): int(row["n"]) for row in rows}
+
+    def claim_maintenance(self, now: float, worker: str, min_gap_seconds: float) -> int | None:
+        """Start a run unless one started within ``min_gap_seconds``; atomic across all processes."""
+        with self.transaction() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MAINTENANCE_LOCK,))
+            recent = conn.execute(
+                "SELECT 1 FROM maintenance_runs WHERE started_at > %s AND status != 'failed' LIMIT 1",
+                (now - min_gap_seconds,),
+            ).fetchone()
+            if recent is not None:
+                return None
+            row = conn.execute(
+                "INSERT INTO maintenance_runs (started_at, worker) VALUES (%s, %s) RETURNING id",
+                (now, worker),
+            ).fetchone()
+        return int(row["id"]) if row else None
+
+    def finish_maintenance(self, run_id: int, now: float, status: str, totals: dict[str, int]) -> None:
+        """Record how a maintenance run ended."""
+        self.write(
+            "UPDATE maintenance_runs SET finished_at = %s, status = %s, totals = %s WHERE id = %s",
+            (now, status, json.dumps(totals), run_id),
+        )
+
+    def last_maintenance(self) -> tuple[float, str] | None:
+        """When the latest run started, and its status."""
+        rows = self.read(
+            "SELECT started_at, status FROM maintenance_runs ORDER BY started_at DESC, id DESC LIMIT 1"
+        )
+        return (float(rows[0]["started_at"]), str(rows[0]["status"])) if rows else None
+
+    # users -------------------------------------------------------------------------
+    def scope(self, user_id: int) -> PgUserStore:
+        """A view bound to one user."""
+        return PgUserStore(self, user_id)
+
+    def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
+        """Create a user; Conflict if the name is taken."""
+        cur = self.write(
+            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (name) DO NOTHING RETURNING id",
+            (name, display_name, is_admin, now),
+        )
+        row = cur.fetchone()
+        if row is None:
+            raise Conflict(f"A user named '{name}' already exists")
+        return User(int(row["id"]), name, display_name, is_admin, now)
+
+    def get_user(self, name: str) -> User | None:
+        """The user with this name."""
+        rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE name = %s", (name,))
+        return User(**rows[0]) if rows else None
+
+    def list_users(self) -> list[User]:
+        """All users (people, not threads), by name."""
+        rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'person' ORDER BY name")
+        return [User(**row) for row in rows]
+
+    def add_thread(self, name: str, label: str, now: float) -> User:
+        """Create the owner of a thread's memories (a conversation whose person is not known yet)."""
+        row = self.write(
+            "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
+            " VALUES (%s, '', false, %s, 'thread', %s) ON CONFLICT (name) DO NOTHING RETURNING id",
+            (name, now, label),
+        ).fetchone()
+        if row is None:
+            raise Conflict(f"A thread or user named '{name}' already exists")
+        return User(int(row["id"]), name, "", False, now, "thread", label)
+
+    def list_threads(self) -> list[User]:
+        """Every thread not merged into a user yet, newest first."""
+        rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC")
+        return [User(**row) for row in rows]
+
+    def merge_owner(self, thread_id: int, user_id: int) -> dict[str, int]:
+        """Move everything a thread owns to a user, in the caller's transaction; counts per table."""
+        moved: dict[str, int] = {}
+        with self.transaction() as conn:
+            for table in _OWNED_TABLES:
+                cur = conn.execute(
+                    f"UPDATE {table} SET user_id = %s WHERE user_id = %s", (user_id, thread_id)
+                )
+                moved[table] = cur.rowcount
+            conn.execute("UPDATE topics SET user_id = %s WHERE user_id = %s", (user_id, thread_id))
+            conn.execute("UPDATE vectors SET user_id = %s WHERE user_id = %s", (user_id, thread_id))
+            conn.execute("DELETE FROM users WHERE id = %s AND kind = 'thread'", (thread_id,))
+        return moved
+
+    def delete_user(self, user_id: int) -> None:
+        """Remove a user and, by cascade, everything kept about them."""
+        if self.write("DELETE FROM users WHERE id = %s", (user_id,)).rowcount == 0:
+            raise NotFound(f"No user with id {user_id}")
+
+    def map_interface(self, interface: str, user_id: int | None, now: float) -> None:
+        """Map a voice interface to a user (None removes the mapping)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM interface_mappings WHERE interface = %s", (interface,))
+            if user_id is not None:
+                conn.execute(
+                    "INSERT INTO interface_mappings (interface, user_id, created_at) VALUES (%s, %s, %s)",
+                    (interface, user_id, now),
+                )
+
+    def list_interfaces(self) -> list[tuple[str, int]]:
+        """Every interface mapped in the database, with its user's id."""
+        rows = self.read("SELECT interface, user_id FROM interface_mappings ORDER BY interface")
+        return [(str(row["interface"]), int(row["user_id"])) for row in rows]
+
+    def interface_user(self, interface: str) -> int | None:
+        """The user an interface is mapped to in the database."""
+        rows = self.read("SELECT user_id FROM interface_mappings WHERE interface = %s", (interface,))
+        return int(rows[0]["user_id"]) if rows else None
+
+
+_USER_COLUMNS = "id, name, display_name, is_admin, created_at, kind, label"
+_OWNED_TABLES = ("memories", "summaries", "conversations", "messages", "working_state", "audit_log")
+
+__all__ = ["PgStore", "redact", "split_url"]

@@ -1,0 +1,95 @@
+"""Keyword queries for PostgreSQL: tsquery from plain terms, ranked by BM25 as SQLite's FTS5 does.
+
+FTS5's ``bm25()`` is Okapi BM25 (k1 1.2, b 0.75) with per-column weights and an IDF of
+``ln((N - n + 0.5) / (n + 0.5))`` floored at 1e-6. The same formula runs here in SQL over the
+rows that match, with weighted term frequencies read from the tsvector positions (weights A-D
+stand for the columns) and N, n and the average length taken over the rows in scope (one
+user's, for per-user tables), so scores and orderings match the SQLite engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+K1 = 1.2
+B = 0.75
+_TERM = "phraseto_tsquery('reverie', %s)"
+
+
+def match_query(terms: Sequence[str], min_match: int | None = None) -> tuple[str, list[Any]]:
+    """A tsquery expression matching any term, or at least ``min_match`` of them.
+
+    As in the SQLite engine, "all but one" is an OR of AND-groups; needing fewer than all but one
+    falls back to any term (the caller filters).
+    """
+    count = len(terms)
+    missing = count - (min_match if min_match is not None else 1)
+    if min_match is None or missing >= count - 1 or missing > 1:
+        return "(" + " || ".join([_TERM] * count) + ")", list(terms)
+    if missing <= 0:
+        return "(" + " && ".join([_TERM] * count) + ")", list(terms)
+    groups: list[str] = []
+    params: list[Any] = []
+    for skip in range(count):
+        kept = [term for j, term in enumerate(terms) if j != skip]
+        groups.append("(" + " && ".join([_TERM] * len(kept)) + ")")
+        params.extend(kept)
+    return "(" + " || ".join(groups) + ")", params
+
+
+def ranked(
+    *,
+    table: str,
+    tsv: str,
+    length: str,
+    scope: str,
+    scope_params: Sequence[Any],
+    terms: Sequence[str],
+    weights: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0),
+    min_match: int | None = None,
+    extra_tokens: int = 1,
+) -> tuple[str, list[Any]]:
+    """``WITH`` clauses ending in ``ranked(id, score)``: rows of ``table`` matching, BM25 score.
+
+    ``scope`` is a condition on ``t`` (e.g. ``t.user_id = %s``) that bounds both the matches and
+    the statistics; ``tsv`` and ``length`` name the tsvector column and its token count.
+    ``extra_tokens`` is added to every length: FTS5 counts the owner column's token too.
+    """
+    match, match_params = match_query(terms, min_match)
+    sql = (
+        "WITH q AS (SELECT u.i, phraseto_tsquery('reverie', u.t) AS tq,"
+        " tsvector_to_array(to_tsvector('reverie', u.t)) AS lex"
+        " FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, i)),"
+        f" hits AS MATERIALIZED (SELECT t.id, t.{tsv} AS tsv, t.{length} + {int(extra_tokens)} AS len FROM {table} t"
+        f" WHERE {scope} AND t.{tsv} @@ {match}),"
+        f" stats AS (SELECT COUNT(*)::float8 AS n, COALESCE(AVG(t.{length} + {int(extra_tokens)}), 0)::float8 AS avgdl"
+        f" FROM {table} t WHERE {scope}),"
+        " idf AS (SELECT q.i, q.tq, q.lex,"
+        " GREATEST(LN((s.n - c.hits + 0.5) / (c.hits + 0.5)), 1e-6) AS idf"
+        " FROM q CROSS JOIN stats s CROSS JOIN LATERAL"
+        " (SELECT COUNT(*)::float8 AS hits FROM hits h WHERE h.tsv @@ q.tq) c),"
+        " ranked AS (SELECT h.id, SUM(idf.idf * f.tf * %s::float8"
+        " / (f.tf + %s::float8 * (1 - %s::float8 + %s::float8 * h.len / GREATEST(s.avgdl, 1e-9)))) AS score"
+        " FROM hits h CROSS JOIN stats s JOIN idf ON h.tsv @@ idf.tq"
+        " CROSS JOIN LATERAL (SELECT COALESCE(SUM(CASE w WHEN 'A' THEN %s::float8 WHEN 'B' THEN %s::float8"
+        " WHEN 'C' THEN %s::float8 ELSE %s::float8 END), 0) / GREATEST(cardinality(idf.lex), 1) AS tf"
+        " FROM unnest(h.tsv) AS x(lexeme, positions, weights), unnest(x.weights) AS w"
+        " WHERE x.lexeme = ANY(idf.lex)) f"
+        " GROUP BY h.id)"
+    )
+    params: list[Any] = [
+        list(terms),
+        *scope_params,
+        *match_params,
+        *scope_params,
+        K1 + 1,
+        K1,
+        B,
+        B,
+        *weights,
+    ]
+    return sql, params
+
+
+__all__ = ["match_query", "ranked"]

@@ -1,0 +1,214 @@
+"""Working state (Saga's "active context"): what is going on right now in one conversation.
+
+Timers with due times, reminders, ongoing tasks with a status, and a one-line summary of the
+conversation so far. An assistant sets and reads it through the API, the CLI and the memory
+tool; it is stored with the conversation, so a restart loses nothing, and shown in the
+context block while it is live: expired timers and finished tasks drop out. When the session
+ends, unfinished tasks and reminders still ahead become task memories of the user.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, tzinfo
+from typing import Any, Literal
+
+from reverie.errors import InvalidInput, NotFound
+from reverie.retrieve.timeutil import humanize_ago
+
+TaskStatus = Literal["open", "in_progress", "blocked", "done"]
+TASK_STATUSES: tuple[TaskStatus, ...] = ("open", "in_progress", "blocked", "done")
+MAX_ITEMS = 50
+MAX_TEXT = 200
+
+
+@dataclass
+class Timer:
+    """A countdown: what it is for and when it goes off."""
+
+    id: int
+    label: str
+    due_at: float
+
+
+@dataclass
+class Reminder:
+    """Something to bring up at a time."""
+
+    id: int
+    text: str
+    due_at: float
+
+
+@dataclass
+class Task:
+    """Something under way in this conversation."""
+
+    id: int
+    text: str
+    status: TaskStatus = "open"
+
+
+@dataclass
+class WorkingState:
+    """One conversation's working state."""
+
+    timers: list[Timer] = field(default_factory=list)
+    reminders: list[Reminder] = field(default_factory=list)
+    tasks: list[Task] = field(default_factory=list)
+    summary: str = ""
+    next_id: int = 1
+
+    # storage ---------------------------------------------------------------------------
+    @classmethod
+    def loads(cls, text: str | None) -> WorkingState:
+        """Read the stored JSON (an empty state for None or a damaged value)."""
+        if not text:
+            return cls()
+        try:
+            data = json.loads(text)
+            return cls(
+                timers=[Timer(**item) for item in data.get("timers", [])],
+                reminders=[Reminder(**item) for item in data.get("reminders", [])],
+                tasks=[Task(**item) for item in data.get("tasks", [])],
+                summary=str(data.get("summary", "")),
+                next_id=int(data.get("next_id", 1)),
+            )
+        except (ValueError, TypeError, AttributeError):
+            return cls()
+
+    def dumps(self) -> str:
+        """The JSON that is stored."""
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    # changes -----------------------------------------------------------------------------
+    def _new_id(self) -> int:
+        if len(self.timers) + len(self.reminders) + len(self.tasks) >= MAX_ITEMS:
+            raise InvalidInput(f"The working state holds at most {MAX_ITEMS} items; finish or remove some")
+        self.next_id += 1
+        return self.next_id - 1
+
+    def add_timer(self, label: str, seconds: float, now: float) -> Timer:
+        """Start a timer that goes off in ``seconds``."""
+        if not 0 < seconds <= 366 * 86400:
+            raise InvalidInput("A timer needs a duration between 1 second and a year")
+        timer = Timer(self._new_id(), _text(label, "timer label"), now + seconds)
+        self.timers.append(timer)
+        return timer
+
+    def add_reminder(self, text: str, due_at: float) -> Reminder:
+        """Remember to bring something up at ``due_at``."""
+        reminder = Reminder(self._new_id(), _text(text, "reminder"), due_at)
+        self.reminders.append(reminder)
+        return reminder
+
+    def add_task(self, text: str, status: str = "open") -> Task:
+        """Track a task."""
+        task = Task(self._new_id(), _text(text, "task"), _status(status))
+        self.tasks.append(task)
+        return task
+
+    def set_task_status(self, item: int | str, status: str) -> Task:
+        """Change a task's status (by id, or by its exact text)."""
+        task = next((t for t in self.tasks if t.id == item or t.text == item), None)
+        if task is None:
+            raise NotFound(f"No task {item!r} in this conversation's working state")
+        task.status = _status(status)
+        return task
+
+    def set_summary(self, text: str) -> None:
+        """The one-line summary of the conversation so far ('' clears it)."""
+        self.summary = _text(text, "summary", allow_empty=True)
+
+    def remove(self, item_id: int) -> None:
+        """Drop a timer, reminder or task by id."""
+        before = len(self.timers) + len(self.reminders) + len(self.tasks)
+        self.timers = [t for t in self.timers if t.id != item_id]
+        self.reminders = [r for r in self.reminders if r.id != item_id]
+        self.tasks = [t for t in self.tasks if t.id != item_id]
+        if len(self.timers) + len(self.reminders) + len(self.tasks) == before:
+            raise NotFound(f"No item {item_id} in this conversation's working state")
+
+    # reading -----------------------------------------------------------------------------
+    def live(self, now: float) -> WorkingState:
+        """What is still live: timers not yet gone off, reminders, tasks not done."""
+        return WorkingState(
+            timers=[t for t in self.timers if t.due_at > now],
+            reminders=list(self.reminders),
+            tasks=[t for t in self.tasks if t.status != "done"],
+            summary=self.summary,
+            next_id=self.next_id,
+        )
+
+    def lines(self, now: float, tz: tzinfo) -> list[str]:
+        """The live state as context lines, most urgent first."""
+        state = self.live(now)
+        out = [f"Conversation so far: {state.summary}"] if state.summary else []
+        for timer in sorted(state.timers, key=lambda t: t.due_at):
+            out.append(f"Timer '{timer.label}' goes off in {_duration(timer.due_at - now)}")
+        for reminder in sorted(state.reminders, key=lambda r: r.due_at):
+            when = (
+                f"due {humanize_ago(reminder.due_at, now)}"
+                if reminder.due_at <= now
+                else f"due {_when(reminder.due_at, tz)}"
+            )
+            out.append(f"Reminder: {reminder.text} ({when})")
+        for task in state.tasks:
+            out.append(f"Task ({task.status.replace('_', ' ')}): {task.text}")
+        return out
+
+    def carry_over(self, now: float, tz: tzinfo) -> list[str]:
+        """Facts to keep when the session ends: unfinished tasks and reminders still ahead."""
+        facts = [f"User has an unfinished task: {task.text}" for task in self.tasks if task.status != "done"]
+        facts += [
+            f"User has a reminder: {reminder.text} (due {_when(reminder.due_at, tz)})"
+            for reminder in self.reminders
+            if reminder.due_at > now
+        ]
+        return facts
+
+    def to_dict(self, now: float) -> dict[str, Any]:
+        """A JSON-ready view with the live state and every item."""
+        live = self.live(now)
+        return {
+            "summary": self.summary,
+            "timers": [asdict(t) | {"live": t.due_at > now} for t in self.timers],
+            "reminders": [asdict(r) | {"due": r.due_at <= now} for r in self.reminders],
+            "tasks": [asdict(t) for t in self.tasks],
+            "live": {"timers": len(live.timers), "reminders": len(live.reminders), "tasks": len(live.tasks)},
+        }
+
+
+def _text(value: str, what: str, *, allow_empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"The {what} must be text")
+    clean = " ".join(value.split())
+    if not clean and not allow_empty:
+        raise InvalidInput(f"The {what} is empty")
+    if len(clean) > MAX_TEXT:
+        raise InvalidInput(f"The {what} is {len(clean)} characters; at most {MAX_TEXT}")
+    return clean
+
+
+def _status(value: str) -> TaskStatus:
+    for status in TASK_STATUSES:
+        if value == status:
+            return status
+    raise InvalidInput(f"A task status is one of {', '.join(TASK_STATUSES)}, not {value!r}")
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 90:
+        return f"{seconds} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _when(ts: float, tz: tzinfo) -> str:
+    return datetime.fromtimestamp(ts, tz).strftime("%Y-%m-%d %H:%M")
+
+
+__all__ = ["TASK_STATUSES", "Reminder", "Task", "Timer", "WorkingState"]
