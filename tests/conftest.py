@@ -6,21 +6,68 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import engines
+import pgserver
 import pytest
 
 from reverie import Memory, Settings, load_settings
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only(reason): checks SQLite internals; skipped on PostgreSQL")
+    config.addinivalue_line("markers", "postgres_only(reason): needs PostgreSQL; skipped on SQLite")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"reverie store engine: {engines.ENGINE} (set REVERIE_TEST_ENGINE=postgres for PostgreSQL)"
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[engines.PgCluster | str]:
+    """The session's PostgreSQL (started here), or why there is none."""
+    try:
+        cluster = engines.start_cluster()
+    except pgserver.Unavailable as exc:
+        yield str(exc)
+        return
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture(autouse=True)
-def _clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No REVERIE_* variable leaks in; REVERIE_HOME points at this test's folder."""
+def _clean_env(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """No REVERIE_* variable leaks in; REVERIE_HOME points at this test's folder; the engine is chosen."""
     for name in list(os.environ):
         if name.startswith("REVERIE_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("REVERIE_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("REVERIE_RAG__DOCUMENTS_DIR", str(tmp_path / "documents"))
     monkeypatch.setenv("TZ", "UTC")
-    yield
+    if not engines.POSTGRES:
+        if request.node.get_closest_marker("postgres_only"):
+            pytest.skip("needs PostgreSQL: run with REVERIE_TEST_ENGINE=postgres")
+        yield
+        return
+    marker = request.node.get_closest_marker("sqlite_only")
+    if marker is not None:
+        pytest.skip(
+            f"SQLite only: {marker.kwargs.get('reason') or (marker.args or ['checks SQLite internals'])[0]}"
+        )
+    cluster = request.getfixturevalue("pg_cluster")
+    if isinstance(cluster, str):
+        pytest.skip(f"PostgreSQL unavailable, test not run on it: {cluster}")
+    databases = engines.TestDatabases(cluster, tmp_path / "home" / "reverie.db")
+    undo = databases.install()
+    monkeypatch.setenv("REVERIE_STORE__URL", databases.default_url)
+    engines.CURRENT.append(databases)
+    try:
+        yield
+    finally:
+        engines.CURRENT.remove(databases)
+        undo()
+        databases.close()
 
 
 @pytest.fixture

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from engines import settings_rows
 from fastapi.testclient import TestClient
 
 from reverie import Memory, Settings
@@ -42,8 +42,7 @@ def test_first_run_setup_creates_the_admin_from_this_machine_only(settings: Sett
         assert local.get("/setup").status_code == 409, "setup is gone once an admin exists"
         again = local.post("/setup", json={"name": "eve", "password": "correct horse"})
         assert again.status_code == 409
-    with sqlite3.connect(settings.database_path) as db:
-        (stored,) = db.execute("SELECT password_hash FROM users WHERE name = 'ann'").fetchone()
+    ((stored,),) = settings_rows(settings, "SELECT password_hash FROM users WHERE name = 'ann'")
     assert stored.startswith("$argon2id$") and "correct horse" not in stored
 
 
@@ -122,8 +121,7 @@ def test_tokens_create_list_use_and_revoke(settings: Settings, clock: Clock) -> 
         assert client.get(f"{API}/memories", headers=assistant).status_code == 401
         alice = auth_headers(settings, "alice")
         assert client.delete(f"{API}/tokens/{made.json()['id']}", headers=alice).status_code == 404
-    with sqlite3.connect(settings.database_path) as db:
-        kept = [row[0] for row in db.execute("SELECT token_hash FROM api_tokens")]
+    kept = [row[0] for row in settings_rows(settings, "SELECT token_hash FROM api_tokens")]
     assert secret not in kept and all(len(value) == 64 for value in kept)
 
 

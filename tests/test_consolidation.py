@@ -13,6 +13,7 @@ from pathlib import Path
 import fakeserver
 import pytest
 from conftest import Clock
+from engines import store_env
 from fakeserver import FakeModelServer
 
 from reverie import Conflict, Memory, Turn, load_settings
@@ -380,6 +381,7 @@ def test_killed_worker_is_finished_exactly_once_by_a_restarted_one(
         REVERIE_MEMORY__EXTRACTION__TIMEOUT_SECONDS="60",
     )
     home = tmp_path / "killed"
+    env.update(store_env(home))  # on PostgreSQL, the worker process must open the same database
     with Memory(load_settings(home=home, environ=env)) as mem:
         conv_id = _talk(mem, "My daughter's name is Emma", "Lovely.", "I'm vegetarian", "Noted.")
     fake_server.set_mode("slow", path="/api/chat", delay=60)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from engines import sql_rows
 
 from reverie import Memory, Settings, load_settings
 from reverie.cli import cli
@@ -164,15 +165,8 @@ def test_replacing_chunks_is_atomic_for_a_concurrent_reader(tmp_path: Path, cloc
         stop = threading.Event()
 
         def read() -> None:
-            conn_store = memory.store
             while not stop.is_set():
-                rows = (
-                    conn_store.connection()
-                    .execute(  # type: ignore[attr-defined]
-                        "SELECT text FROM chunks WHERE document_id = ?", (doc_id,)
-                    )
-                    .fetchall()
-                )
+                rows = sql_rows(memory.store, "SELECT text FROM chunks WHERE document_id = ?", (doc_id,))
                 seen.append(
                     {"version " + text.split("version ")[1][0] for (text,) in rows if "version " in text}
                 )

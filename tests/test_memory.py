@@ -5,8 +5,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import engines
 import pytest
 from conftest import VARIED_FACTS, Clock
+from engines import sql_rows
 
 import reverie
 from reverie import Conflict, GuardRejected, InvalidInput, Memory, NotFound, Settings, load_settings
@@ -270,15 +272,23 @@ def test_voice_mapping_and_guest(tmp_path, clock: Clock) -> None:
         assert not mem.for_interface("garage").is_guest
 
 
-def test_database_is_wal_with_foreign_keys_and_schema_version(memory: Memory, settings: Settings) -> None:
+@pytest.mark.sqlite_only(reason="WAL is a SQLite journal mode")
+def test_database_is_wal(memory: Memory, settings: Settings) -> None:
     memory.remember("User likes tea")
     conn = sqlite3.connect(settings.database_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    versions = [row[0] for row in conn.execute("SELECT version FROM schema_migrations")]
-    shipped = sorted((Path(reverie.__file__).parent / "store/migrations/sqlite").glob("*.sql"))
+    conn.close()
+
+
+def test_every_migration_is_applied_once(memory: Memory) -> None:
+    memory.remember("User likes tea")
+    versions = [
+        row[0] for row in sql_rows(memory.store, "SELECT version FROM schema_migrations ORDER BY version")
+    ]
+    folder = "postgres" if engines.POSTGRES else "sqlite"
+    shipped = sorted((Path(reverie.__file__).parent / "store/migrations" / folder).glob("*.sql"))
     assert versions == list(range(1, len(shipped) + 1))
     assert memory.store.schema_version() == len(shipped)
-    conn.close()
 
 
 def test_reopening_keeps_data_and_does_not_remigrate(settings: Settings, clock: Clock) -> None:

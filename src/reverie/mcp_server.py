@@ -5,7 +5,8 @@ The MCP tools are the memory tool's functions (``ALL_FUNCTION_SCHEMAS``: DAWN's
 and mem.db's verb-first ``create_memory``, ``update_memory``, ``delete_memory``, ``list_memories``,
 ``search_memory``, ``forget_memory``) with the same input schemas, and every call runs through
 :func:`reverie.tools.memory_tool.run_function`, the code path behind ``reverie tool`` and
-``POST /api/v1/tool``: the same answers, the same error shapes and the same guardrails. The resource ``memory://context`` is the fenced context block.
+``POST /api/v1/tool``: the same answers, the same error shapes and the same guardrails. The
+resource ``memory://context`` is the fenced context block.
 
 :func:`build_mcp` builds the server around a ``resolve`` callable that returns the caller's
 :class:`Memory`: fixed for ``reverie mcp`` on stdio, taken from the request's credential when

@@ -321,7 +321,10 @@ class Memory(Conversations):
     def _guard(self, text: str, source: Source) -> str:
         allow = self.settings.memory.allow_sensitive_on_request and source == "explicit"
         return ensure_memory_text(
-            text, allow_sensitive=allow, max_bytes=self.settings.memory.max_memory_bytes
+            text,
+            allow_sensitive=allow,
+            allow_personal=source == "explicit",
+            max_bytes=self.settings.memory.max_memory_bytes,
         )
 
     def remember(

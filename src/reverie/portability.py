@@ -83,6 +83,7 @@ def export_user(memory: Memory) -> dict[str, Any]:
                 "last_accessed": _iso(row.last_accessed),
                 "access_count": row.access_count,
                 "reinforcement_count": row.reinforcement_count,
+                "sensitive": row.sensitive,
             }
             for row in rows
         ],
@@ -140,6 +141,7 @@ def _memory(item: Any, index: int) -> NewMemory:
         access_count=counts[0],
         reinforcement_count=counts[1],
         status=status,
+        sensitive=bool(item.get("sensitive", False)),
     )
 
 

@@ -31,6 +31,7 @@ def memory_dict(row: MemoryRow, tz: tzinfo, score: float | None = None) -> dict[
         "last_accessed": _iso(row.last_accessed, tz),
         "access_count": row.access_count,
         "reinforcement_count": row.reinforcement_count,
+        "sensitive": row.sensitive,
     }
     if score is not None:
         data["score"] = round(score, 4)

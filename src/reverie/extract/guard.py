@@ -407,7 +407,13 @@ def _find_control_char(text: str) -> str | None:
     return None
 
 
-def check_memory_text(text: str, *, allow_sensitive: bool = False, max_bytes: int = 512) -> GuardVerdict:
+# Identity numbers are personal-sensitive rather than credentials: kept when the user asks.
+_IDENTITY_KINDS = frozenset({"government ID number", "US social security number"})
+
+
+def check_memory_text(
+    text: str, *, allow_sensitive: bool = False, allow_personal: bool = False, max_bytes: int = 512
+) -> GuardVerdict:
     """Decide whether ``text`` may be stored as a memory; never raises for bad text."""
     stripped = text.replace("\r\n", "\n").strip()
     try:
@@ -430,6 +436,8 @@ def check_memory_text(text: str, *, allow_sensitive: bool = False, max_bytes: in
         tail = "memories are data, not instructions"
         return GuardVerdict(False, "instruction", f"Refused: {why}, and {tail}.")
     kind = None if allow_sensitive else find_secret(stripped)
+    if kind in _IDENTITY_KINDS and allow_personal:
+        kind = None
     if kind is not None:
         why = f"looks like a secret ({kind}); keep secrets in a password manager"
         tail = "pass allow_sensitive=True to store it anyway"
@@ -437,9 +445,17 @@ def check_memory_text(text: str, *, allow_sensitive: bool = False, max_bytes: in
     return _ACCEPTED
 
 
-def ensure_memory_text(text: str, *, allow_sensitive: bool = False, max_bytes: int = 512) -> str:
-    """Return ``text`` stripped, or raise ``GuardRejected`` saying why it cannot be stored."""
-    verdict = check_memory_text(text, allow_sensitive=allow_sensitive, max_bytes=max_bytes)
+def ensure_memory_text(
+    text: str, *, allow_sensitive: bool = False, allow_personal: bool = False, max_bytes: int = 512
+) -> str:
+    """Return ``text`` stripped, or raise ``GuardRejected`` saying why it cannot be stored.
+
+    ``allow_personal`` (an explicit request) lets identity numbers through; credentials still
+    need ``allow_sensitive``.
+    """
+    verdict = check_memory_text(
+        text, allow_sensitive=allow_sensitive, allow_personal=allow_personal, max_bytes=max_bytes
+    )
     if not verdict.ok:
         raise GuardRejected(verdict.message or "Refused.", verdict.reason or "rejected")
     return text.replace("\r\n", "\n").strip()

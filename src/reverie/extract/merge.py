@@ -305,7 +305,7 @@ def merge_memories(
                 source=row.source,
                 confidence=row.confidence,
                 type=row.type,
-                key=row.key if newer else None,
+                key=row.key if twin is None else None,  # the key moves once the twin is superseded
                 created_at=row.created_at,
                 updated_at=row.updated_at,
                 last_accessed=row.last_accessed,
@@ -323,6 +323,8 @@ def merge_memories(
             old, new = (twin, copy) if newer else (copy, twin)
             if newer:
                 target.supersede(twin.id, copy.id, now)
+                if row.key:
+                    target.update_memory(copy.id, now, key=row.key)
             else:
                 target.update_memory(copy.id, now, superseded_by=twin.id)
             target.audit(

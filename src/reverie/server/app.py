@@ -29,6 +29,7 @@ from reverie.server.ops import UpstreamProbe, check_listen_address, health_repor
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
 from reverie.server.topics import topics_router
+from reverie.server.working import working_router
 from reverie.store import open_store
 
 meta_router = APIRouter(tags=["meta"])
@@ -112,6 +113,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(conversations_router)
     app.include_router(documents_router)
     app.include_router(topics_router)
+    app.include_router(working_router)
     app.include_router(chat_router)
     app.include_router(sessions_router)
     app.include_router(mcp_router())

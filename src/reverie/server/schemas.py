@@ -81,6 +81,9 @@ class MemoryOut(BaseModel):
     last_accessed: str | None
     access_count: int
     reinforcement_count: int
+    sensitive: bool = Field(
+        default=False, description="a personal-sensitive detail (health, finances, identity number)"
+    )
     score: float | None = Field(
         default=None, description="Search relevance (higher is better); null outside search"
     )

@@ -154,10 +154,9 @@ async function togglePrivacy(view, chat, refresh) {
 }
 
 async function newChat(chat) {
-  if (chat.id && chat.messages.length) {
-    await api(`/api/v1/conversations/${chat.id}/end`, { method: 'POST' });
-  }
+  const previous = chat.messages.length ? chat.id : null;
   Object.assign(chat, { id: null, messages: [] });
+  if (previous) await api(`/api/v1/conversations/${previous}/end`, { method: 'POST' });
 }
 
 function wireComposer(view, chat, refresh) {
@@ -205,8 +204,9 @@ export async function chatPage(container) {
   };
   view.privacy.addEventListener('click', toggle);
   view.newChat.addEventListener('click', guard(async () => {
-    await newChat(chat);
+    const ending = newChat(chat);
     renderMessages(view, chat);
+    await ending;
     await refresh();
     view.input.focus();
   }));

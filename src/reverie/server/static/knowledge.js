@@ -47,7 +47,15 @@ function renderProgress(view, scan) {
   view.progress.replaceChildren(
     h('p', { class: 'progress-label', id: 'scan-label' }, label),
     h('progress', { max: 100, value: scan.percent, 'aria-labelledby': 'scan-label' }));
-  view.live.textContent = `Indexing ${scan.percent}%`;
+  announce(view, scan.percent);
+}
+
+function announce(view, percentDone) {
+  // Spoken in steps of a quarter, so a screen reader is not flooded by every poll.
+  const step = Math.floor(percentDone / 25) * 25;
+  if (view.announced === step) return;
+  view.announced = step;
+  view.live.textContent = `Indexing: ${step}% done`;
 }
 
 function scanSummary(scan) {
@@ -128,7 +136,7 @@ export async function knowledgePage(container, { user }) {
     }
     timer = null;
     await refresh();
-    view.live.textContent = scanSummary(status.scan);
+    view.announced = null;
     notify(scanSummary(status.scan), status.scan.state === 'failed' ? 'error' : 'ok');
   });
   const startScan = (force) => guard(async () => {

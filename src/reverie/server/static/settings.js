@@ -97,8 +97,10 @@ function weightRow(values, inputs) {
   slider.addEventListener('input', show);
   show();
   inputs.weights = slider;
-  return h('div', { class: 'field setting' }, h('label', { class: 'label', for: 'weight-keyword' }, 'Weights'),
-    slider, output, h('p', { class: 'hint', id: 'weight-hint' }, 'How much keywords count against meaning.'));
+  return h('div', { class: 'field setting', dataset: { key: WEIGHTS[0] } },
+    h('label', { class: 'label', for: 'weight-keyword' }, 'Weights'), slider, output,
+    h('p', { class: 'hint', id: 'weight-hint' }, 'How much keywords count against meaning.'),
+    h('p', { class: 'field-error' }));
 }
 
 function showErrors(form, problems) {
@@ -153,7 +155,7 @@ function settingsCard(title, keys, data, extra) {
   const form = h('form', { class: 'card settings-card', novalidate: true },
     h('h2', {}, title), h('div', { class: 'grid' }, ...rows), extra,
     h('div', { class: 'actions' }, status, h('button', { type: 'submit', class: 'btn btn-primary' }, 'Save')));
-  form.addEventListener('submit', async (event) => {
+  form.addEventListener('submit', guard(async (event) => {
     event.preventDefault();
     const { values, problems } = collect(inputs, fields, keys.filter((key) => !WEIGHTS.includes(key)));
     showErrors(form, problems);
@@ -162,7 +164,7 @@ function settingsCard(title, keys, data, extra) {
       return;
     }
     await save(form, status, changes(values, data.values), data);
-  });
+  }));
   return form;
 }
 
