@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint bench clean
+.PHONY: serve test lint bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,23 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	cd src && ../$(BIN)/mypy -p reverie
+	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory chromium
 	$(BIN)/python -m pytest
+	REVERIE_TEST_ENGINE=postgres $(BIN)/python -m pytest
+
+# The web UI's browser tests drive Debian's Chromium (nothing may download a browser of its own).
+chromium:
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "Chromium is not installed, so the web UI's browser tests will be skipped."; \
+		echo "Install it as root: apt-get install -y --no-install-recommends chromium"; \
+	else \
+		start=$$(date +%s); \
+		ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt-get update -q; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium \
+			|| { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+				apt-get install -y -q --no-install-recommends chromium; } || exit 1; \
+		echo "Installed Debian's chromium in $$(( $$(date +%s) - start )) s"; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

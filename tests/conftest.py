@@ -22,21 +22,33 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"reverie store engine: {engines.ENGINE} (set REVERIE_TEST_ENGINE=postgres for PostgreSQL)"
 
 
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[engines.PgCluster | str]:
-    """The session's PostgreSQL (started here), or why there is none."""
+@pytest.fixture(scope="session", autouse=True)
+def pg_databases() -> Iterator[engines.Databases | str | None]:
+    """On PostgreSQL runs: the session's server (started here) and its test databases, or why none."""
+    if not engines.POSTGRES:
+        yield None
+        return
     try:
         cluster = engines.start_cluster()
     except pgserver.Unavailable as exc:
         yield str(exc)
         return
-    yield cluster
+    databases = engines.Databases(cluster)
+    databases.install()
+    engines.CURRENT.append(databases)
+    yield databases
+    engines.CURRENT.clear()
+    databases.uninstall()
+    databases.close()
     cluster.stop()
 
 
 @pytest.fixture(autouse=True)
 def _clean_env(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    pg_databases: engines.Databases | str | None,
 ) -> Iterator[None]:
     """No REVERIE_* variable leaks in; REVERIE_HOME points at this test's folder; the engine is chosen."""
     for name in list(os.environ):
@@ -45,29 +57,22 @@ def _clean_env(
     monkeypatch.setenv("REVERIE_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("REVERIE_RAG__DOCUMENTS_DIR", str(tmp_path / "documents"))
     monkeypatch.setenv("TZ", "UTC")
-    if not engines.POSTGRES:
+    if pg_databases is None:
         if request.node.get_closest_marker("postgres_only"):
             pytest.skip("needs PostgreSQL: run with REVERIE_TEST_ENGINE=postgres")
         yield
         return
     marker = request.node.get_closest_marker("sqlite_only")
     if marker is not None:
-        pytest.skip(
-            f"SQLite only: {marker.kwargs.get('reason') or (marker.args or ['checks SQLite internals'])[0]}"
-        )
-    cluster = request.getfixturevalue("pg_cluster")
-    if isinstance(cluster, str):
-        pytest.skip(f"PostgreSQL unavailable, test not run on it: {cluster}")
-    databases = engines.TestDatabases(cluster, tmp_path / "home" / "reverie.db")
-    undo = databases.install()
-    monkeypatch.setenv("REVERIE_STORE__URL", databases.default_url)
-    engines.CURRENT.append(databases)
+        reason = marker.kwargs.get("reason") or (marker.args or ["checks SQLite internals"])[0]
+        pytest.skip(f"SQLite only: {reason}")
+    if isinstance(pg_databases, str):
+        pytest.skip(f"PostgreSQL unavailable, test not run on it: {pg_databases}")
+    monkeypatch.setenv("REVERIE_STORE__URL", pg_databases.url_for(tmp_path / "home" / "reverie.db"))
     try:
         yield
     finally:
-        engines.CURRENT.remove(databases)
-        undo()
-        databases.close()
+        pg_databases.end_test(tmp_path)
 
 
 @pytest.fixture

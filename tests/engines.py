@@ -94,16 +94,18 @@ def start_cluster() -> PgCluster:
     return cluster
 
 
-class TestDatabases:
-    """The databases of one test: one per SQLite file path the test's code opens."""
+class Databases:
+    """The session's test databases: one per SQLite file path that code opens.
 
-    __test__ = False
+    Databases of files under a test's tmp_path are dropped when that test ends; others (module
+    fixtures' homes) live until the session ends.
+    """
 
-    def __init__(self, cluster: PgCluster, default_db: Path) -> None:
+    def __init__(self, cluster: PgCluster) -> None:
         self.cluster = cluster
         self._by_path: dict[Path, str] = {}
-        self._stores: list[Store] = []
-        self.default_url = self.url_for(default_db)
+        self._stores: list[tuple[str, Store]] = []
+        self._saved: dict[str, Callable[[Settings], Store]] = {}
 
     def url_for(self, path: Path) -> str:
         """The URL of the database standing for a SQLite file (created on first use)."""
@@ -113,41 +115,51 @@ class TestDatabases:
         return self.cluster.url(self._by_path[key])
 
     def open_for_sqlite(self, settings: Settings) -> Store:
-        """The engine registered for sqlite:// while the test runs."""
-        store = PgStore(self.url_for(settings.database_path))
-        self._stores.append(store)
+        """The engine registered for sqlite:// while the suite runs."""
+        return self.open_postgres(settings, self.url_for(settings.database_path))
+
+    def open_postgres(self, settings: Settings, url: str = "") -> Store:
+        """The engine registered for postgresql:// (stores are tracked, closed after their test)."""
+        store = PgStore(url or settings.store.url)
+        self._stores.append((url or settings.store.url, store))
         return store
 
-    def open_postgres(self, settings: Settings) -> Store:
-        """The engine registered for postgresql:// while the test runs (tracked, closed after it)."""
-        store = PgStore(settings.store.url)
-        self._stores.append(store)
-        return store
+    def install(self) -> None:
+        """Route sqlite:// to the test databases."""
+        from reverie.store import _ENGINES
 
-    def install(self) -> Callable[[], None]:
-        """Route sqlite:// to this test's databases; returns the undo."""
+        self._saved = dict(_ENGINES)
         register_engine("sqlite", self.open_for_sqlite)
         register_engine("postgresql", self.open_postgres)
         register_engine("postgres", self.open_postgres)
 
-        def undo() -> None:
-            from reverie.store import _open_postgres, _open_sqlite
+    def uninstall(self) -> None:
+        """Put the real engines back."""
+        for scheme, factory in self._saved.items():
+            register_engine(scheme, factory)
 
-            register_engine("sqlite", _open_sqlite)
-            register_engine("postgresql", _open_postgres)
-            register_engine("postgres", _open_postgres)
-
-        return undo
+    def end_test(self, tmp_path: Path) -> None:
+        """Close the stores of databases under ``tmp_path`` and drop those databases."""
+        root = tmp_path.absolute()
+        names = {name for path, name in self._by_path.items() if path.is_relative_to(root)}
+        kept = []
+        for url, store in self._stores:
+            if url.rpartition("/")[2].partition("?")[0] in names:
+                store.close()
+            else:
+                kept.append((url, store))
+        self._stores = kept
+        for path in [path for path, name in self._by_path.items() if name in names]:
+            self.cluster.drop(self._by_path.pop(path))
 
     def close(self) -> None:
-        """Close every store the test left open and drop its databases."""
-        for store in self._stores:
+        """Close every store still open (the session is over)."""
+        for _, store in self._stores:
             store.close()
-        for name in self._by_path.values():
-            self.cluster.drop(name)
+        self._stores.clear()
 
 
-CURRENT: list[TestDatabases] = []  # the running test's databases (PostgreSQL runs only)
+CURRENT: list[Databases] = []  # the session's databases (PostgreSQL runs only)
 
 
 def store_env(home: Path) -> dict[str, str]:
@@ -179,7 +191,7 @@ __all__ = [
     "ENGINE",
     "POSTGRES",
     "PgCluster",
-    "TestDatabases",
+    "Databases",
     "settings_rows",
     "sql_rows",
     "start_cluster",

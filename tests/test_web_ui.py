@@ -37,6 +37,7 @@ from playwright.sync_api import (
 from reverie import Memory, Settings, load_settings
 from reverie.server import create_app
 from reverie.server.app import build_server
+from reverie.server.tomlpatch import patched_toml
 from tests.apiauth import auth_headers
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -142,8 +143,6 @@ def make_user(site: Site, *, admin: bool = False) -> str:
 # the browser -----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
     with sync_playwright() as driver:
         yield driver
 
@@ -479,8 +478,9 @@ def test_knowledge_base_scan_shows_live_progress(page: Page, site: Site) -> None
         page.get_by_role("button", name="Scan for New Files").click()
         progress = page.locator(".scan-progress")
         expect(progress).to_be_visible()
-        expect(progress).to_contain_text("Indexing…")
+        expect(progress).to_contain_text(re.compile(r"Indexing… [1-9]\d?% \(\d+ of 17 files\)"))
         expect(progress.locator("progress")).to_be_visible()
+        expect(page.get_by_role("button", name="Scan for New Files")).to_be_disabled()
         shot(page, "knowledge-scanning")
         expect(progress).to_be_hidden(timeout=30_000)
     finally:
@@ -603,7 +603,13 @@ def test_page_and_assets_have_strict_headers(client: TestClient) -> None:
     )
     again = client.get("/static/app.js", headers={"If-None-Match": script.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
-    for path in ("/static/../ui.py", "/static/%2e%2e/ui.py", "/static/nothing.js", "/static/"):
+    for path in (
+        "/static/../ui.py",
+        "/static/%2e%2e/ui.py",
+        "/static/nothing.js",
+        "/static/",
+        "/static/a%00.js",
+    ):
         assert client.get(path).status_code == 404, path
     for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text):
         assert client.get(asset).status_code == 200, asset
@@ -726,3 +732,20 @@ def test_settings_are_validated_per_field_saved_and_applied(client: TestClient, 
     assert load_settings(home=settings.home).memory.decay.hour == 5
     same = client.put("/api/v1/settings", headers=admin, json={"memory.decay.hour": 5}).json()
     assert same["changed"] == [] and same["restart_required"] == ["memory.extraction.provider"]
+
+
+def test_config_file_edits_keep_comments_or_rewrite_the_whole_file() -> None:
+    kept = patched_toml(
+        '# top\n[memory.decay]\nhour = 2 # night\n\n[llm]\nmodel = "a#b"\n', {"memory.decay.hour": 3}
+    )
+    assert kept == '# top\n[memory.decay]\nhour = 3 # night\n\n[llm]\nmodel = "a#b"\n'
+    added = patched_toml(
+        "[memory]\ncontext_budget_tokens = 900\n", {"memory.decay.hour": 3, "memory.enabled": True}
+    )
+    assert tomllib.loads(added) == {
+        "memory": {"context_budget_tokens": 900, "enabled": True, "decay": {"hour": 3}}
+    }
+    dotted = "when = 1979-05-27T07:32:00Z\n[memory]\ndecay.hour = 1  # dotted keys are rewritten whole\n"
+    rewritten = tomllib.loads(patched_toml(dotted, {"memory.decay.hour": 4, "embeddings.model": 'say "hi"'}))
+    assert rewritten["memory"] == {"decay": {"hour": 4}} and rewritten["embeddings"] == {"model": 'say "hi"'}
+    assert rewritten["when"].year == 1979

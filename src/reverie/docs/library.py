@@ -30,7 +30,7 @@ from reverie.docs.parsers import REFUSED, SUPPORTED, Unreadable, parse_file
 from reverie.embed.service import from_blobs, to_blob
 from reverie.errors import InvalidInput, NotFound, ProviderError
 from reverie.retrieve.hybrid import Semantic, fuse
-from reverie.store.base import DocumentFile, DocumentRow, NewChunk, Store
+from reverie.store.base import DocumentClaims, DocumentFile, DocumentRow, NewChunk, Store
 from reverie.text import keyword_terms
 
 log = logging.getLogger(__name__)
@@ -267,7 +267,15 @@ class DocumentLibrary:
         for item, digest in [*sorted(new, key=_size), *sorted(changed, key=_size)]:
             self._check_stop()
             self._update(current=item.path.name)
-            self._index(item, digest, lambda: on_progress(self.progress()))
+            claims = self.store if isinstance(self.store, DocumentClaims) else None
+            if claims is not None and not claims.claim_document(str(item.path)):
+                self._bump(files_done=1)  # another process is indexing this file right now
+                continue
+            try:
+                self._index(item, digest, lambda: on_progress(self.progress()))
+            finally:
+                if claims is not None:
+                    claims.release_document(str(item.path))
             self._bump(files_done=1)
             on_progress(self.progress())
 

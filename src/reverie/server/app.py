@@ -6,6 +6,7 @@ modules: ``api_router`` (REST under ``/api/v1``) today, ``chat`` and ``ui`` late
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -32,6 +33,7 @@ from reverie.server.topics import topics_router
 from reverie.server.working import working_router
 from reverie.store import open_store
 
+log = logging.getLogger("reverie.server")
 meta_router = APIRouter(tags=["meta"])
 
 
@@ -58,6 +60,13 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         memory = Memory(settings, clock=clock)
         app.state.memory = memory
+        if not memory.accounts.has_admin():
+            log.warning(
+                "No admin account yet: open http://%s:%s/setup on this machine, or run "
+                "`reverie users add NAME --admin`",
+                settings.server.host,
+                settings.server.port,
+            )
         worker = memory.consolidator()
         if settings.server.consolidate_every_seconds > 0:
             worker.start(settings.server.consolidate_every_seconds)

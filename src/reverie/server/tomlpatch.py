@@ -9,6 +9,8 @@ instead, which keeps every value but drops the comments.
 
 from __future__ import annotations
 
+import copy
+import datetime
 import json
 import math
 import os
@@ -27,7 +29,7 @@ _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def toml_value(value: Any) -> str:
-    """One TOML value: a bool, int, float, string, list of those, or an inline table."""
+    """One TOML value: a bool, number, string, date or time, a list of those, or an inline table."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -36,6 +38,8 @@ def toml_value(value: Any) -> str:
         if math.isnan(value) or math.isinf(value):
             raise ConfigError(f"{value!r} cannot be written to a config file")
         return repr(value)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)  # JSON's escapes are valid in TOML basic strings
     if isinstance(value, (list, tuple)):
@@ -130,7 +134,7 @@ def patched_toml(text: str, changes: Mapping[str, Any]) -> str:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The config file is not valid TOML, so it was left alone: {exc}") from exc
-    expected = json.loads(json.dumps(before))  # a deep copy of plain data
+    expected = copy.deepcopy(before)
     for dotted, value in changes.items():
         _set(expected, dotted, value)
     patched = _patch_lines(text, changes) if text.strip() else ""

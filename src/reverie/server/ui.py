@@ -47,10 +47,21 @@ def security_headers() -> dict[str, str]:
     }
 
 
+def _shipped() -> dict[str, Path]:
+    """The files the UI ships, by their path under /static/ (requests never reach the disk by name)."""
+    return {
+        path.relative_to(STATIC_DIR).as_posix(): path
+        for path in STATIC_DIR.rglob("*")
+        if path.is_file() and path.suffix in _TYPES
+    }
+
+
+_ASSETS = _shipped()
+
+
 def _asset(relative: str) -> Path:
-    path = (STATIC_DIR / relative).resolve()
-    root = STATIC_DIR.resolve()
-    if not path.is_relative_to(root) or not path.is_file() or path.suffix not in _TYPES:
+    path = _ASSETS.get(relative)
+    if path is None:
         raise NotFound(f"No file /static/{relative}")
     return path
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 Kind = Literal["fact", "preference"]
 VectorKind = Literal["memory", "summary", "message", "message_window"]
@@ -700,6 +700,19 @@ class DocumentStore(Protocol):
         ...
 
 
+@runtime_checkable
+class DocumentClaims(Protocol):
+    """Optional: engines shared by several processes let one of them index a file at a time."""
+
+    def claim_document(self, path: str) -> bool:
+        """Take the indexing of one file; False while another process is indexing it."""
+        ...
+
+    def release_document(self, path: str) -> None:
+        """Give a claimed file back (its indexing is over, or failed)."""
+        ...
+
+
 class AccountStore(Protocol):
     """Passwords, API tokens and web sessions; every statement names the user it concerns."""
 
@@ -901,6 +914,7 @@ __all__ = [
     "AccountStore",
     "AuditEntry",
     "ChunkRow",
+    "DocumentClaims",
     "DocumentFile",
     "DocumentRow",
     "DocumentStatus",

@@ -20,11 +20,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from reverie.errors import ConfigError, Conflict, MigrationError, NotFound
 from reverie.store.base import User
-from reverie.store.schema import shipped_migrations
 from reverie.store.postgres_accounts import PgAccountStatements
 from reverie.store.postgres_docs import PgDocumentStatements
 from reverie.store.postgres_user import PgUserStore
 from reverie.store.postgres_vectors import register_vector
+from reverie.store.schema import shipped_migrations
 
 Conn = psycopg.Connection[dict[str, Any]]
 # Advisory lock keys (any constants, the same in every process).
@@ -69,21 +69,36 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         conninfo, options = split_url(url)
         self._conninfo = conninfo
         self._local = threading.local()
+        self._options = options
+        self._pool_lock = threading.Lock()
+        self._claims: dict[str, tuple[ConnectionPool[Conn], Conn]] = {}
         self._migrate(options["connect_timeout"])
-        self._pool: ConnectionPool[Conn] = ConnectionPool(
-            conninfo,
-            min_size=min(options["pool_min_size"], options["pool_max_size"]),
-            max_size=max(options["pool_max_size"], 1),
-            kwargs={"autocommit": True, "row_factory": dict_row},
-            configure=self._configure,
-            open=False,
-            name="reverie",
-            timeout=60.0,
-        )
-        try:
-            self._pool.open(wait=True, timeout=float(options["connect_timeout"]) + 5)
-        except PoolTimeout as exc:
-            raise ConfigError(f"Cannot connect to PostgreSQL at {redact(url)}: {exc}") from exc
+        self._pool: ConnectionPool[Conn] | None = None
+        self._open_pool()
+
+    def _open_pool(self) -> ConnectionPool[Conn]:
+        with self._pool_lock:
+            if self._pool is not None:
+                return self._pool
+            options = self._options
+            pool: ConnectionPool[Conn] = ConnectionPool(
+                self._conninfo,
+                min_size=min(options["pool_min_size"], options["pool_max_size"]),
+                max_size=max(options["pool_max_size"], 1),
+                kwargs={"autocommit": True, "row_factory": dict_row},
+                configure=self._configure,
+                open=False,
+                name="reverie",
+                timeout=60.0,
+                num_workers=2,
+            )
+            try:
+                pool.open(wait=True, timeout=float(options["connect_timeout"]) + 5)
+            except PoolTimeout as exc:
+                pool.close()
+                raise ConfigError(f"Cannot connect to PostgreSQL at {redact(self.url)}: {exc}") from exc
+            self._pool = pool
+            return pool
 
     @staticmethod
     def _configure(conn: Conn) -> None:
@@ -97,7 +112,7 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         if held is not None:
             yield held
             return
-        with self._pool.connection() as conn:
+        with (self._pool or self._open_pool()).connection() as conn:
             yield conn
 
     @contextmanager
@@ -107,7 +122,7 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         if held is not None:
             yield held
             return
-        with self._pool.connection() as conn, conn.transaction():
+        with (self._pool or self._open_pool()).connection() as conn, conn.transaction():
             self._local.conn = conn
             try:
                 yield conn
@@ -119,16 +134,19 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
     ) -> list[Any]:
         """Run one query and return every row (as dicts)."""
         with self.connection() as conn:
-            return conn.execute(sql, params, binary=binary).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, params, binary=binary).fetchall()
 
     def write(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor[dict[str, Any]]:
         """Run one statement inside a transaction and return its cursor."""
         with self.transaction() as conn:
-            return conn.execute(sql, params)  # type: ignore[arg-type]
+            return conn.execute(sql, params)
 
     def close(self) -> None:
-        """Close every pooled connection."""
-        self._pool.close()
+        """Close every pooled connection (a later call opens a new pool, as SQLite reopens its file)."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
 
     # migrations --------------------------------------------------------------------
     def _migrate(self, timeout: int) -> None:
@@ -184,6 +202,41 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         """Bytes the database occupies."""
         return int(self.read("SELECT pg_database_size(current_database()) AS size")[0]["size"])
 
+    # document claims ---------------------------------------------------------------
+    def claim_document(self, path: str) -> bool:
+        """Take the indexing of one file under a session advisory lock; False if another process has it.
+
+        The lock lives as long as the connection that took it: a worker that dies mid-file
+        loses it with its connection, and the next scan takes the file over.
+        """
+        pool = self._pool or self._open_pool()
+        conn = pool.getconn()
+        try:
+            row = conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS got", ("reverie-document:" + path,)
+            ).fetchone()
+        except BaseException:
+            pool.putconn(conn)
+            raise
+        if not (row and row["got"]):
+            pool.putconn(conn)
+            return False
+        with self._pool_lock:
+            self._claims[path] = (pool, conn)
+        return True
+
+    def release_document(self, path: str) -> None:
+        """Give a claimed file back."""
+        with self._pool_lock:
+            held = self._claims.pop(path, None)
+        if held is None:
+            return
+        pool, conn = held
+        try:
+            conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", ("reverie-document:" + path,))
+        finally:
+            pool.putconn(conn)
+
     # embedding cache ---------------------------------------------------------------
     def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         """Cached vectors of this model for these content hashes."""
@@ -203,7 +256,8 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
             cur.executemany(
                 "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
                 " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (content_hash, model_id) DO UPDATE"
-                " SET dimensions = excluded.dimensions, vector = excluded.vector, created_at = excluded.created_at",
+                " SET dimensions = excluded.dimensions, vector = excluded.vector, created_at ="
+                " excluded.created_at",
                 [(digest, model_id, dims, blob, now) for digest, blob in items],
             )
 
@@ -221,7 +275,8 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         """Add to the hit and miss counters of a model."""
         self.write(
             "INSERT INTO embedding_cache_stats AS s (model_id, hits, misses) VALUES (%s, %s, %s)"
-            " ON CONFLICT (model_id) DO UPDATE SET hits = s.hits + excluded.hits, misses = s.misses + excluded.misses",
+            " ON CONFLICT (model_id) DO UPDATE SET hits = s.hits + excluded.hits, misses = s.misses +"
+            " excluded.misses",
             (model_id, hits, misses),
         )
 
@@ -257,7 +312,8 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         due = (
             "(c.consolidation_state = 'pending'"
             " OR (c.consolidation_state = 'running' AND c.lease_until < %(now)s)"
-            " OR (c.consolidation_state = 'failed' AND c.attempts < %(max)s AND c.next_attempt_at <= %(now)s))"
+            " OR (c.consolidation_state = 'failed' AND c.attempts < %(max)s AND c.next_attempt_at <="
+            " %(now)s))"
         )
         waiting = (
             "(e.consolidation_state IN ('pending', 'running')"
@@ -311,7 +367,8 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
     def reschedule_failed(self, now: float) -> int:
         """Make every failed consolidation due now, with its attempts reset."""
         cur = self.write(
-            "UPDATE conversations SET next_attempt_at = %s, attempts = 0 WHERE consolidation_state = 'failed'",
+            "UPDATE conversations SET next_attempt_at = %s, attempts = 0 WHERE consolidation_state ="
+            " 'failed'",
             (now,),
         )
         return cur.rowcount
@@ -319,7 +376,8 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
     def consolidation_counts(self) -> dict[str, int]:
         """How many conversations are in each consolidation state."""
         rows = self.read(
-            "SELECT consolidation_state AS state, COUNT(*) AS n FROM conversations GROUP BY consolidation_state"
+            "SELECT consolidation_state AS state, COUNT(*) AS n FROM conversations GROUP BY"
+            " consolidation_state"
         )
         return {str(row["state"]): int(row["n"]) for row in rows}
 

@@ -81,7 +81,8 @@ class PgDocumentStatements:
                 " size_bytes = excluded.size_bytes, pages = excluded.pages, status = excluded.status,"
                 " reason = excluded.reason, chunk_count = excluded.chunk_count,"
                 " token_count = excluded.token_count, model_id = excluded.model_id,"
-                f" indexed_at = excluded.indexed_at, updated_at = excluded.updated_at RETURNING {_DOCUMENT_COLUMNS}",
+                f" indexed_at = excluded.indexed_at, updated_at = excluded.updated_at RETURNING"
+                f" {_DOCUMENT_COLUMNS}",
                 (
                     file.owner_id,
                     file.path,
@@ -105,7 +106,8 @@ class PgDocumentStatements:
             if chunks:
                 with conn.cursor() as cur:
                     cur.executemany(
-                        "INSERT INTO chunks (document_id, chunk_index, text, heading, title, page, token_count,"
+                        "INSERT INTO chunks (document_id, chunk_index, text, heading, title, page,"
+                        " token_count,"
                         " embedding, model_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %b, %s)",
                         [
                             (
@@ -158,7 +160,8 @@ class PgDocumentStatements:
             return []
         rows = self.read(
             "SELECT c.id, c.document_id, c.chunk_index AS index, c.text, c.heading, c.page, c.token_count,"
-            " d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(%s)",
+            " d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id ="
+            " ANY(%s)",
             (list(chunk_ids),),
         )
         return [ChunkRow(**row) for row in rows]

@@ -76,7 +76,8 @@ class PgMaintenanceStatements:
                 (self.user_id, superseded_before),
             ).fetchall()
             summaries = conn.execute(
-                "SELECT id, text, created_at FROM summaries WHERE user_id = %s AND created_at < %s ORDER BY id",
+                "SELECT id, text, created_at FROM summaries WHERE user_id = %s AND created_at < %s ORDER BY"
+                " id",
                 (self.user_id, summaries_before),
             ).fetchall()
             audit: list[tuple[Any, ...]] = []

@@ -30,7 +30,10 @@ _TOTAL_SQL: dict[str, str] = {
     "message": "SELECT COUNT(*) AS n FROM messages WHERE user_id = %s",
     "message_window": "SELECT COUNT(*) AS n FROM messages WHERE user_id = %s",
 }
-_PUBLIC_TURN = " JOIN messages t ON t.id = v.item_id JOIN conversations c ON c.id = t.conversation_id AND NOT c.is_private"
+_PUBLIC_TURN = (
+    " JOIN messages t ON t.id = v.item_id"
+    " JOIN conversations c ON c.id = t.conversation_id AND NOT c.is_private"
+)
 _VECTOR_JOINS = {
     "memory": " JOIN memories t ON t.id = v.item_id AND t.status = 'active'",
     "message": _PUBLIC_TURN,
@@ -54,7 +57,7 @@ class PgConversationStatements:
     _store: PgStore
     user_id: int
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         return self._store.read(sql, params)
 
     # conversations -----------------------------------------------------------------
@@ -154,14 +157,16 @@ class PgConversationStatements:
             row = conn.execute(
                 "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at,"
                 " search_text, window_text)"
-                " SELECT id, user_id, %s, %s, %s, %s, %s, %s, %s FROM conversations WHERE id = %s AND user_id = %s"
+                " SELECT id, user_id, %s, %s, %s, %s, %s, %s, %s FROM conversations WHERE id = %s AND"
+                " user_id = %s"
                 " RETURNING id",
                 (role, content, speaker, ref, now, own, window, conversation_id, self.user_id),
             ).fetchone()
             if row is None:
                 raise NotFound(f"No conversation with id {conversation_id}")
             conn.execute(
-                "UPDATE conversations SET last_activity = GREATEST(last_activity, %s) WHERE id = %s AND user_id = %s",
+                "UPDATE conversations SET last_activity = GREATEST(last_activity, %s) WHERE id = %s AND"
+                " user_id = %s",
                 (now, conversation_id, self.user_id),
             )
         return MessageRow(int(row["id"]), conversation_id, role, content, speaker, ref, now)
@@ -229,12 +234,14 @@ class PgConversationStatements:
         """The turns just before and just after one message in its conversation."""
         rows = self._rows(
             f"(SELECT {MESSAGE_COLUMNS}, 'prev' AS side FROM messages m WHERE m.user_id = %(user)s"
-            " AND m.conversation_id = (SELECT conversation_id FROM messages WHERE id = %(id)s AND user_id = %(user)s)"
+            " AND m.conversation_id = (SELECT conversation_id FROM messages WHERE id = %(id)s AND user_id ="
+            " %(user)s)"
             " AND m.id < %(id)s ORDER BY m.id DESC LIMIT 1)"
             f" UNION ALL (SELECT {MESSAGE_COLUMNS}, 'next' FROM messages m WHERE m.user_id = %(user)s"
-            " AND m.conversation_id = (SELECT conversation_id FROM messages WHERE id = %(id)s AND user_id = %(user)s)"
+            " AND m.conversation_id = (SELECT conversation_id FROM messages WHERE id = %(id)s AND user_id ="
+            " %(user)s)"
             " AND m.id > %(id)s ORDER BY m.id LIMIT 1)",
-            {"user": self.user_id, "id": message_id},  # type: ignore[arg-type]
+            {"user": self.user_id, "id": message_id},
         )
         found = {row["side"]: message_row(row) for row in rows}
         return found.get("prev"), found.get("next")
@@ -290,7 +297,8 @@ class PgConversationStatements:
         """How many vectors :meth:`load_vectors` returns in all."""
         join = _VECTOR_JOINS.get(kind, "")
         rows = self._rows(
-            f"SELECT COUNT(*) AS n FROM vectors v{join} WHERE v.user_id = %s AND v.item_kind = %s AND v.model_id = %s",
+            f"SELECT COUNT(*) AS n FROM vectors v{join} WHERE v.user_id = %s AND v.item_kind = %s AND"
+            " v.model_id = %s",
             (self.user_id, kind, model_id),
         )
         return int(rows[0]["n"])
@@ -313,7 +321,8 @@ class PgConversationStatements:
         """(items with a vector of this model, items in all) for one kind."""
         join = " JOIN memories t ON t.id = v.item_id AND t.status = 'active'" if kind == "memory" else ""
         done = self._rows(
-            f"SELECT COUNT(*) AS n FROM vectors v{join} WHERE v.user_id = %s AND v.item_kind = %s AND v.model_id = %s",
+            f"SELECT COUNT(*) AS n FROM vectors v{join} WHERE v.user_id = %s AND v.item_kind = %s AND"
+            " v.model_id = %s",
             (self.user_id, kind, model_id),
         )[0]["n"]
         total = self._rows(_TOTAL_SQL[kind], (self.user_id,))[0]["n"]
@@ -329,7 +338,7 @@ class PgConversationStatements:
             " SELECT c.id, m.id, %(now)s FROM conversations c"
             " JOIN memories m ON m.user_id = %(user)s AND m.id = ANY(%(ids)s)"
             " WHERE c.id = %(conv)s AND c.user_id = %(user)s ON CONFLICT DO NOTHING",
-            {"now": now, "user": self.user_id, "ids": list(memory_ids), "conv": conversation_id},  # type: ignore[arg-type]
+            {"now": now, "user": self.user_id, "ids": list(memory_ids), "conv": conversation_id},
         )
 
     def list_relevant(self, conversation_id: int) -> list[int]:

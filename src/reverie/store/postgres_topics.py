@@ -101,7 +101,8 @@ class PgTopicStatements:
         """Add a line to the recent-topics index, keeping only the newest ``keep``."""
         with self._store.transaction() as conn:
             conn.execute(
-                "INSERT INTO topic_index (user_id, conversation_id, at, topic, summary) VALUES (%s, %s, %s, %s, %s)",
+                "INSERT INTO topic_index (user_id, conversation_id, at, topic, summary) VALUES (%s, %s, %s,"
+                " %s, %s)",
                 (self.user_id, conversation_id, at, topic, summary),
             )
             conn.execute(
@@ -145,7 +146,8 @@ class PgTopicStatements:
         row: Any = self._store.write(
             "INSERT INTO working_state (conversation_id, user_id, state, updated_at)"
             " SELECT id, user_id, %s, %s FROM conversations WHERE id = %s AND user_id = %s"
-            " ON CONFLICT (conversation_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at"
+            " ON CONFLICT (conversation_id) DO UPDATE SET state = excluded.state, updated_at ="
+            " excluded.updated_at"
             " RETURNING conversation_id",
             (state, now, conversation_id, self.user_id),
         ).fetchone()

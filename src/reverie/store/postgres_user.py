@@ -257,7 +257,8 @@ class PgUserStore(PgConversationStatements, PgMaintenanceStatements, PgTopicStat
             filters += " AND m.created_at < %s"
             params.append(created_to)
         rows = self._read(
-            f"{ctes} SELECT {_prefixed(MEMORY_COLUMNS, 'm')}, r.score FROM ranked r JOIN memories m ON m.id = r.id"
+            f"{ctes} SELECT {_prefixed(MEMORY_COLUMNS, 'm')}, r.score FROM ranked r JOIN memories m ON m.id"
+            " = r.id"
             f" WHERE {filters} ORDER BY r.score DESC, m.confidence DESC, m.id LIMIT %s",
             [*params, limit],
         )
@@ -338,7 +339,8 @@ class PgUserStore(PgConversationStatements, PgMaintenanceStatements, PgTopicStat
         )
         extra, more = self._range(created_from, created_to)
         rows = self._read(
-            f"{ctes} SELECT {_prefixed(SUMMARY_COLUMNS, 's')}, r.score FROM ranked r JOIN summaries s ON s.id = r.id"
+            f"{ctes} SELECT {_prefixed(SUMMARY_COLUMNS, 's')}, r.score FROM ranked r JOIN summaries s ON"
+            " s.id = r.id"
             f" WHERE s.user_id = %s{extra} ORDER BY r.score DESC, s.created_at DESC, s.id DESC LIMIT %s",
             [*params, self.user_id, *more, limit],
         )

@@ -2,11 +2,17 @@
 
 import { h, svg, formatDate, plural } from './dom.js';
 
-const WIDTH = 480;
-const HEIGHT = 200;
 const PAD = { top: 16, right: 14, bottom: 30, left: 38 };
-const PLOT_W = WIDTH - PAD.left - PAD.right;
+const HEIGHT = 200;
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
+// Drawn narrower on phones, so that the labels keep a readable size when the chart shrinks.
+let WIDTH = 480;
+let PLOT_W = WIDTH - PAD.left - PAD.right;
+
+function sizeFor(screenWidth) {
+  WIDTH = screenWidth < 640 ? 340 : 480;
+  PLOT_W = WIDTH - PAD.left - PAD.right;
+}
 
 function frame(titleId, descId, title, description) {
   return svg('svg', {
@@ -56,10 +62,11 @@ export function timelineChart(data) {
   const max = niceMax(Math.max(1, ...points.map((p) => p.total)));
   chart.append(yAxis(max));
   if (!points.length) return chart;
-  const step = PLOT_W / Math.max(1, points.length - 1);
-  const xOf = (i) => PAD.left + (points.length === 1 ? PLOT_W / 2 : i * step);
+  const barWidth = Math.max(2, Math.min(18, (PLOT_W / points.length) * 0.6));
+  const inner = PLOT_W - barWidth;
+  const step = inner / Math.max(1, points.length - 1);
+  const xOf = (i) => PAD.left + barWidth / 2 + (points.length === 1 ? inner / 2 : i * step);
   const yOf = (v) => PAD.top + PLOT_H * (1 - v / max);
-  const barWidth = Math.max(2, Math.min(18, step * 0.6));
   const bars = svg('g', { class: 'bars-new' });
   points.forEach((p, i) => {
     const added = p.facts + p.preferences;
@@ -117,6 +124,7 @@ export function confidenceChart(bins) {
 
 /** Both charts with their captions and a legend. */
 export function chartsCard(data) {
+  sizeFor(window.innerWidth);
   const legend = h('p', { class: 'legend' },
     h('span', { class: 'key key-high' }, 'over 80%'),
     h('span', { class: 'key key-medium' }, '50–80%'),

@@ -126,7 +126,10 @@ function historyItem(conversation, current, onOpen) {
 }
 
 async function refreshHistory(view, chat, onOpen) {
+  chat.historyLoads += 1;
+  const mine = chat.historyLoads;
   const conversations = await api('/api/v1/conversations?limit=30');
+  if (mine !== chat.historyLoads) return; // a newer load is on its way
   view.history.replaceChildren(...conversations.map((c) => historyItem(c, chat.id, onOpen)));
   if (!conversations.length) view.history.append(h('li', { class: 'muted' }, 'No conversations yet.'));
 }
@@ -187,7 +190,7 @@ function wireComposer(view, chat, refresh) {
 /** Render the chat page; returns a cleanup function (it removes the Ctrl+Shift+P shortcut). */
 export async function chatPage(container) {
   const view = buildLayout(container);
-  const chat = { id: null, private: false, messages: [] };
+  const chat = { id: null, private: false, messages: [], historyLoads: 0 };
   const open = guard(async (id) => {
     await openConversation(chat, id);
     renderPrivacy(view, chat);
@@ -195,7 +198,9 @@ export async function chatPage(container) {
     await refresh();
   });
   const refresh = () => refreshHistory(view, chat, open);
-  const toggle = guard(() => togglePrivacy(view, chat, refresh));
+  let toggling = Promise.resolve();
+  // One change at a time, so that quick presses reach the server in order.
+  const toggle = () => { toggling = toggling.then(guard(() => togglePrivacy(view, chat, refresh))); };
   const shortcut = (event) => {
     if (event.ctrlKey && event.shiftKey && !event.altKey && event.key.toLowerCase() === 'p') {
       event.preventDefault();

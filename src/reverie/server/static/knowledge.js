@@ -41,6 +41,8 @@ function renderStatus(view, status) {
 function renderProgress(view, scan) {
   const running = scan.state === 'running';
   view.progress.hidden = !running;
+  view.scan.disabled = running;
+  view.reindexAll.disabled = running;
   if (!running) return;
   const files = scan.files_total ? ` (${scan.files_done} of ${plural(scan.files_total, 'file')})` : '';
   const label = `Indexing… ${scan.percent}%${files}${scan.current ? ` — ${scan.current}` : ''}`;
@@ -118,11 +120,16 @@ export async function knowledgePage(container, { user }) {
   const view = buildLayout(container, user.is_admin);
   let timer = null;
   let stopped = false;
+  let shown = -1;
+  const loadDocs = async () => {
+    const listing = await api('/api/v1/documents');
+    shown = listing.documents.length;
+    renderDocs(view, listing.documents, user.is_admin, refresh);
+  };
   const refresh = async () => {
-    const [status, listing] = await Promise.all([api('/api/v1/documents/status'), api('/api/v1/documents')]);
+    const [status] = await Promise.all([api('/api/v1/documents/status'), loadDocs()]);
     renderStatus(view, status);
     renderProgress(view, status.scan);
-    renderDocs(view, listing.documents, user.is_admin, refresh);
     return status.scan;
   };
   const poll = guard(async () => {
@@ -131,6 +138,7 @@ export async function knowledgePage(container, { user }) {
     renderStatus(view, status);
     renderProgress(view, status.scan);
     if (status.scan.state === 'running') {
+      if (status.documents !== shown) await loadDocs(); // files appear as they are indexed
       timer = setTimeout(poll, POLL_MS);
       return;
     }

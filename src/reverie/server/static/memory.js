@@ -67,7 +67,9 @@ function buildTabs(view) {
     const move = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
     if (at < 0 || !move) return;
     event.preventDefault();
-    view.tabs[kinds[(at + move + kinds.length) % kinds.length]].click();
+    const next = view.tabs[kinds[(at + move + kinds.length) % kinds.length]];
+    next.click();
+    next.focus();
   });
   return list;
 }
@@ -148,9 +150,10 @@ function renderStats(view, stats) {
   }
 }
 
-async function refreshCharts(view) {
+async function refreshCharts(view, state) {
+  const newest = ticket(state, 'charts');
   const data = await api('/api/v1/stats/charts');
-  view.charts.replaceChildren(chartsCard(data));
+  if (newest()) view.charts.replaceChildren(chartsCard(data));
 }
 
 // rows ------------------------------------------------------------------------------------
@@ -284,15 +287,20 @@ function renderList(view, state) {
   view.more.hidden = searching(state) || !state.hasMore;
 }
 
+/** A ticket for one of several overlapping loads: only the newest may render. */
+function ticket(state, name) {
+  const mine = (state.tickets[name] || 0) + 1;
+  state.tickets[name] = mine;
+  return () => state.tickets[name] === mine;
+}
+
 async function loadList(view, state, { keep = false } = {}) {
-  if (searching(state)) {
-    state.items = await fetchSearch(state);
-    state.hasMore = false;
-  } else {
-    const limit = keep ? Math.max(PAGE_SIZE, state.items.length) : PAGE_SIZE;
-    state.items = await fetchPage(state, 0, limit);
-    state.hasMore = state.items.length === limit;
-  }
+  const newest = ticket(state, 'list');
+  const limit = keep ? Math.max(PAGE_SIZE, state.items.length) : PAGE_SIZE;
+  const items = searching(state) ? await fetchSearch(state) : await fetchPage(state, 0, limit);
+  if (!newest()) return;
+  state.items = items;
+  state.hasMore = !searching(state) && items.length === limit;
   renderList(view, state);
 }
 
@@ -354,26 +362,37 @@ function wireSearch(view, state, reload) {
   return () => clearTimeout(timer);
 }
 
+async function saveNew(state, category, text) {
+  if (state.tab === 'preference') {
+    await api(`/api/v1/preferences/${encodeURIComponent(category)}`, { method: 'PUT', body: { value: text } });
+    return;
+  }
+  const result = await api('/api/v1/memories', { method: 'POST', body: { text } });
+  if (result.status !== 'stored') notify(`Already known: ${result.status}.`, 'info');
+}
+
 async function addMemory(view, state) {
   const text = view.addText.value.trim();
+  const category = view.addCategory.value.trim();
   if (!text) {
     view.addText.focus();
     return;
   }
-  if (state.tab === 'preference') {
-    const category = view.addCategory.value.trim();
-    if (!category) {
-      notify('Give the preference a category, e.g. verbosity.', 'error');
-      view.addCategory.focus();
-      return;
-    }
-    await api(`/api/v1/preferences/${encodeURIComponent(category)}`, { method: 'PUT', body: { value: text } });
-  } else {
-    const result = await api('/api/v1/memories', { method: 'POST', body: { text } });
-    if (result.status !== 'stored') notify(`Already known: ${result.status}.`, 'info');
+  if (state.tab === 'preference' && !category) {
+    notify('Give the preference a category, e.g. verbosity.', 'error');
+    view.addCategory.focus();
+    return;
   }
+  // Cleared at once, so that what is typed next while this one saves is not lost.
   view.addText.value = '';
   view.addCategory.value = '';
+  try {
+    await saveNew(state, category, text);
+  } catch (err) {
+    view.addText.value = text;
+    view.addCategory.value = category;
+    throw err;
+  }
   notify('Remembered.', 'ok');
   await state.refresh();
 }
@@ -397,12 +416,16 @@ async function forgetEverything(state) {
 export async function memoryPage(container) {
   const view = buildLayout(container);
   const state = { tab: 'fact', items: [], hasMore: false, query: '', source: '', order: 'recent',
-    from: '', to: '', stats: {} };
+    from: '', to: '', stats: {}, tickets: {} };
   const reload = guard(() => loadList(view, state));
   state.refresh = async () => {
-    state.stats = await api('/api/v1/stats');
-    renderStats(view, state.stats);
-    await Promise.all([loadList(view, state, { keep: true }), refreshCharts(view)]);
+    const newest = ticket(state, 'stats');
+    const stats = await api('/api/v1/stats');
+    if (newest()) {
+      state.stats = stats;
+      renderStats(view, stats);
+    }
+    await Promise.all([loadList(view, state, { keep: true }), refreshCharts(view, state)]);
   };
   for (const [kind, button] of Object.entries(view.tabs)) {
     button.addEventListener('click', () => {

@@ -142,3 +142,12 @@ CREATE TABLE audit_log (
     detail      text NOT NULL DEFAULT '{}'
 );
 CREATE INDEX idx_audit_user ON audit_log(user_id, at);
+
+-- `reverie migrate` records here the SQLite database it copied in, so that a re-run can tell a
+-- previous copy (replaced) from a database in use (refused).
+CREATE TABLE copied_from (
+    source      text PRIMARY KEY,
+    started_at  double precision NOT NULL,
+    finished_at double precision,
+    checksums   text NOT NULL DEFAULT '{}'
+);

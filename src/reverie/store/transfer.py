@@ -1,0 +1,323 @@
+"""Copy a SQLite store into PostgreSQL, table by table, and prove the copy with counts and checksums.
+
+Rows keep their ids (so references, exports and audit lines stay valid), identity sequences are
+moved past them, and every table is read back and hashed in a canonical form on both sides.
+The target must be empty or a previous copy of the same source (recorded in ``copied_from``);
+a previous copy is emptied and copied again, so the command can be re-run until the switch-over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reverie.errors import Conflict, InvalidInput, NotFound
+from reverie.store.postgres import PgStore, redact
+from reverie.store.postgres_vectors import Vector
+from reverie.store.sqlite import SqliteStore
+
+# Parents before children. Full-text tables are not copied: PostgreSQL computes its own from the
+# rows (the messages' indexed texts travel as columns); nor are vector_versions, which the
+# target's triggers keep (they are cache keys, not data).
+TABLES = (
+    "users",
+    "interface_mappings",
+    "conversations",
+    "messages",
+    "memories",
+    "summaries",
+    "base_memory",
+    "pending_confirmations",
+    "audit_log",
+    "vectors",
+    "embedding_cache",
+    "embedding_cache_stats",
+    "conversation_relevant",
+    "maintenance_runs",
+    "documents",
+    "chunks",
+    "documents_version",
+    "api_tokens",
+    "web_sessions",
+    "topics",
+    "topic_memories",
+    "topic_index",
+    "working_state",
+)
+_KEYS = {
+    "interface_mappings": "interface",
+    "base_memory": "user_id",
+    "pending_confirmations": "user_id",
+    "vectors": "item_kind, item_id",
+    "embedding_cache": "content_hash, model_id",
+    "embedding_cache_stats": "model_id",
+    "conversation_relevant": "conversation_id, memory_id",
+    "web_sessions": "id_hash",
+    "topic_memories": "topic_id, memory_id",
+    "working_state": "conversation_id",
+}
+_SOURCE_SQL = {
+    # The indexed texts of a turn live in SQLite's FTS tables; NULL stands for "same as the content".
+    "messages": (
+        "SELECT m.*, NULLIF(f.text, m.content) AS search_text,"
+        " NULLIF(w.text, COALESCE(f.text, m.content)) AS window_text"
+        " FROM messages m LEFT JOIN messages_fts f ON f.rowid = m.id"
+        " LEFT JOIN message_windows_fts w ON w.rowid = m.id"
+    ),
+    "vectors": "SELECT v.*, v.vector AS embedding FROM vectors v",
+}
+BATCH = 2000
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class TableReport:
+    """How one table went: rows on each side and their checksums."""
+
+    rows: int
+    copied: int
+    source_sha256: str = ""
+    target_sha256: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Same count and same checksum."""
+        return self.rows == self.copied and self.source_sha256 == self.target_sha256
+
+
+@dataclass
+class CopyReport:
+    """A whole copy: per-table reports and whether the target was a previous copy."""
+
+    source: str
+    replaced_previous: bool
+    tables: dict[str, TableReport] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Every table matches."""
+        return all(table.ok for table in self.tables.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output."""
+        return {
+            "source": self.source,
+            "replaced_previous": self.replaced_previous,
+            "ok": self.ok,
+            "seconds": round(self.seconds, 2),
+            "tables": {
+                name: {"rows": t.rows, "copied": t.copied, "sha256": t.target_sha256, "ok": t.ok}
+                for name, t in self.tables.items()
+            },
+        }
+
+
+@dataclass(frozen=True)
+class _Column:
+    name: str
+    kind: str  # boolean, vector, json, number or plain
+
+
+def _canonical(value: Any, kind: str) -> Any:
+    """A value as both engines agree on it, for hashing."""
+    if value is None:
+        return None
+    if kind == "boolean":
+        return int(bool(value))
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    if isinstance(value, float):
+        return repr(value)
+    return value
+
+
+def _row_hash(digest: Any, values: Sequence[Any], columns: Sequence[_Column]) -> None:
+    canonical = [_canonical(v, c.kind) for v, c in zip(values, columns, strict=True)]
+    digest.update(json.dumps(canonical, separators=(",", ":"), default=str).encode())
+    digest.update(b"\n")
+
+
+class _Copier:
+    def __init__(self, source: SqliteStore, target: PgStore, progress: Progress | None) -> None:
+        self.source = source
+        self.target = target
+        self.progress = progress or (lambda table, done, total: None)
+
+    def source_tables(self) -> set[str]:
+        rows = self.source.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {str(row[0]) for row in rows}
+
+    def target_columns(self, table: str) -> list[_Column]:
+        rows = self.target.read(
+            "SELECT column_name, data_type, udt_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = %s AND is_generated = 'NEVER'"
+            " AND column_name <> 'xid' ORDER BY ordinal_position",
+            (table,),
+        )
+        kinds = {"boolean": "boolean", "USER-DEFINED": "vector"}
+        return [_Column(row["column_name"], kinds.get(row["data_type"], "plain")) for row in rows]
+
+    def _source_rows(self, table: str, names: Sequence[str]) -> tuple[int, Iterator[sqlite3.Row]]:
+        conn = self.source.connection()
+        base = _SOURCE_SQL.get(table, f"SELECT * FROM {table}")
+        order = _KEYS.get(table, "id")
+        total = int(conn.execute(f"SELECT COUNT(*) FROM ({base})").fetchone()[0])
+        cursor = conn.execute(f"SELECT {', '.join(names)} FROM ({base}) ORDER BY {order}")
+        return total, iter(cursor)
+
+    def copy_table(self, table: str) -> TableReport:
+        columns = self.columns(table)
+        names = [c.name for c in columns]
+        total, rows = self._source_rows(table, names)
+        digest = hashlib.sha256()
+        deferred: list[tuple[Any, Any]] = []
+        placeholders = ", ".join("%b" if c.kind == "vector" else "%s" for c in columns)
+        insert = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders})"
+        done = 0
+        self.progress(table, 0, total)
+        while True:
+            batch = [tuple(row) for _, row in zip(range(BATCH), rows, strict=False)]
+            if not batch:
+                break
+            prepared = []
+            for values in batch:
+                _row_hash(digest, values, columns)
+                row = [self._to_target(v, c) for v, c in zip(values, columns, strict=True)]
+                if table == "memories" and row[names.index("superseded_by")] is not None:
+                    # A memory may point at a newer one: link after every row is in.
+                    deferred.append((row[names.index("superseded_by")], row[names.index("id")]))
+                    row[names.index("superseded_by")] = None
+                prepared.append(row)
+            with self.target.transaction() as conn, conn.cursor() as cur:
+                cur.executemany(insert, prepared)
+            done += len(batch)
+            self.progress(table, done, total)
+        if deferred:
+            with self.target.transaction() as conn, conn.cursor() as cur:
+                cur.executemany("UPDATE memories SET superseded_by = %s WHERE id = %s", deferred)
+        return TableReport(rows=total, copied=0, source_sha256=digest.hexdigest())
+
+    def source_names(self, table: str) -> list[str]:
+        base = _SOURCE_SQL.get(table, f"SELECT * FROM {table}")
+        cursor = self.source.connection().execute(f"SELECT * FROM ({base}) LIMIT 0")
+        return [str(d[0]) for d in cursor.description]
+
+    def columns(self, table: str) -> list[_Column]:
+        """The target's columns that the source has too."""
+        present = set(self.source_names(table))
+        return [c for c in self.target_columns(table) if c.name in present]
+
+    @staticmethod
+    def _to_target(value: Any, column: _Column) -> Any:
+        if value is None:
+            return None
+        if column.kind == "boolean":
+            return bool(value)
+        if column.kind == "vector":
+            return Vector(bytes(value))
+        return value
+
+    def target_hash(self, table: str) -> tuple[int, str]:
+        """Rows in the target table and their checksum, computed like the source's."""
+        columns = self.columns(table)
+        names = [c.name for c in columns]
+        digest = hashlib.sha256()
+        count = 0
+        order = _KEYS.get(table, "id")
+        with self.target.connection() as conn, conn.cursor(binary=True) as cur:
+            cur.execute(f"SELECT {', '.join(names)} FROM {table} ORDER BY {order}")
+            for row in cur:
+                _row_hash(digest, [row[name] for name in names], columns)
+                count += 1
+        return count, digest.hexdigest()
+
+
+def is_empty(target: PgStore) -> bool:
+    """True when the target holds no user, document or cached vector."""
+    row = target.read(
+        "SELECT EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM documents)"
+        " OR EXISTS (SELECT 1 FROM embedding_cache) AS used"
+    )[0]
+    return not row["used"]
+
+
+def copy_sqlite_to_postgres(
+    source: SqliteStore, target: PgStore, *, source_name: str, now: float, progress: Progress | None = None
+) -> CopyReport:
+    """Copy every table; refuse a non-empty target unless it is a previous copy of this source."""
+    started = time.perf_counter()
+    previous = target.read("SELECT source FROM copied_from")
+    replaced = False
+    if not is_empty(target) or previous:
+        sources = [row["source"] for row in previous]
+        if sources != [source_name]:
+            what = f"a copy of {sources[0]}" if sources else "data that reverie migrate did not copy there"
+            raise Conflict(
+                f"The target database is not empty: it holds {what}. Copy into an empty database "
+                "(createdb NAME), or drop this one first if it is a copy you no longer need"
+            )
+        replaced = True
+    copier = _Copier(source, target, progress)
+    present = copier.source_tables()
+    tables = [table for table in TABLES if table in present]
+    with target.transaction() as conn:
+        conn.execute(f"TRUNCATE {', '.join(TABLES)}, copied_from RESTART IDENTITY CASCADE")
+        conn.execute("INSERT INTO copied_from (source, started_at) VALUES (%s, %s)", (source_name, now))
+    report = CopyReport(source_name, replaced)
+    snapshot = source.connection()
+    snapshot.execute("BEGIN")  # one consistent read of the source; writers are not blocked (WAL)
+    try:
+        for table in tables:
+            report.tables[table] = copier.copy_table(table)
+        for table in tables:
+            report.tables[table].copied, report.tables[table].target_sha256 = copier.target_hash(table)
+    finally:
+        snapshot.execute("COMMIT")
+    with target.transaction() as conn:
+        for table in tables:
+            if any(c.name == "id" for c in copier.target_columns(table)):
+                conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                    f" GREATEST((SELECT MAX(id) FROM {table}), 1), (SELECT MAX(id) FROM {table}) IS NOT NULL)"
+                )
+    checksums = {name: t.target_sha256 for name, t in report.tables.items()}
+    target.write(
+        "UPDATE copied_from SET finished_at = %s, checksums = %s WHERE source = %s",
+        (now, json.dumps(checksums), source_name),
+    )
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def migrate(source_url: str, target_url: str, *, now: float, progress: Progress | None = None) -> CopyReport:
+    """Copy the SQLite store at ``sqlite:///PATH`` into the PostgreSQL database at ``target_url``."""
+    if not source_url.startswith("sqlite:///"):
+        raise InvalidInput(f"--from must be a sqlite:///PATH URL, got '{source_url}'")
+    if not target_url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput(f"--to must be a postgresql:// URL, got '{redact(target_url)}'")
+    path = Path(source_url.removeprefix("sqlite:///")).expanduser()
+    if not path.is_file():
+        raise NotFound(
+            f"No SQLite database at {path}; check --from (sqlite:///PATH, e.g. sqlite:///~/.local/share/reverie/reverie.db)"
+        )
+    source = SqliteStore(path)
+    try:
+        target = PgStore(target_url)
+        try:
+            return copy_sqlite_to_postgres(
+                source, target, source_name=str(path.resolve()), now=now, progress=progress
+            )
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
+__all__ = ["TABLES", "CopyReport", "TableReport", "copy_sqlite_to_postgres", "is_empty", "migrate"]
