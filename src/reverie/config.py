@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -224,6 +224,12 @@ class Settings(BaseSettings):
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
+    _config_file: Path | None = PrivateAttr(default=None)
+
+    @property
+    def config_file(self) -> Path:
+        """The config file these settings were read from (or would be): --config, REVERIE_CONFIG, home."""
+        return self._config_file or self.home / CONFIG_FILE_NAME
 
     @classmethod
     def settings_customise_sources(
@@ -303,6 +309,7 @@ def load_settings(
     except ValidationError as exc:
         raise ConfigError(_describe(exc, origin)) from exc
     settings.home = settings.home.expanduser()
+    settings._config_file = file_path
     return settings
 
 

@@ -23,7 +23,6 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 
 from reverie.config import (
-    CONFIG_FILE_NAME,
     DecaySettings,
     EmbeddingSettings,
     ExtractionSettings,
@@ -302,9 +301,8 @@ def _pending(request: Request) -> dict[str, Any]:
 
 
 def config_path(settings: Settings) -> Path:
-    """The config file the server reads at startup: REVERIE_CONFIG, else $REVERIE_HOME/reverie.toml."""
-    named = os.environ.get("REVERIE_CONFIG")
-    return Path(named).expanduser() if named else settings.home / CONFIG_FILE_NAME
+    """The config file the server read at startup (``--config``, REVERIE_CONFIG or the home's)."""
+    return settings.config_file
 
 
 def _settings_out(request: Request, root: Memory) -> dict[str, Any]:
