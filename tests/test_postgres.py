@@ -18,7 +18,7 @@ import engines
 import fakeserver
 import pytest
 from click.testing import CliRunner
-from conftest import Clock
+from conftest import VARIED_FACTS, Clock
 from engines import sql_rows
 from fakeserver import FakeModelServer
 
@@ -70,23 +70,22 @@ def test_racing_workers_each_claim_another_job(memory: Memory, clock: Clock) -> 
     assert memory.store.consolidation_counts() == {"running": 12}
 
 
-def test_keyword_ranking_is_bm25_on_both_engines(memory: Memory) -> None:
+def test_keyword_ranking_is_fts5_bm25_on_both_engines(memory: Memory) -> None:
     scope = memory.scope
-    for text in (
-        "User's daughter Emma plays the violin",
+    for text in [
+        *VARIED_FACTS[1:],
         "User's daughter Emma loves the violin and violin music",
         "Emma Emma Emma",
-        "User drives a blue car",
-    ):
+    ]:
         scope.insert_memory(NewMemory(kind="fact", text=text, source="explicit", confidence=1.0), 1.0)
-    found = [(row.text, round(score, 3)) for row, score in scope.search_memories(["violin", "emma"])]
-    # FTS5's bm25() figures (k1 1.2, b 0.75, owner column counted in the length); PostgreSQL matches.
+    found = [(row.text, score) for row, score in scope.search_memories(["violin", "emma", "kindergarten"])]
+    # SQLite's FTS5 bm25() figures (k1 1.2, b 0.75, the owner column counted in the length).
     assert [text for text, _ in found] == [
         "User's daughter Emma loves the violin and violin music",
-        "User's daughter Emma plays the violin",
         "Emma Emma Emma",
+        "User's son Leo is starting kindergarten",
     ]
-    assert found[0][1] == pytest.approx(0.0, abs=0.01) or found[0][1] > found[1][1]
+    assert [score for _, score in found] == pytest.approx([5.6976, 4.3010, 2.9134], abs=1e-3)
 
 
 # --- PostgreSQL only -------------------------------------------------------------------------

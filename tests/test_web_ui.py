@@ -54,6 +54,15 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).parent / "artifacts" / "web_ui"
 PASSWORD = "correct horse battery"
 PHONE = {"width": 375, "height": 812}
+KITCHEN = [  # four conclusions by the rules (no LLM): a new topic, cooking.md (as in test_topics.py)
+    ("user", "I'm making paella for eight people on Saturday."),
+    ("assistant", "Bomba rice absorbs more broth without going mushy."),
+    ("user", "Yes, exactly. I decided to use bomba rice for paella from now on."),
+    ("assistant", "Good choice. What broth will you use?"),
+    ("user", "It turns out homemade chicken broth tastes much better than stock cubes."),
+    ("assistant", "It really does."),
+    ("user", "I will never stir the rice once the broth is in."),
+]
 DESKTOP = {"width": 1280, "height": 900}
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -411,6 +420,8 @@ def test_create_and_revoke_an_api_token(page: Page, site: Site) -> None:
     expect(row.locator(".badge")).to_have_text("Revoked")
     gone = httpx.get(f"{site.url}/api/v1/auth/me", headers={"Authorization": f"Bearer {token}"})
     assert gone.status_code == 401
+    expect(page.get_by_role("heading", name="Threads")).to_have_count(0)  # admins only
+    assert not [r for r in page.watch.requests if "/api/v1/threads" in r or "/api/v1/users" in r]  # type: ignore[attr-defined]
 
 
 @needs_chromium
@@ -437,12 +448,130 @@ def test_charts_show_memories_over_time_and_confidence(page: Page, site: Site) -
 
 
 @needs_chromium
+def test_topics_tab_opens_splits_and_warns_of_a_broken_file(page: Page, site: Site) -> None:
+    name = make_user(site)
+    with Memory(site.settings, user=name) as memory:
+        conv = memory.start_conversation("kitchen")
+        for role, text in KITCHEN:
+            memory.add_message(conv, role, text)
+        memory.background.wait(10)
+        memory.end_conversation(conv.id)
+        memory.consolidator().run_pending()
+        memory.background.wait(30)
+        folder = memory.topics.folder
+        assert (folder / "cooking.md").is_file()
+        (folder / "garden.md").write_text("no title here\n- half a line\n", encoding="utf-8")
+        memory.topics.sync()
+    sign_in(page, site, name)
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Topics").click()
+    expect(page.get_by_role("heading", name="Topics", level=1)).to_be_visible()
+    topics = page.locator(".topic-list .topic-item")
+    expect(topics).to_have_count(1)
+    expect(topics.first).to_contain_text("Cooking")
+    expect(topics.first).to_contain_text("cooking.md · 4 lines")
+    broken = page.locator(".topic-broken")
+    expect(broken).to_contain_text("garden.md cannot be read")
+    expect(broken).to_contain_text("line 1")
+    expect(page.locator(".recent li").first).to_contain_text(re.compile(r"just now.*cooking"))
+
+    topics.first.click()
+    detail = page.locator(".topic-detail")
+    expect(detail.get_by_role("heading", name="Cooking", level=2)).to_be_focused()
+    lines = detail.locator(".topic-lines li")
+    expect(lines).to_have_count(4)
+    expect(lines.filter(has_text="bomba rice for paella")).to_have_count(1)
+    expect(lines.first.locator("time")).to_have_attribute("datetime", re.compile(r"^\d{4}-\d{2}-\d{2}$"))
+    expect(topics.first).to_have_attribute("aria-current", "true")
+    shot(page, "topics-open")
+
+    detail.get_by_role("button", name="Split into subtopics").click()
+    page.get_by_role("dialog").get_by_role("button", name="Split").click()
+    expect(detail.get_by_role("heading", name="Cooking was split")).to_be_visible()
+    expect(topics).to_have_count(2)
+    expect(topics.filter(has_text="cooking.md")).to_have_count(0)
+    expect(page.locator(".topic-broken")).to_have_count(1)
+    made = sorted(p.stem for p in folder.glob("cooking-*.md"))
+    assert len(made) == 2 and not (folder / "cooking.md").exists()
+    counts = [int(re.search(r"(\d+) lines?", t)[1]) for t in topics.all_inner_texts()]  # type: ignore[index]
+    assert sum(counts) == 4, counts
+    shot(page, "topics-split")
+    detail.locator(".subtopics button").first.click()
+    expect(detail.get_by_role("heading", name=re.compile("^Cooking — "), level=2)).to_be_visible()
+    page.set_viewport_size(PHONE)
+    shot(page, "phone-topics-open")
+
+
+@needs_chromium
+def test_sensitive_memories_carry_a_badge(page: Page, site: Site) -> None:
+    name = make_user(site)
+    with Memory(site.settings, user=name) as memory:
+        assert memory.remember("User takes 20 mg of sertraline daily").memory.sensitive
+        memory.remember("User plays the cello in an amateur orchestra")
+    sign_in(page, site, name)
+    items = page.locator("#memory-panel .item")
+    expect(items).to_have_count(2)
+    medicine = items.filter(has_text="sertraline")
+    badge = medicine.locator(".badge-sensitive")
+    expect(badge).to_contain_text("Sensitive")
+    expect(badge).to_have_attribute("title", re.compile("kept only because you asked"))
+    expect(medicine.get_by_title(re.compile("^Health, finances or identity details"))).to_be_visible()
+    expect(items.filter(has_text="cello").locator(".badge-sensitive")).to_have_count(0)
+    page.get_by_label("Search memories").fill("sertraline")
+    expect(items).to_have_count(1)
+    expect(items.first.locator(".badge-sensitive")).to_be_visible()
+    shot(page, "memory-sensitive")
+
+
+@needs_chromium
+def test_an_admin_merges_a_thread_into_a_person(page: Page, site: Site) -> None:
+    admin = make_user(site, admin=True)
+    person = make_user(site)
+    with Memory(site.settings) as memory:
+        memory.for_user(person).remember("User's favourite tea is Earl Grey")
+        thread = memory.start_thread("kiosk")
+        thread.remember("User's favourite tea is Earl Grey")
+        thread.remember("User collects vintage postcards from Lisbon")
+        assert thread.user is not None
+        thread_name = thread.user.name
+    sign_in(page, site, admin)
+    page.get_by_role("link", name="Settings").click()
+    card = page.locator("section").filter(has=page.get_by_role("heading", name="Threads"))
+    row = card.locator(".thread").filter(has_text="kiosk")
+    expect(row).to_contain_text(thread_name)
+    expect(row).to_contain_text("2 memories")
+    row.get_by_label("Merge kiosk into").select_option(person)
+    card.screenshot(path=str(ARTIFACTS / "settings-threads.png"))
+    page.set_viewport_size(PHONE)
+    card.screenshot(path=str(ARTIFACTS / "phone-settings-threads.png"))
+    row.get_by_role("button", name="Merge").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(f"become {person}'s")
+    dialog.get_by_role("button", name="Merge").click()
+    expect(card.get_by_role("status")).to_have_text(
+        f"Moved 2 memories from {thread_name} to {person}; 1 older duplicate superseded."
+    )
+    expect(row).to_have_count(0)
+    with Memory(site.settings, user=person) as memory:
+        texts = [m.text for m in memory.list_memories()]
+    assert sorted(texts) == [
+        "User collects vintage postcards from Lisbon",
+        "User's favourite tea is Earl Grey",
+    ]
+
+
+@needs_chromium
 def test_phone_width_layout(phone: Page, site: Site) -> None:
     name = make_user(site)
     with Memory(site.settings, user=name) as memory:
         memory.remember("User's grandmother was born in Naples and makes excellent lasagna every Sunday")
     sign_in(phone, site, name)
-    pages = {"My Memory": "memory", "Chat": "chat", "Knowledge Base": "knowledge", "Settings": "settings"}
+    pages = {
+        "My Memory": "memory",
+        "Topics": "topics",
+        "Chat": "chat",
+        "Knowledge Base": "knowledge",
+        "Settings": "settings",
+    }
     for label, slug in pages.items():
         link = phone.get_by_role("navigation", name="Main").get_by_role("link", name=label)
         expect(link).to_be_visible()
@@ -549,7 +678,7 @@ def test_everything_works_with_the_network_cut_off(page: Page, site: Site) -> No
     page.get_by_label("Remember a fact").fill("User sings in a community choir")
     page.get_by_role("button", name="Remember").click()
     expect(page.locator("#memory-panel .item")).to_have_count(1)
-    for label in ("Chat", "Knowledge Base", "Settings", "My Memory"):
+    for label in ("Topics", "Chat", "Knowledge Base", "Settings", "My Memory"):
         page.get_by_role("link", name=label).click()
         expect(page.get_by_role("heading", name=label, level=1)).to_be_visible()
         page.wait_for_load_state("networkidle")

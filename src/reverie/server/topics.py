@@ -33,6 +33,7 @@ class TopicListOut(BaseModel):
 
     topics: list[TopicOut]
     recent: list[str]
+    folder: str = Field(description="where this user's topic files are (edit them there)")
 
 
 class TopicLineOut(BaseModel):
@@ -66,6 +67,7 @@ def list_topics(memory: MemoryDep) -> TopicListOut:
     return TopicListOut(
         topics=[TopicOut(slug=r.slug, title=r.title, lines=r.line_count, error=r.error) for r in rows],
         recent=book.recent(),
+        folder=str(book.folder),
     )
 
 

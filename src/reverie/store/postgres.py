@@ -454,20 +454,6 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC")
         return [User(**row) for row in rows]
 
-    def merge_owner(self, thread_id: int, user_id: int) -> dict[str, int]:
-        """Move everything a thread owns to a user, in the caller's transaction; counts per table."""
-        moved: dict[str, int] = {}
-        with self.transaction() as conn:
-            for table in _OWNED_TABLES:
-                cur = conn.execute(
-                    f"UPDATE {table} SET user_id = %s WHERE user_id = %s", (user_id, thread_id)
-                )
-                moved[table] = cur.rowcount
-            conn.execute("UPDATE topics SET user_id = %s WHERE user_id = %s", (user_id, thread_id))
-            conn.execute("UPDATE vectors SET user_id = %s WHERE user_id = %s", (user_id, thread_id))
-            conn.execute("DELETE FROM users WHERE id = %s AND kind = 'thread'", (thread_id,))
-        return moved
-
     def delete_user(self, user_id: int) -> None:
         """Remove a user and, by cascade, everything kept about them."""
         if self.write("DELETE FROM users WHERE id = %s", (user_id,)).rowcount == 0:
@@ -495,6 +481,5 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
 
 
 _USER_COLUMNS = "id, name, display_name, is_admin, created_at, kind, label"
-_OWNED_TABLES = ("memories", "summaries", "conversations", "messages", "working_state", "audit_log")
 
 __all__ = ["PgStore", "redact", "split_url"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from reverie.errors import NotFound
 from reverie.store.base import ConversationRow, MessageRow, VectorKind
 from reverie.store.postgres_search import ranked
@@ -281,17 +283,27 @@ class PgConversationStatements:
         skipped, and one seen twice simply replaces itself.
         """
         join = _VECTOR_JOINS.get(kind, "")
-        rows = self._store.read(
-            "SELECT v.item_id, v.embedding, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS mark"
+        # One row of packed ids and floats, in binary: decoding a thousand rows one by one costs more
+        # than the query.
+        row = self._store.read(
+            "SELECT COUNT(*) AS n, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS mark,"
+            " COALESCE(string_agg(int8send(v.item_id), ''::bytea), ''::bytea) AS ids,"
+            " COALESCE(string_agg(substring(vector_send(v.embedding) FROM 5), ''::bytea), ''::bytea)"
+            " AS vectors"
             f" FROM vectors v{join} WHERE v.user_id = %s AND v.item_kind = %s AND v.model_id = %s"
-            " AND v.xid >= %s ORDER BY v.item_id",
+            " AND v.xid >= %s",
             (self.user_id, kind, model_id, after),
             binary=True,
-        )
-        if not rows:
-            mark = self._store.read("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS mark")
-            return [], max(after, int(mark[0]["mark"]))
-        return [(int(row["item_id"]), row["embedding"]) for row in rows], int(rows[0]["mark"])
+        )[0]
+        count = int(row["n"])
+        mark = max(after, int(row["mark"]))
+        if not count:
+            return [], mark
+        ids = np.frombuffer(bytes(row["ids"]), dtype=">i8")
+        vectors = np.frombuffer(bytes(row["vectors"]), dtype=">f4").astype("<f4").reshape(count, -1)
+        order = np.argsort(ids, kind="stable")  # both aggregates saw the rows in one order
+        ids, vectors = ids[order], vectors[order]
+        return [(int(item), vector.tobytes()) for item, vector in zip(ids, vectors, strict=True)], mark
 
     def count_loadable(self, kind: VectorKind, model_id: str) -> int:
         """How many vectors :meth:`load_vectors` returns in all."""

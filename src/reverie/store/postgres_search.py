@@ -57,16 +57,15 @@ def ranked(
     ``extra_tokens`` is added to every length: FTS5 counts the owner column's token too.
     """
     match, match_params = match_query(terms, min_match)
+    extra = int(extra_tokens)
     sql = (
         "WITH q AS MATERIALIZED (SELECT u.i, phraseto_tsquery('reverie', u.t) AS tq,"
         " tsvector_to_array(to_tsvector('reverie', u.t)) AS lex"
         " FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, i)),"
-        f" hits AS MATERIALIZED (SELECT t.id, t.{tsv} AS tsv, t.{length} + {int(extra_tokens)} AS len FROM"
-        f" {table} t"
-        f" WHERE {scope} AND t.{tsv} @@ {match}),"
-        f" stats AS MATERIALIZED (SELECT COUNT(*)::float8 AS n, COALESCE(AVG(t.{length} + {int(extra_tokens)}),"
-        " 0)::float8 AS avgdl"
-        f" FROM {table} t WHERE {scope}),"
+        f" hits AS MATERIALIZED (SELECT t.id, t.{tsv} AS tsv, t.{length} + {extra} AS len"
+        f" FROM {table} t WHERE {scope} AND t.{tsv} @@ {match}),"
+        f" stats AS MATERIALIZED (SELECT COUNT(*)::float8 AS n,"
+        f" COALESCE(AVG(t.{length} + {extra}), 0)::float8 AS avgdl FROM {table} t WHERE {scope}),"
         " idf AS MATERIALIZED (SELECT q.i, q.tq, q.lex,"
         " GREATEST(LN((s.n - c.hits + 0.5) / (c.hits + 0.5)), 1e-6) AS idf"
         " FROM q CROSS JOIN stats s CROSS JOIN LATERAL"

@@ -8,11 +8,11 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 
 from reverie.errors import Conflict, MigrationError, NotFound
 from reverie.store.base import User
+from reverie.store.schema import shipped_migrations
 from reverie.store.sqlite_accounts import AccountStatements
 from reverie.store.sqlite_docs import DocumentStatements
 from reverie.store.sqlite_user import SqliteUserStore
@@ -30,17 +30,6 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     except (OverflowError, ValueError):
         return 0.0
     return value if math.isfinite(value) else 0.0
-
-
-def _migrations(backend: str) -> list[tuple[int, str, str]]:
-    """(version, name, sql) for every shipped migration of a backend, in order."""
-    folder = resources.files("reverie.store") / "migrations" / backend
-    found = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".sql"):
-            number, _, _ = entry.name.partition("_")
-            found.append((int(number), entry.name, entry.read_text(encoding="utf-8")))
-    return sorted(found)
 
 
 class SqliteStore(DocumentStatements, AccountStatements):
@@ -113,7 +102,7 @@ class SqliteStore(DocumentStatements, AccountStatements):
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
         )
         applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-        shipped = _migrations("sqlite")
+        shipped = shipped_migrations("sqlite")
         newest = max((v for v, _, _ in shipped), default=0)
         if applied and max(applied) > newest:
             raise MigrationError(

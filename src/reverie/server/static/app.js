@@ -3,12 +3,14 @@
 import { api, setCsrf, whenSignedOut } from './api.js';
 import { h, guard, errorText, notify } from './dom.js';
 import { memoryPage } from './memory.js';
+import { topicsPage } from './topics.js';
 import { chatPage } from './chat.js';
 import { knowledgePage } from './knowledge.js';
 import { settingsPage } from './settings.js';
 
 const PAGES = {
   memory: { title: 'My Memory', render: memoryPage },
+  topics: { title: 'Topics', render: topicsPage },
   chat: { title: 'Chat', render: chatPage },
   knowledge: { title: 'Knowledge Base', render: knowledgePage },
   settings: { title: 'Settings', render: settingsPage },

@@ -148,6 +148,8 @@ const ICONS = {
   search: 'M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zM16 16l5 5',
   filter: 'M3 5h18l-7 8v6l-4 2v-8L3 5z',
   lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4',
+  shield: 'M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z',
+  merge: 'M6 4v4a4 4 0 0 0 4 4h8M14 8l4 4-4 4M6 20v-8',
   unlock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 7.5-2',
   file: 'M6 3h8l4 4v14H6zM14 3v4h4',
   refresh: 'M20 12a8 8 0 1 1-2.3-5.7M20 4v5h-5',

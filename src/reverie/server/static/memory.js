@@ -42,7 +42,9 @@ function buildHeader() {
     h('p', {}, 'This is everything Reverie keeps about you. Facts and preferences come from what you '
       + 'said (explicit) or what Reverie worked out (inferred); summaries recall past conversations.'),
     h('p', {}, 'A green dot means high confidence (over 80%), yellow medium (50–80%); faded text is '
-      + 'below 50% and will soon be forgotten unless it comes up again.'));
+      + 'below 50% and will soon be forgotten unless it comes up again.'),
+    h('p', {}, 'A "Sensitive" badge marks health, finance or identity details. Reverie keeps those only when '
+      + 'you ask it to remember them, never from what it works out on its own.'));
   const button = h('button', { type: 'button', class: 'icon-btn', 'aria-expanded': 'false',
     'aria-controls': helpId, 'aria-label': 'What is this page?' }, icon('help'));
   button.addEventListener('click', () => {
@@ -173,11 +175,20 @@ function memoryMeta(item) {
   return h('p', { class: 'item-meta' }, parts.join('  |  '));
 }
 
+const SENSITIVE = 'Health, finances or identity details: kept only because you asked';
+
+/** The badge on a personal-sensitive memory (stored only on an explicit request). */
+function sensitiveBadge() {
+  return h('span', { class: 'badge badge-sensitive', title: SENSITIVE }, icon('shield'), 'Sensitive',
+    h('span', { class: 'visually-hidden' }, ` (${SENSITIVE.toLowerCase()})`));
+}
+
 function memoryRow(state, item) {
   const title = item.kind === 'preference' ? h('p', { class: 'item-title' }, humanize(item.key)) : null;
   return h('li', { class: `item${item.confidence < 0.5 ? ' item-dim' : ''}`, dataset: { id: item.id } },
     title,
-    h('div', { class: 'item-main' }, dot(item.confidence), h('p', { class: 'item-text' }, item.text),
+    h('div', { class: 'item-main' }, dot(item.confidence),
+      h('p', { class: 'item-text' }, item.text, item.sensitive ? [' ', sensitiveBadge()] : null),
       actions(state, item, item.text)),
     memoryMeta(item));
 }
@@ -204,7 +215,8 @@ function startEdit(state, item, li) {
     h('dl', { class: 'details' },
       detail('Source', item.source), detail('Confidence', percent(item.confidence)),
       detail('Created', formatDate(item.created_at)), detail('Last accessed', formatDate(item.last_accessed)),
-      detail('Access count', String(item.access_count))),
+      detail('Access count', String(item.access_count)),
+      item.sensitive ? detail('Sensitive', 'yes, kept only because you asked') : null),
     h('div', { class: 'actions' }, cancel, save));
   const original = [...li.childNodes];
   const restore = () => { li.replaceChildren(...original); li.classList.remove('editing'); };

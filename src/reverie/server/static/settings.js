@@ -1,7 +1,9 @@
-// Settings: decay, embeddings and extraction (admin), API tokens and the password (everyone).
+// Settings: decay, embeddings, extraction and threads (admin), API tokens and the password (everyone).
 
 import { api, ApiError } from './api.js';
-import { h, guard, notify, confirmDialog, errorText, formatDate, timeAgo, percent, uid } from './dom.js';
+import {
+  h, icon, guard, notify, confirmDialog, errorText, formatDate, timeAgo, percent, plural, uid,
+} from './dom.js';
 
 const LABELS = {
   'memory.decay.enabled': ['Nightly decay and pruning', 'Confidence fades for memories that are not used.'],
@@ -270,6 +272,70 @@ function tokensCard() {
   return { card, refresh };
 }
 
+// threads (admin) -------------------------------------------------------------------------
+function mergeResult(answer) {
+  const moved = `Moved ${plural(answer.moved, 'memory', 'memories')} from ${answer.thread} to ${answer.user}`;
+  if (!answer.superseded) return `${moved}.`;
+  return `${moved}; ${plural(answer.superseded, 'older duplicate')} superseded.`;
+}
+
+function threadRow(thread, users, refresh, status) {
+  const id = uid('merge');
+  const choose = h('select', { id, class: 'input' }, h('option', { value: '' }, 'Merge into…'),
+    users.map((user) => h('option', { value: user.name },
+      user.display_name && user.display_name !== user.name ? `${user.display_name} (${user.name})` : user.name)));
+  const merge = h('button', { type: 'submit', class: 'btn btn-small' }, icon('merge'), 'Merge');
+  const form = h('form', { class: 'merge-form' },
+    h('label', { class: 'visually-hidden', for: id }, `Merge ${thread.label || thread.name} into`), choose, merge);
+  form.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    if (!choose.value) {
+      choose.focus();
+      notify('Choose the person this thread belongs to.', 'error');
+      return;
+    }
+    const who = choose.value;
+    const ok = await confirmDialog({ title: `Merge into ${who}?`, confirmLabel: 'Merge', danger: false,
+      body: h('p', {}, `The ${plural(thread.memories, 'memory', 'memories')} of `,
+        h('q', {}, thread.label || thread.name), ` become ${who}'s. Where ${who} already has the same or a `
+        + 'near-duplicate memory, the newest stays and the other is kept as superseded. The thread then ends.') });
+    if (!ok) return;
+    merge.disabled = true;
+    try {
+      const answer = await api(`/api/v1/threads/${encodeURIComponent(thread.name)}/merge`, { method: 'POST',
+        body: { user: who } });
+      status.textContent = mergeResult(answer);
+      notify(mergeResult(answer), 'ok');
+      await refresh();
+    } finally {
+      merge.disabled = false;
+    }
+  }));
+  return h('li', { class: 'item thread', dataset: { name: thread.name } },
+    h('div', { class: 'item-main thread-main' },
+      h('div', { class: 'item-text' }, h('p', { class: 'thread-label' }, thread.label || 'Unlabelled thread'),
+        h('p', { class: 'item-meta thread-meta' }, h('code', {}, thread.name), `  |  ${
+          plural(thread.memories, 'memory', 'memories')}  |  started ${timeAgo(thread.created_at)}`)),
+      form));
+}
+
+function threadsCard() {
+  const list = h('ul', { class: 'items threads' });
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const refresh = async () => {
+    const [threads, { users }] = await Promise.all([api('/api/v1/threads'), api('/api/v1/users')]);
+    list.replaceChildren(...threads.map((t) => threadRow(t, users, refresh, status)));
+    if (!threads.length) list.append(h('li', { class: 'item muted' }, 'No threads are waiting to be merged.'));
+  };
+  const card = h('section', { class: 'card', 'aria-labelledby': 'threads-title' },
+    h('h2', { id: 'threads-title' }, 'Threads'),
+    h('p', { class: 'muted' }, 'Memories from conversations whose person is not known yet, such as a voice '
+      + 'device no one is mapped to. They are used only inside their thread until you merge it into the '
+      + 'person it belongs to.'),
+    status, list);
+  return { card, refresh };
+}
+
 // password --------------------------------------------------------------------------------
 function passwordCard() {
   const current = h('input', { id: 'pw-current', class: 'input', type: 'password', autocomplete: 'current-password' });
@@ -298,9 +364,11 @@ function passwordCard() {
 /** Render the Settings page. */
 export async function settingsPage(container, { user }) {
   const tokens = tokensCard();
+  // Admin routes are never called for others: the browser would log their 403s.
+  const threads = user.is_admin ? threadsCard() : null;
   const server = user.is_admin ? await serverSettings()
     : h('p', { class: 'card muted' }, 'Only an admin can change how Reverie decays, searches and extracts.');
   container.append(h('div', { class: 'page-head' }, h('h1', { tabindex: '-1' }, 'Settings')),
-    server, tokens.card, passwordCard());
-  await tokens.refresh();
+    ...[server, threads?.card, tokens.card, passwordCard()].filter(Boolean));
+  await Promise.all([tokens.refresh(), threads?.refresh()]);
 }
