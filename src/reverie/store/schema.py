@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 
 
+@cache
 def shipped_migrations(backend: str) -> list[tuple[int, str, str]]:
-    """(version, file name, sql) for every migration of a backend ("sqlite", "postgres")."""
+    """(version, file name, sql) for every migration of a backend ("sqlite", "postgres"); read once."""
     folder = resources.files("reverie.store") / "migrations" / backend
     found = []
     for entry in folder.iterdir():

@@ -35,7 +35,15 @@ class AccountStatements:
         row = self.connection().execute("SELECT * FROM users WHERE id = ?", (user_id,)).fetchone()
         if row is None:
             return None
-        return User(row["id"], row["name"], row["display_name"], bool(row["is_admin"]), row["created_at"])
+        return User(
+            row["id"],
+            row["name"],
+            row["display_name"],
+            bool(row["is_admin"]),
+            row["created_at"],
+            row["kind"],
+            row["label"],
+        )
 
     def set_admin(self, user_id: int, is_admin: bool) -> None:
         """Grant or take away the admin role."""

@@ -22,6 +22,10 @@ BEGIN ATOMIC
     SELECT COALESCE(SUM(cardinality(positions)), 0)::integer FROM unnest(doc);
 END;
 
+-- OR of tsqueries, as an aggregate: a query's text stays the same whatever its number of terms,
+-- so the server can keep it prepared.
+CREATE AGGREGATE reverie_or(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
+
 -- Two weighted fields in one tsvector: A (main text) and B (second field).
 CREATE FUNCTION reverie_tsv(main text, second text) RETURNS tsvector
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
