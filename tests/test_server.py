@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,10 +13,11 @@ from fastapi.testclient import TestClient
 
 import reverie
 from reverie import Settings, load_settings
-from reverie.server import build_server, create_app
+from reverie.server import create_app
 from reverie.server.limits import MAX_BODY_BYTES
 from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS, TOOL_PROMPT
 from tests.apiauth import auth_headers
+from tests.liveserver import live_server
 
 API = "/api/v1"
 DAY = 86_400
@@ -481,35 +479,18 @@ def test_lifespan_closes_the_memory(settings: Settings) -> None:
 
 # a real server ---------------------------------------------------------------------------
 def test_real_uvicorn_server_round_trip(settings: Settings) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))  # handed to uvicorn already bound: no race for a free port
-    port = sock.getsockname()[1]
-    settings.server.port = port
-    server = build_server(settings, log_level="warning")
-    assert (server.config.host, server.config.port) == ("127.0.0.1", port)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        headers = auth_headers(settings)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10, headers=headers) as http:
-            health = http.get("/health")
-            assert health.status_code == 200 and health.json()["status"] == "ok"
-            stored = http.post(f"{API}/memories", json={"text": "User plays the cello"})
-            assert stored.status_code == 201 and stored.json()["status"] == "stored"
-            found = http.get(f"{API}/search", params={"q": "cello"}).json()
-            assert [f["text"] for f in found["facts"]] == ["User plays the cello"]
-            too_big = http.post(
-                f"{API}/memories",
-                content=b"x" * (MAX_BODY_BYTES + 1),
-                headers={"Content-Type": "application/json"},
-            )
-            assert too_big.status_code == 413 and too_big.json()["error"] == "too_large"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-    assert not thread.is_alive()
+    headers = auth_headers(settings)
+    with live_server(settings) as base, httpx.Client(base_url=base, timeout=10, headers=headers) as http:
+        assert base == f"http://127.0.0.1:{settings.server.port}"
+        health = http.get("/health")
+        assert health.status_code == 200 and health.json()["status"] == "ok"
+        stored = http.post(f"{API}/memories", json={"text": "User plays the cello"})
+        assert stored.status_code == 201 and stored.json()["status"] == "stored"
+        found = http.get(f"{API}/search", params={"q": "cello"}).json()
+        assert [f["text"] for f in found["facts"]] == ["User plays the cello"]
+        too_big = http.post(
+            f"{API}/memories",
+            content=b"x" * (MAX_BODY_BYTES + 1),
+            headers={"Content-Type": "application/json"},
+        )
+        assert too_big.status_code == 413 and too_big.json()["error"] == "too_large"

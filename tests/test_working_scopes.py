@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from pathlib import Path
+from typing import Any
 
 import anyio
+import httpx
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -17,11 +16,12 @@ from mcp.client.streamable_http import streamable_http_client
 
 from reverie import Memory, Settings, load_settings
 from reverie.cli import cli
-from reverie.server import build_server, create_app
+from reverie.server import create_app
 from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS, run_function, run_tool
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
 from tests.fakeserver import FakeModelServer, fake_server  # noqa: F401  (fixture)
+from tests.liveserver import live_server
 
 DAY = 86_400.0
 VERBS = ["create_memory", "update_memory", "delete_memory", "list_memories", "search_memory", "forget_memory"]
@@ -254,60 +254,42 @@ def test_the_chat_endpoint_runs_a_verb_first_call_of_the_upstream_model(
 
 
 def test_verb_first_tools_through_a_real_mcp_client(settings: Settings) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    settings.server.port = port
     headers = auth_headers(settings, "bob")
-    server = build_server(settings, log_level="warning")
-    runner = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    runner.start()
-    try:
-        deadline = time.monotonic() + 15
-        while not server.started:
-            assert runner.is_alive() and time.monotonic() < deadline
-            time.sleep(0.02)
 
-        async def session() -> dict[str, object]:
-            import httpx
+    async def session(base: str) -> dict[str, Any]:
+        async with (
+            httpx.AsyncClient(headers=headers, timeout=30) as http,
+            streamable_http_client(f"{base}/mcp", http_client=http) as (read, write, *_),
+            ClientSession(read, write) as client,
+        ):
+            await client.initialize()
 
-            async with (
-                httpx.AsyncClient(headers=headers, timeout=30) as http,
-                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (read, write, *_),
-                ClientSession(read, write) as client,
-            ):
-                await client.initialize()
-                names = {tool.name for tool in (await client.list_tools()).tools}
-                out: dict[str, object] = {"names": names}
-                created = await client.call_tool("create_memory", {"content": "User keeps bees"})
-                made = json.loads(created.content[0].text)  # type: ignore[union-attr]
-                out["created"] = made
-                updated = await client.call_tool(
-                    "update_memory", {"id": made["id"], "content": "User keeps two hives"}
-                )
-                out["updated"] = json.loads(updated.content[0].text)  # type: ignore[union-attr]
-                listed = await client.call_tool("list_memories", {})
-                out["listed"] = json.loads(listed.content[0].text)  # type: ignore[union-attr]
-                found = await client.call_tool("search_memory", {"query": "hives"})
-                out["found"] = json.loads(found.content[0].text)  # type: ignore[union-attr]
-                forgot = await client.call_tool("forget_memory", {"query": "hives"})
-                out["forgot"] = json.loads(forgot.content[0].text)  # type: ignore[union-attr]
-                deleted = await client.call_tool("delete_memory", {"id": made["id"]})
-                out["deleted_error"] = deleted.is_error
-                return out
+            async def call(name: str, args: dict[str, Any]) -> Any:
+                result = await client.call_tool(name, args)
+                text = result.content[0].text  # type: ignore[union-attr]
+                return {**json.loads(text), "is_error": result.is_error}
 
-        result = anyio.run(session)
-    finally:
-        server.should_exit = True
-        runner.join(10)
-    assert set(VERBS) <= result["names"]  # type: ignore[operator]
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            made = await call("create_memory", {"content": "User keeps bees"})
+            return {
+                "names": names,
+                "created": made,
+                "updated": await call("update_memory", {"id": made["id"], "content": "User keeps two hives"}),
+                "listed": await call("list_memories", {}),
+                "found": await call("search_memory", {"query": "hives"}),
+                "forgot": await call("forget_memory", {"query": "hives"}),
+                "deleted": await call("delete_memory", {"id": made["id"]}),
+            }
+
+    with live_server(settings) as base:
+        result = anyio.run(session, base)
+    assert set(VERBS) <= result["names"]
     made = result["created"]
-    assert made["status"] == "stored"  # type: ignore[index]
-    assert result["updated"]["id"] == made["id"]  # type: ignore[index]
-    assert [m["content"] for m in result["listed"]["memories"]] == ["User keeps two hives"]  # type: ignore[index]
-    assert result["found"]["results"][0]["id"] == made["id"]  # type: ignore[index]
-    assert result["forgot"]["ids"] == [made["id"]]  # type: ignore[index]
-    assert result["deleted_error"] is True, "deleting a forgotten id is an error result"
+    assert made["status"] == "stored" and result["updated"]["id"] == made["id"]
+    assert [m["content"] for m in result["listed"]["memories"]] == ["User keeps two hives"]
+    assert result["found"]["results"][0]["id"] == made["id"]
+    assert result["forgot"]["ids"] == [made["id"]]
+    assert result["deleted"]["is_error"] is True and result["deleted"]["error"] == "not_found"
 
 
 # sensitive details ---------------------------------------------------------------------------
