@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,9 +20,9 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from reverie import Memory, Settings
-from reverie.server import build_server
 from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS
 from tests.apiauth import auth_headers
+from tests.liveserver import live_server
 
 TOOL_NAMES = sorted(schema["function"]["name"] for schema in ALL_FUNCTION_SCHEMAS)
 _INITIALIZE = {
@@ -174,24 +171,8 @@ def mcp_url(settings: Settings) -> Iterator[str]:
     with Memory(settings) as memory:
         memory.add_user("bob")
         memory.add_user("alice")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    settings.server.port = port
-    server = build_server(settings, log_level="warning")
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-    assert not thread.is_alive()
+    with live_server(settings) as base:
+        yield f"{base}/mcp"
 
 
 async def _call(
