@@ -402,4 +402,28 @@ def fake_server() -> Iterator[FakeModelServer]:
         yield server
 
 
-__all__ = ["CHAT_PATHS", "Fault", "FakeModelServer", "Recorded", "Reply", "fake_server"]
+def chat_settings_for(settings: Any, fake: FakeModelServer) -> Any:
+    """Point ``[llm]`` at the fake server (OpenAI-compatible, quick failures); embeddings, the
+    consolidation worker and the start-up document scan off; interface ``kitchen`` is bob."""
+    settings.llm.provider = "openai_compatible"
+    settings.llm.endpoint = f"{fake.url}/v1"
+    settings.llm.model = "fake-chat"
+    settings.llm.timeout_seconds = 5.0
+    settings.llm.max_attempts = 1
+    settings.llm.retry_backoff_seconds = 0.01
+    settings.embeddings.enabled = False
+    settings.server.consolidate_every_seconds = 0
+    settings.rag.reindex_on_startup = False
+    settings.memory.voice_mapping = {"kitchen": "bob"}
+    return settings
+
+
+__all__ = [
+    "CHAT_PATHS",
+    "Fault",
+    "FakeModelServer",
+    "Recorded",
+    "Reply",
+    "chat_settings_for",
+    "fake_server",
+]

@@ -16,7 +16,7 @@ from reverie.assistant import GAVE_UP, MAX_TOOL_ROUNDS, MEMORY_FUNCTIONS
 from reverie.server import create_app
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
-from tests.fakeserver import FakeModelServer
+from tests.fakeserver import FakeModelServer, chat_settings_for
 from tests.liveserver import live_server
 
 COMPLETIONS = "/v1/chat/completions"
@@ -34,17 +34,7 @@ def fake() -> Iterator[FakeModelServer]:
 @pytest.fixture
 def chat_settings(settings: Settings, fake: FakeModelServer) -> Settings:
     """Settings whose [llm] is the fake server (OpenAI-compatible), with quick failures."""
-    settings.llm.provider = "openai_compatible"
-    settings.llm.endpoint = f"{fake.url}/v1"
-    settings.llm.model = "fake-chat"
-    settings.llm.timeout_seconds = 5.0
-    settings.llm.max_attempts = 1
-    settings.llm.retry_backoff_seconds = 0.01
-    settings.embeddings.enabled = False
-    settings.server.consolidate_every_seconds = 0
-    settings.rag.reindex_on_startup = False
-    settings.memory.voice_mapping = {"kitchen": "bob"}
-    return settings
+    return chat_settings_for(settings, fake)
 
 
 @pytest.fixture
