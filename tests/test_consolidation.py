@@ -433,9 +433,11 @@ def test_shutdown_requeues_a_job_stuck_in_the_llm_call(
     llm_memory: Memory, fake_server: FakeModelServer
 ) -> None:
     conv_id = _talk(llm_memory, "My daughter's name is Emma", "Lovely.")
-    fake_server.set_mode("slow", path="/api/chat", delay=30)
+    fake_server.set_mode("slow", path="/api/chat", delay=3)
     worker = llm_memory.consolidator()
     worker.start(interval_seconds=0.05)
+    abandoned = worker._thread
+    assert abandoned is not None
     deadline = time.monotonic() + 10
     while llm_memory.conversation(conv_id).consolidation_state != "running":
         assert time.monotonic() < deadline, "the worker never claimed the job"
@@ -447,3 +449,6 @@ def test_shutdown_requeues_a_job_stuck_in_the_llm_call(
     fake_server.script_chat([json.dumps({"facts": [], "summary": "Emma."})])
     assert [r.state for r in llm_memory.consolidator().run_pending()] == ["done"]
     assert len(llm_memory.messages(conv_id)) == 2
+    abandoned.join(10)  # the old call ends; its result is discarded (the job is no longer its)
+    assert not abandoned.is_alive()
+    assert llm_memory.conversation(conv_id).consolidation_state == "done"
