@@ -97,8 +97,20 @@ class Consolidator:
         self._current = conversation_id
         try:
             return self._consolidate(user_id, conversation_id, now)
+        except Exception as exc:  # noqa: BLE001 - one bad row must not stop the worker for everyone
+            return self._crashed(user_id, conversation_id, exc)
         finally:
             self._current = None
+
+    def _crashed(self, user_id: int, conversation_id: int, exc: Exception) -> JobResult:
+        """Record an unexpected failure of one job as that conversation's failed attempt."""
+        error = f"internal error: {type(exc).__name__}: {exc}"[:500]
+        log.exception("Consolidation of conversation %s crashed; the worker goes on", conversation_id)
+        row = self.memory.view_of(user_id).scope.get_conversation(conversation_id)
+        attempts = row.attempts if row is not None else 1
+        delay = self.settings.retry_after_minutes * 60 * 2 ** max(0, attempts - 1)
+        self.memory.store.fail_consolidation(conversation_id, self.worker, error, self.memory.clock() + delay)
+        return JobResult(conversation_id, user_id, "failed", error=error)
 
     def _consolidate(self, user_id: int, conversation_id: int, now: float) -> JobResult:
         store = self.memory.store
@@ -295,7 +307,10 @@ class Consolidator:
                 break
             results.append(result)
         for user_id in sorted({r.user_id for r in results if r.state == "done"}):
-            self.run_cascades(self.memory.view_of(user_id))
+            try:
+                self.run_cascades(self.memory.view_of(user_id))
+            except Exception:  # noqa: BLE001 - one user's cascade must not stop the others'
+                log.exception("Cascade for user %s crashed; the worker goes on", user_id)
         return results
 
     # cascades (Lo-Bug §7) ----------------------------------------------------------------
@@ -375,6 +390,8 @@ class Consolidator:
                 self.run_pending()
             except ReverieError as exc:  # never let the worker thread die on an expected error
                 log.error("Consolidation worker: %s", exc)
+            except Exception:  # noqa: BLE001 - nor on an unexpected one: log it and try again later
+                log.exception("Consolidation worker: unexpected error; retrying in %s s", interval)
             self._stop.wait(interval)
 
     def stop(self, timeout: float = 10.0) -> None:

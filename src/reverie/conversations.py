@@ -11,10 +11,11 @@ from datetime import tzinfo
 from typing import TYPE_CHECKING
 
 from reverie.embed.service import to_blob
-from reverie.errors import InvalidInput, NotFound, ReverieError
+from reverie.errors import InvalidInput, NotFound, ReverieError, TooLarge
 from reverie.extract.extraction import Extraction, extract_exchange, validate
 from reverie.extract.merge import MergePolicy, embed_all_or_none, remember_fact, store_vector
 from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector_text
+from reverie.retrieve.timeutil import check_timestamp
 from reverie.store.base import MessageRow, VectorKind
 
 if TYPE_CHECKING:
@@ -51,10 +52,12 @@ def _check_turn(turn: Turn) -> None:
     except UnicodeEncodeError as exc:
         raise InvalidInput("The message is not valid Unicode (lone surrogates)") from exc
     if size > MAX_MESSAGE_BYTES:
-        raise InvalidInput(f"The message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
+        raise TooLarge(f"The message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}. Send it in parts")
     if turn.speaker is not None and (not turn.speaker.strip() or len(turn.speaker) > 100):
         raise InvalidInput("speaker must be a name of 1-100 characters")
 
+    if turn.at is not None:
+        check_timestamp(turn.at, "A message's time (at)")
 
 class BackgroundTasks:
     """One worker thread for work that must never delay a reply (per-exchange extraction)."""
@@ -118,6 +121,8 @@ class Conversations:
         """Open a conversation (a session) on an interface."""
         return self.scope.start_conversation(
             interface, self.clock() if at is None else at, is_private=private
+        if at is not None:
+            check_timestamp(at, "A conversation's start time (at)")
         )
 
     def current_conversation(self, interface: str = "api", *, private: bool = False) -> ConversationRow:

@@ -2,7 +2,8 @@
 
     ReverieError                 base of everything Reverie raises on purpose
     ├── InvalidInput             bad input from a caller (bad date, empty text, bad command)
-    │   └── GuardRejected        text refused by the memory guardrails (says why)
+    │   ├── GuardRejected        text refused by the memory guardrails (says why)
+    │   └── TooLarge             input over a size limit (message, query, import document)
     ├── NotFound                 no such memory, user or conversation (for this user)
     ├── Conflict                 the request clashes with the current state
     ├── ConfigError              reverie.toml or REVERIE_* settings are wrong
@@ -37,6 +38,12 @@ class GuardRejected(InvalidInput):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class TooLarge(InvalidInput):
+    """Input over a size limit; the message names the limit."""
+
+    code = "too_large"
 
 
 class NotFound(ReverieError):
@@ -109,5 +116,6 @@ __all__ = [
     "ProviderUnavailable",
     "RateLimited",
     "ReverieError",
+    "TooLarge",
     "Unauthenticated",
 ]

@@ -61,7 +61,7 @@ from reverie.store.base import (
     User,
     UserStore,
 )
-from reverie.text import keyword_terms, normalize_key
+from reverie.text import check_query, keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
 from reverie.topics import TopicBook
 from reverie.working import WorkingState
@@ -538,6 +538,7 @@ class Memory(Conversations):
                 store,
                 query,
                 tz=self.tz,
+        check_query(query)
                 date=date,
                 date_from=date_from,
                 date_to=date_to,
@@ -732,7 +733,7 @@ class Memory(Conversations):
 
     def forget(self, query: str) -> list[MemoryRow]:
         """Delete the facts and preferences that match every keyword of ``query``."""
-        terms = keyword_terms(query)
+        terms = keyword_terms(check_query(query, "What to forget"))
         if not terms:
             raise InvalidInput(
                 "Say what to forget with at least one meaningful word, e.g. 'forget vegetarian'"

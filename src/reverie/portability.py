@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from reverie.errors import InvalidInput
+from reverie.errors import InvalidInput, TooLarge
 from reverie.extract.guard import ensure_memory_text
+from reverie.retrieve.timeutil import LATEST, local_datetime
 from reverie.store.base import KINDS, SOURCES, STATUSES, MemoryFilter, NewMemory, NewSummary
 from reverie.text import normalize_key
 
@@ -16,12 +18,18 @@ if TYPE_CHECKING:
 FORMAT = "reverie-export"
 VERSION = 1
 _PAGE = 1000
+_EARLIEST = 0.0  # exports of stores moved from other tools may hold times before 2000
+
+
+_MAX_COUNT = 2**31 - 1  # a count beyond this is not a count: refused, it would not fit a column
+# A document with more items than this is refused as a whole (413) before anything is read.
+MAX_ITEMS = 100_000
 
 
 def _iso(ts: float | None) -> str | None:
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return local_datetime(ts, UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def _ts(value: Any, field: str, required: bool = True) -> float | None:
@@ -35,7 +43,13 @@ def _ts(value: Any, field: str, required: bool = True) -> float | None:
         raise InvalidInput(f"{field} is not an ISO-8601 time: {value!r}") from exc
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.timestamp()
+    try:
+        stamp = parsed.timestamp()
+    except (OverflowError, ValueError):
+        stamp = math.nan  # year 1 east of UTC: refused just below
+    if not _EARLIEST <= stamp < LATEST:
+        raise InvalidInput(f"{field} must be a time from 1970 to 2099, got {value!r}")
+    return stamp
 
 
 def export_user(memory: Memory) -> dict[str, Any]:
@@ -101,6 +115,10 @@ def export_user(memory: Memory) -> dict[str, Any]:
     }
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+
+
 def _memory(item: Any, index: int) -> NewMemory:
     where = f"memories[{index}]"
     if not isinstance(item, dict):
@@ -126,8 +144,10 @@ def _memory(item: Any, index: int) -> NewMemory:
     if key is not None and not isinstance(key, str):
         raise InvalidInput(f"{where}.key must be a string or null")
     counts = [item.get("access_count", 0), item.get("reinforcement_count", 1)]
-    if not all(isinstance(c, int) and c >= 0 for c in counts):
-        raise InvalidInput(f"{where}: access_count and reinforcement_count must be whole numbers")
+    if not all(_is_count(c) for c in counts):
+        raise InvalidInput(
+            f"{where}: access_count and reinforcement_count must be whole numbers from 0 to {_MAX_COUNT}"
+        )
     return NewMemory(
         kind=kind,
         text=text,
@@ -152,12 +172,15 @@ def _summary(item: Any, index: int) -> NewSummary:
     topics = item.get("topics", [])
     if not isinstance(topics, list) or not all(isinstance(t, str) for t in topics):
         raise InvalidInput(f"{where}.topics must be a list of strings")
+    message_count = item.get("message_count") or 0
+    if not _is_count(message_count):
+        raise InvalidInput(f"{where}.message_count must be a whole number from 0 to {_MAX_COUNT}")
     return NewSummary(
         text=item["text"],
         topics=topics,
         sentiment=str(item.get("sentiment") or ""),
         created_at=_ts(item.get("created_at"), f"{where}.created_at"),
-        message_count=int(item.get("message_count") or 0),
+        message_count=message_count,
     )
 
 
@@ -177,6 +200,8 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     raw_memories, raw_summaries = document.get("memories", []), document.get("summaries", [])
     if not isinstance(raw_memories, list) or not isinstance(raw_summaries, list):
         raise InvalidInput("memories and summaries must be lists")
+    if len(raw_memories) + len(raw_summaries) > MAX_ITEMS:
+        raise TooLarge(f"The document holds more than {MAX_ITEMS} memories and summaries; import it in parts")
     memories = [_memory(item, i) for i, item in enumerate(raw_memories)]
     links = [item.get("superseded_by") for item in raw_memories]
     local_ids = [item.get("id", i + 1) for i, item in enumerate(raw_memories)]
@@ -229,4 +254,4 @@ def _updated_at(memories: list[NewMemory], local_ids: list[Any], local_id: Any) 
     return stamp
 
 
-__all__ = ["FORMAT", "VERSION", "export_user", "import_user"]
+__all__ = ["FORMAT", "MAX_ITEMS", "VERSION", "export_user", "import_user"]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Iterator
+
+from reverie.errors import TooLarge
 
 _WORD = re.compile(r"[\w']+", re.UNICODE)
 
@@ -26,6 +29,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 MAX_QUERY_TERMS = 12
+# A search query longer than this is refused (413): no one types it, and it is work for nothing.
+MAX_QUERY_BYTES = 8 * 1024
 
 
 def fold(text: str) -> str:
@@ -36,23 +41,39 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """The words of a text, folded, possessive 's dropped."""
-    found = []
-    for word in _WORD.findall(fold(text)):
-        word = word.strip("'_")
+    return list(_iter_words(text))
+
+
+def _iter_words(text: str) -> Iterator[str]:
+    for match in _WORD.finditer(fold(text)):
+        word = match.group().strip("'_")
         if word.endswith("'s"):
             word = word[:-2]
         if word:
-            found.append(word)
-    return found
+            yield word
 
 
 def keyword_terms(query: str) -> list[str]:
-    """Search terms of a query: distinct meaningful words, stopwords dropped, at most 12."""
-    terms: list[str] = []
-    for word in words(query):
+    """Search terms of a query: distinct meaningful words, stopwords dropped, at most 12.
+
+    Linear in the query's length: the words are read lazily and reading stops at the 12th term.
+    """
+    terms: dict[str, None] = {}
+    for word in _iter_words(query):
         if word not in STOPWORDS and word not in terms:
-            terms.append(word)
-    return terms[:MAX_QUERY_TERMS]
+            terms[word] = None
+            if len(terms) == MAX_QUERY_TERMS:
+                break
+    return list(terms)
+
+
+def check_query(query: str, what: str = "The search query") -> str:
+    """``query`` when it is at most MAX_QUERY_BYTES of UTF-8; TooLarge otherwise."""
+    if len(query) > MAX_QUERY_BYTES // 4:  # under that many characters it cannot be too long
+        size = len(query.encode("utf-8", "surrogatepass"))
+        if size > MAX_QUERY_BYTES:
+            raise TooLarge(f"{what} is {size} bytes; the limit is {MAX_QUERY_BYTES}. Use a few keywords")
+    return query
 
 
 def token_set(text: str) -> frozenset[str]:
@@ -88,8 +109,10 @@ def count_tokens(text: str) -> int:
 
 
 __all__ = [
+    "MAX_QUERY_BYTES",
     "MAX_QUERY_TERMS",
     "STOPWORDS",
+    "check_query",
     "count_tokens",
     "fold",
     "keyword_terms",

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from typing import Any, Literal
 
 from reverie.errors import InvalidInput, NotFound
-from reverie.retrieve.timeutil import humanize_ago
+from reverie.retrieve.timeutil import check_timestamp, humanize_ago, local_datetime
 
 TaskStatus = Literal["open", "in_progress", "blocked", "done"]
 TASK_STATUSES: tuple[TaskStatus, ...] = ("open", "in_progress", "blocked", "done")
@@ -99,6 +99,7 @@ class WorkingState:
 
     def add_reminder(self, text: str, due_at: float) -> Reminder:
         """Remember to bring something up at ``due_at``."""
+        due_at = check_timestamp(due_at, "A reminder's due time")
         reminder = Reminder(self._new_id(), _text(text, "reminder"), due_at)
         self.reminders.append(reminder)
         return reminder
@@ -208,7 +209,7 @@ def _duration(seconds: float) -> str:
 
 
 def _when(ts: float, tz: tzinfo) -> str:
-    return datetime.fromtimestamp(ts, tz).strftime("%Y-%m-%d %H:%M")
+    return local_datetime(ts, tz).strftime("%Y-%m-%d %H:%M")
 
 
 __all__ = ["TASK_STATUSES", "Reminder", "Task", "Timer", "WorkingState"]

@@ -31,7 +31,7 @@ from reverie.embed.service import from_blobs, to_blob
 from reverie.errors import InvalidInput, NotFound, ProviderError
 from reverie.retrieve.hybrid import Semantic, fuse
 from reverie.store.base import DocumentClaims, DocumentFile, DocumentRow, NewChunk, Store
-from reverie.text import keyword_terms
+from reverie.text import check_query, keyword_terms
 
 log = logging.getLogger(__name__)
 _HASH_BLOCK = 1 << 20
@@ -476,7 +476,7 @@ class DocumentLibrary:
         A chunk needs a cosine similarity of at least ``threshold`` (``rag.similarity_threshold``)
         unless it is one of the strongest keyword matches; without embeddings, keywords decide.
         """
-        if not query.strip():
+        if not check_query(query).strip():
             raise InvalidInput("Give words to search the documents for")
         limit = limit or self.conf.max_results
         threshold = self.conf.similarity_threshold if threshold is None else threshold

@@ -42,7 +42,9 @@ class MaintenanceReport:
     pruned_summaries: int = 0
     audit_trimmed: int = 0
     consolidated: int = 0
+    failed: int = 0  # users whose maintenance failed (each has a maintenance_failed audit entry)
     details: list[dict[str, object]] = field(default_factory=list)
+    errors: list[dict[str, str]] = field(default_factory=list)
 
     def totals(self) -> dict[str, int]:
         """The counters, for the run's row and the log."""
@@ -54,6 +56,7 @@ class MaintenanceReport:
             "pruned_summaries": self.pruned_summaries,
             "audit_trimmed": self.audit_trimmed,
             "consolidated": self.consolidated,
+            "failed": self.failed,
         }
 
 
@@ -136,7 +139,10 @@ class Maintainer:
             if self.before is not None and not dry_run:
                 report.consolidated = self.before()
             for user in self.store.list_users():
-                self._one(report, user.id, user.name, now, dry_run)
+                try:
+                    self._one(report, user.id, user.name, now, dry_run)
+                except Exception as exc:  # noqa: BLE001 - one user's bad row must not stop the others'
+                    self._failed(report, user.id, user.name, now, exc, dry_run)
         except ReverieError:
             if run_id is not None:
                 self.store.finish_maintenance(run_id, self.clock(), "failed", report.totals())
@@ -145,6 +151,17 @@ class Maintainer:
             self.store.finish_maintenance(run_id, self.clock(), "done", report.totals())
         log.info("Maintenance %s: %s", "dry run" if dry_run else "done", report.totals())
         return report
+
+    def _failed(
+        self, report: MaintenanceReport, user_id: int, name: str, now: float, exc: Exception, dry_run: bool
+    ) -> None:
+        """Record one user's failed maintenance in that user's audit trail; the run goes on."""
+        error = f"{type(exc).__name__}: {exc}"[:500]
+        log.exception("Maintenance of user %s failed; going on with the others", user_id)
+        report.failed += 1
+        report.errors.append({"user": name, "error": error})
+        if not dry_run:
+            self.store.scope(user_id).audit("maintenance_failed", now, reason=error)
 
     def _one(self, report: MaintenanceReport, user_id: int, name: str, now: float, dry_run: bool) -> None:
         outcome: dict[str, tuple[int, PruneReport]] = {}
@@ -183,6 +200,8 @@ class Maintainer:
                 self.run()
             except ReverieError as exc:
                 log.error("Maintenance: %s", exc)
+            except Exception:  # noqa: BLE001 - the scheduler must outlive an unexpected error
+                log.exception("Maintenance: unexpected error; trying again in %s s", every)
             self._stop.wait(every)
 
     @property

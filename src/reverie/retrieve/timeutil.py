@@ -27,6 +27,33 @@ _MINUTE = 60
 _HOUR = 3600
 _DAY = 86400
 
+# What a caller may give as a point in time (a message's `at`, a reminder's due time):
+# 2000-01-01T00:00Z up to (not including) 2100-01-01T00:00Z.
+EARLIEST = 946_684_800.0
+LATEST = 4_102_444_800.0
+# What datetime can show, a day inside its range so that any time zone fits.
+_LAST_DAY = date.max
+_SHOWABLE = (-62_135_596_800.0 + _DAY, 253_402_300_799.0 - _DAY)
+
+
+def check_timestamp(ts: float, field: str = "time") -> float:
+    """``ts`` when it is a finite epoch second from 2000 to 2099 (UTC); InvalidInput naming ``field``."""
+    if isinstance(ts, bool) or not isinstance(ts, int | float):
+        raise InvalidInput(f"{field} must be a number of epoch seconds, got {ts!r}")
+    if not math.isfinite(ts) or not EARLIEST <= ts < LATEST:
+        raise InvalidInput(
+            f"{field} must be epoch seconds from {EARLIEST:.0f} (2000-01-01) to before "
+            f"{LATEST:.0f} (2100-01-01), got {ts!r}"
+        )
+    return float(ts)
+
+
+def local_datetime(ts: float, tz: tzinfo) -> datetime:
+    """``ts`` as an aware datetime in ``tz``; a stored value out of datetime's range shows as its limit."""
+    if not math.isfinite(ts):
+        ts = 0.0
+    return datetime.fromtimestamp(min(max(ts, _SHOWABLE[0]), _SHOWABLE[1]), tz)
+
 
 def parse_period(period: str) -> timedelta:
     """Read a period such as "30m", "24h", "7d", "2w" or "3 days" as a positive timedelta."""
@@ -78,7 +105,8 @@ def date_bounds(
             f"date_from ({start_day.isoformat()}) is after date_to ({end_day.isoformat()}); swap them"
         )
     start = _midnight(start_day, tz) if start_day is not None else None
-    end = _midnight(end_day + timedelta(days=1), tz) if end_day is not None else None
+    # The last representable day has no next midnight: the range is open at that end.
+    end = _midnight(end_day + timedelta(days=1), tz) if end_day is not None and end_day < _LAST_DAY else None
     return start, end
 
 
@@ -103,8 +131,8 @@ def humanize_ago(then: float, now: float) -> str:
 
 def relative_day(then: float, now: float, tz: tzinfo) -> str:
     """Name the calendar day of ``then`` relative to ``now`` in ``tz`` ("Today", "Last week")."""
-    then_day = datetime.fromtimestamp(then, tz).date()
-    days = (datetime.fromtimestamp(now, tz).date() - then_day).days
+    then_day = local_datetime(then, tz).date()
+    days = (local_datetime(now, tz).date() - then_day).days
     if days == 0:
         return "Today"
     if days == 1:
@@ -120,17 +148,20 @@ def relative_day(then: float, now: float, tz: tzinfo) -> str:
 
 def to_iso(ts: float, tz: tzinfo) -> str:
     """Format ``ts`` as ISO-8601 with its UTC offset, to the second."""
-    return datetime.fromtimestamp(ts, tz).isoformat(timespec="seconds")
+    return local_datetime(ts, tz).isoformat(timespec="seconds")
 
 
 def to_day(ts: float, tz: tzinfo) -> str:
     """Format the calendar day of ``ts`` in ``tz`` as YYYY-MM-DD."""
-    return datetime.fromtimestamp(ts, tz).date().isoformat()
+    return local_datetime(ts, tz).date().isoformat()
 
 
 def _midnight(day: date, tz: tzinfo) -> float:
     """Return the epoch seconds of local midnight starting ``day`` in ``tz``."""
-    return datetime.combine(day, time(0), tzinfo=tz).timestamp()
+    try:
+        return datetime.combine(day, time(0), tzinfo=tz).timestamp()
+    except (OverflowError, ValueError):  # year 1 east of UTC: before the earliest representable time
+        return _SHOWABLE[0]
 
 
 def _ago(count: int, unit: str) -> str:
@@ -139,8 +170,12 @@ def _ago(count: int, unit: str) -> str:
 
 
 __all__ = [
+    "EARLIEST",
+    "LATEST",
+    "check_timestamp",
     "date_bounds",
     "humanize_ago",
+    "local_datetime",
     "parse_date",
     "parse_period",
     "relative_day",

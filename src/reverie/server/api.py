@@ -69,7 +69,7 @@ def list_memories(
     status: Status | Literal["all"] = "active",
     source: Source | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
     order: Literal["confidence", "recent", "id"] = "recent",
 ) -> MemoryListOut:
     """List facts and preferences, filtered by kind, status and source, one page at a time."""
@@ -120,7 +120,7 @@ def prefer(
 def list_preferences(
     memory: MemoryDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
 ) -> PreferenceListOut:
     """The user's active preferences, strongest first."""
     rows = memory.list_memories(kind="preference", order="confidence", limit=limit, offset=offset)

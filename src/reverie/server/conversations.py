@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from reverie.conversations import Turn
 from reverie.memory import Memory
-from reverie.retrieve.timeutil import to_iso
+from reverie.retrieve.timeutil import EARLIEST, LATEST, to_iso
 from reverie.serialize import message_dict
 from reverie.server.deps import MemoryDep, RootMemory
 from reverie.server.schemas import ErrorOut, MessageOut
@@ -61,7 +61,9 @@ class MessageIn(BaseModel):
     content: str = Field(examples=["I'm allergic to peanuts"])
     speaker: str | None = Field(default=None, max_length=100, examples=["Ana"])
     ref: str | None = Field(default=None, max_length=200, description="Your own reference for the turn")
-    at: float | None = Field(default=None, description="When it was said (epoch seconds); default now")
+    at: float | None = Field(
+        default=None, ge=EARLIEST, lt=LATEST, description="When it was said (epoch seconds, 2000-2099)"
+    )
 
 
 class MessagesIn(BaseModel):
@@ -120,7 +122,7 @@ def start_conversation(memory: MemoryDep, body: ConversationIn) -> dict[str, Any
 def list_conversations(
     memory: MemoryDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
 ) -> list[dict[str, Any]]:
     """The user's conversations, most recent first, with state and private flag."""
     return [_out(row, memory) for row in memory.conversations(limit=limit, offset=offset)]

@@ -24,6 +24,7 @@ from reverie.errors import (
     ProviderUnavailable,
     RateLimited,
     ReverieError,
+    TooLarge,
     Unauthenticated,
 )
 
@@ -32,6 +33,7 @@ log = logging.getLogger("reverie.server")
 # Looked up along the exception's MRO, so the most specific class wins.
 _STATUS: dict[type[ReverieError], int] = {
     GuardRejected: 422,
+    TooLarge: 413,
     InvalidInput: 400,
     Unauthenticated: 401,
     Forbidden: 403,
@@ -138,7 +140,14 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 async def _unexpected_error(request: Request, exc: Exception) -> Response:
     log.exception("%s %s crashed", request.method, request.url.path, exc_info=exc)
-    return error_response(500, "internal_error", "Internal server error; the server log has the details")
+    # Starlette re-raises the crash after this answer and the server then ends the connection:
+    # say so, so that a keep-alive client opens a new one instead of finding this one dead.
+    return error_response(
+        500,
+        "internal_error",
+        "Internal server error; the server log has the details",
+        headers={"Connection": "close"},
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:

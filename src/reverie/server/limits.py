@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reverie.server.errors import error_response
 
 MAX_BODY_BYTES = 1024 * 1024
+# Deeper JSON than this is refused before parsing: json.loads recurses and would crash.
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(rb"[\[\]{}]")
 # A refused upload is read and dropped up to this much, so the client gets to see the 413
 # instead of a connection reset; beyond it the connection is simply closed.
 _DRAIN_BYTES = 16 * MAX_BODY_BYTES
@@ -73,6 +79,13 @@ class BodyLimitMiddleware:
                     "send JSON encoded as UTF-8",
                 )(scope, receive, send)
                 return
+            if json_depth(body) > MAX_JSON_DEPTH:
+                await error_response(
+                    422,
+                    "too_deep",
+                    f"Request body nests JSON more than {MAX_JSON_DEPTH} levels deep; send flatter JSON",
+                )(scope, receive, send)
+                return
         await self.app(scope, _replay(body, receive), send)
 
     async def _too_large(
@@ -93,6 +106,20 @@ class BodyLimitMiddleware:
         )(scope, receive, send)
 
 
+def json_depth(body: bytes) -> int:
+    """How deeply a JSON text nests arrays and objects (brackets inside strings do not count)."""
+    if body.count(b"[") + body.count(b"{") <= MAX_JSON_DEPTH:
+        return 0  # cannot be too deep: skip the scan
+    depth = deepest = 0
+    for match in _JSON_BRACKET.finditer(_JSON_STRING.sub(b"", body)):
+        if match.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 
@@ -106,4 +133,4 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-__all__ = ["MAX_BODY_BYTES", "BodyLimitMiddleware"]
+__all__ = ["MAX_BODY_BYTES", "MAX_JSON_DEPTH", "BodyLimitMiddleware", "json_depth"]

@@ -164,7 +164,7 @@ def auth_status(request: Request, root: RootMemory) -> AuthStatusOut:
 def list_summaries(
     memory: MemoryDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000_000)] = 0,
 ) -> SummaryListOut:
     """The user's conversation summaries, newest first, one page at a time."""
     rows = memory.summaries(limit=limit, offset=offset)

@@ -87,6 +87,8 @@ def _int(args: dict[str, Any], name: str, default: int | None = None) -> int:
     value = args.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"'{name}' must be an integer")
+    if abs(value) > _MAX_ID:
+        raise ValueError(f"'{name}' is out of range (at most {_MAX_ID})")
     return value
 
 
@@ -177,11 +179,15 @@ VERB_HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], dict[str, Any]]] = {
 STATE_ACTIONS = ("show", "timer", "reminder", "task", "done", "summary", "remove")
 
 
+_MAX_ID = 2**63 - 1  # the largest id a database column holds
+_MAX_REMINDER_SECONDS = 3653 * 86400
+
+
 def _conversation(memory: Memory, command: dict[str, Any]) -> int:
     named = command.get("conversation")
     if named is not None:
-        if isinstance(named, bool) or not isinstance(named, int):
-            raise ValueError("'conversation' must be a conversation id")
+        if isinstance(named, bool) or not isinstance(named, int) or not 1 <= named <= _MAX_ID:
+            raise ValueError("'conversation' must be a conversation id (a whole number from 1)")
         return named
     open_ones = memory.scope.open_conversations()
     if not open_ones:
@@ -194,6 +200,8 @@ def _due(memory: Memory, command: dict[str, Any]) -> float:
         seconds = command["in"]
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
             raise ValueError("'in' must be a number of seconds")
+        if not 0 < seconds <= _MAX_REMINDER_SECONDS:  # NaN fails this too
+            raise ValueError("'in' must be seconds from now: more than 0 and at most ten years (315619200)")
         return memory.clock() + float(seconds)
     due = command.get("due")
     if not isinstance(due, str):

@@ -1,0 +1,352 @@
+"""Inputs an attacker would try (issue 17): absurd times and numbers, deep JSON, huge texts, bad rows.
+
+Each test here failed before its fix: a 500, a stored value that broke later requests, a
+quadratic keyword pass, or a worker thread that died for every user on one user's row.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from conftest import Clock
+from engines import sql_rows
+from fastapi.testclient import TestClient
+
+from reverie import Memory, Settings
+from reverie.errors import InvalidInput, TooLarge
+from reverie.server import create_app
+from reverie.text import keyword_terms
+from reverie.tools.memory_tool import run_tool
+from tests.apiauth import auth_headers
+
+API = "/api/v1"
+
+
+@pytest.fixture
+def client(settings: Settings, clock: Clock) -> Iterator[TestClient]:
+    """A client signed in as the default user (an admin); a crash answers 500 instead of raising."""
+    headers = auth_headers(settings, admin=True)
+    app = create_app(settings, clock=clock)
+    with TestClient(app, headers=headers, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def _status(response: Any, *allowed: int) -> dict[str, Any]:
+    assert response.status_code in allowed, (response.status_code, response.text)
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _conversation(client: TestClient) -> int:
+    return int(_status(client.post(f"{API}/conversations", json={}), 201)["id"])
+
+
+# defect 1: a reminder due at an absurd time ---------------------------------------------------
+@pytest.mark.parametrize("seconds", [1e12, -1e12, 1e300, 0, -5])
+def test_a_reminder_at_an_absurd_time_is_refused_and_not_stored(client: TestClient, seconds: float) -> None:
+    conversation = _conversation(client)
+    command = {"action": "reminder", "value": "call the plumber", "in": seconds}
+    body = _status(client.post(f"{API}/conversations/{conversation}/state", json=command), 400, 422)
+    assert "'in'" in body["detail"]
+    state = _status(client.get(f"{API}/conversations/{conversation}/state"), 200)
+    assert state["state"]["reminders"] == []
+
+
+def test_a_reminder_due_date_out_of_range_is_refused(memory: Memory) -> None:
+    conversation = memory.start_conversation().id
+    for due in ("9999-12-31T23:59", "0001-01-01T00:00", "1900-01-01T00:00"):
+        command = {"device": "state", "action": "reminder", "value": "x", "due": due}
+        answer = run_tool(memory, {**command, "conversation": conversation})
+        assert answer.ok is False and "due time" in (answer.data or {})["detail"]
+    assert memory.working_state(conversation).reminders == []
+
+
+def test_a_stored_reminder_out_of_range_breaks_neither_the_state_nor_consolidation(
+    client: TestClient, settings: Settings, clock: Clock
+) -> None:
+    conversation = _conversation(client)
+    _status(
+        client.post(
+            f"{API}/conversations/{conversation}/messages",
+            json={"messages": [{"role": "user", "content": "I live in Lisbon"}]},
+        ),
+        201,
+    )
+    poisoned = {"reminders": [{"id": 1, "text": "from before the fix", "due_at": 1e15}], "next_id": 2}
+    with Memory(settings, clock=clock) as memory:  # a row written by an older version
+        memory.scope.put_working_state(conversation, json.dumps(poisoned), clock())
+    state = _status(client.get(f"{API}/conversations/{conversation}/state"), 200)
+    assert state["lines"] and "9999" in state["lines"][0]
+    _status(client.post(f"{API}/conversations/{conversation}/end"), 200)
+    with Memory(settings, clock=clock) as memory:
+        assert [r.state for r in memory.consolidator().run_pending()] == ["done"]
+
+
+# defect 2: a message's time ------------------------------------------------------------------
+@pytest.mark.parametrize("at", [1e12, 1e20, 0, -100, -1e9, 4102444800])
+def test_a_message_time_out_of_range_is_refused(client: TestClient, at: float) -> None:
+    conversation = _conversation(client)
+    turn = {"role": "user", "content": "hello", "at": at}
+    body = _status(
+        client.post(f"{API}/conversations/{conversation}/messages", json={"messages": [turn]}), 422
+    )
+    assert "at" in body["detail"]
+    conversations = _status(client.get(f"{API}/conversations"), 200)
+    assert all(c["started_at"] >= "2000" for c in conversations)  # type: ignore[index]
+
+
+def test_the_library_refuses_a_message_time_out_of_range(memory: Memory) -> None:
+    conversation = memory.start_conversation().id
+    for at in (float("nan"), float("inf"), 1e20, -100.0):
+        with pytest.raises(InvalidInput, match="at"):
+            memory.add_message(conversation, "user", "hello", at=at)
+    with pytest.raises(InvalidInput, match="start time"):
+        memory.start_conversation(at=1e20)
+
+
+def test_a_message_kept_before_the_fix_still_lists(
+    client: TestClient, settings: Settings, clock: Clock
+) -> None:
+    conversation = _conversation(client)
+    with Memory(settings, clock=clock) as memory:
+        memory.scope.start_conversation("api", 1e20)  # what an older version stored
+    listed = _status(client.get(f"{API}/conversations"), 200)
+    assert len(listed) == 2 and any(c["id"] == conversation for c in listed)  # type: ignore[index]
+
+
+# defect 3: numbers out of any range, deep JSON, far dates -------------------------------------
+@pytest.mark.parametrize("path", ["memories", "conversations", "summaries", "preferences"])
+def test_an_offset_beyond_any_row_is_a_clear_422(client: TestClient, path: str) -> None:
+    body = _status(client.get(f"{API}/{path}", params={"offset": 10**30}), 422)
+    assert "offset" in body["detail"]
+
+
+def test_a_conversation_id_beyond_any_row_through_the_tool(client: TestClient) -> None:
+    for command in (
+        {"device": "state", "action": "show", "conversation": 10**30},
+        {"device": "state", "action": "reminder", "value": "x", "in": 60, "conversation": -(10**30)},
+    ):
+        body = _status(client.post(f"{API}/tool", json=command), 200)
+        assert body["ok"] is False and "conversation" in body["result"]["detail"]
+
+
+def _export(**memory: Any) -> dict[str, Any]:
+    row = {
+        "kind": "fact",
+        "source": "explicit",
+        "text": "User likes green tea",
+        "confidence": 0.9,
+        "created_at": "2026-01-01T00:00:00Z",
+        "updated_at": "2026-01-01T00:00:00Z",
+        **memory,
+    }
+    return {"format": "reverie-export", "version": 1, "memories": [row], "summaries": []}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        json.dumps(_export(access_count=10**30)),
+        json.dumps(_export(reinforcement_count=10**30)),
+        json.dumps(_export(access_count=7)).replace("7", "NaN"),
+        json.dumps(_export(access_count=7)).replace("7", "Infinity"),
+        json.dumps(_export(confidence=0.5)).replace("0.5", "NaN"),
+        json.dumps(_export(created_at="0001-01-01T00:00:00+14:00")),
+        json.dumps(
+            {
+                **_export(),
+                "summaries": [{"text": "x", "created_at": "2026-01-01T00:00:00Z", "message_count": 10**30}],
+            }
+        ),
+        json.dumps(
+            {
+                **_export(),
+                "summaries": [{"text": "x", "created_at": "2026-01-01T00:00:00Z", "message_count": 1.5}],
+            }
+        ).replace("1.5", "NaN"),
+    ],
+)
+def test_an_import_with_numbers_out_of_range_is_refused_whole(client: TestClient, raw: str) -> None:
+    headers = {"content-type": "application/json"}
+    body = _status(client.post(f"{API}/import", content=raw, headers=headers), 400, 422)
+    assert body["error"] == "invalid_input"
+    assert "memories[0]" in body["detail"] or "summaries[0]" in body["detail"]
+    assert _status(client.get(f"{API}/memories"), 200)["memories"] == []
+
+
+def test_deeply_nested_json_is_refused_before_parsing(client: TestClient) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    for path in ("/tool", "/memories", "/import"):
+        response = client.post(f"{API}{path}", content=deep, headers={"content-type": "application/json"})
+        body = _status(response, 422)
+        assert body["error"] == "too_deep" and "64 levels" in body["detail"]
+    nested: Any = "ok"
+    for _ in range(60):  # deep but within the limit: answered as usual
+        nested = [nested]
+    _status(client.post(f"{API}/tool", json={"action": "search", "value": "tea", "x": nested}), 200)
+
+
+@pytest.mark.parametrize(
+    "params", [{"date_to": "9999-12-31"}, {"date": "9999-12-31"}, {"date_from": "0001-01-01"}]
+)
+def test_a_search_to_the_end_of_the_calendar(client: TestClient, params: dict[str, str]) -> None:
+    _status(client.post(f"{API}/memories", json={"text": "User likes green tea"}), 201)
+    found = _status(client.get(f"{API}/search", params={"q": "tea", **params}), 200)
+    assert found["total"] == (0 if params.get("date") else 1)
+
+
+def test_a_500_says_connection_close(settings: Settings) -> None:
+    app = create_app(settings)
+
+    @app.get("/crash", include_in_schema=False)
+    def crash() -> None:
+        raise RuntimeError("boom")
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="critical", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/health")
+        first = conn.getresponse()
+        first.read()
+        assert first.status == 200 and first.getheader("connection") != "close"
+        conn.request("GET", "/crash")  # the same keep-alive connection
+        crashed = conn.getresponse()
+        assert crashed.status == 500 and json.loads(crashed.read())["error"] == "internal_error"
+        assert crashed.getheader("connection") == "close"
+        conn.close()
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+# defect 4: keyword extraction linear in the input ---------------------------------------------
+def test_keyword_terms_is_linear() -> None:
+    distinct = " ".join(f"word{i}" for i in range(150_000))  # ~1.3 MB of different words
+    started = time.perf_counter()
+    terms = keyword_terms(distinct)
+    assert time.perf_counter() - started < 1.0
+    assert terms == [f"word{i}" for i in range(12)]
+    assert keyword_terms("the the tea and the tea coffee") == ["tea", "coffee"]
+
+
+def test_huge_queries_and_messages_are_answered_or_refused_at_once(client: TestClient) -> None:
+    conversation = _conversation(client)
+    words = " ".join(f"w{i}" for i in range(120_000))  # ~1 MB
+    long_query = words[:270_000]
+    cases = [
+        (lambda: client.post(f"{API}/tool", json={"action": "search", "value": long_query}), (200,)),
+        (lambda: client.get(f"{API}/search", params={"q": words[:60_000]}), (413,)),
+        (lambda: client.post(f"{API}/forget", json={"query": long_query}), (413,)),
+        (
+            lambda: client.post(
+                f"{API}/conversations/{conversation}/messages",
+                json={"messages": [{"role": "user", "content": words}]},
+            ),
+            (413,),
+        ),
+        (
+            lambda: client.post(
+                f"{API}/conversations/{conversation}/messages",
+                json={"messages": [{"role": "user", "content": words[:200_000]}]},
+            ),
+            (413,),
+        ),
+        (
+            lambda: client.post(
+                f"{API}/conversations/{conversation}/messages",
+                json={"messages": [{"role": "user", "content": words[:65_000]}]},
+            ),
+            (201,),
+        ),
+    ]
+    for send, statuses in cases:
+        started = time.perf_counter()
+        response = send()
+        assert time.perf_counter() - started < 1.0, response.request.url
+        body = _status(response, *statuses)
+        if response.status_code == 413:
+            assert body["error"] == "too_large" and "limit" in body["detail"]
+        if response.request.url.path.endswith("/tool"):
+            assert body["result"]["error"] == "too_large"
+
+
+def test_the_library_refuses_an_oversized_query(memory: Memory) -> None:
+    with pytest.raises(TooLarge, match="limit"):
+        memory.search("tea " * 5000)
+    with pytest.raises(TooLarge, match="limit"):
+        memory.forget("tea " * 5000)
+
+
+# item 7: workers survive bad rows -----------------------------------------------------------
+def _talk(memory: Memory, text: str) -> int:
+    conversation = memory.start_conversation().id
+    memory.add_message(conversation, "user", text)
+    memory.end_conversation(conversation)
+    return conversation
+
+
+def test_the_consolidation_worker_goes_on_past_a_poisoned_row(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as root:
+        root.add_user("bob"), root.add_user("carol")
+        bob, carol = root.for_user("bob"), root.for_user("carol")
+        poisoned = _talk(bob, "I'm vegetarian")
+        # A damaged state row (no version writes this): the carry-over of reminders chokes on it.
+        damaged = {"reminders": [{"id": 1, "text": "x", "due_at": "soon"}], "next_id": 2}
+        bob.scope.put_working_state(poisoned, json.dumps(damaged), clock())
+        clock.advance(10)
+        fine = _talk(carol, "I live in Porto")
+        worker = root.consolidator()
+        worker.start(0.05)
+        try:
+            deadline = time.monotonic() + 20
+            while carol.conversation(fine).consolidation_state != "done":
+                assert time.monotonic() < deadline, "carol's conversation was never consolidated"
+                time.sleep(0.05)
+            assert worker.running  # the thread did not die on bob's row
+        finally:
+            worker.stop()
+        failed = bob.conversation(poisoned)
+        assert failed.consolidation_state == "failed"
+        assert "TypeError" in (failed.last_error or "")
+        assert any("Porto" in m.text for m in carol.list_memories(kind="fact"))
+
+
+def test_maintenance_goes_on_past_a_poisoned_row(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as root:
+        root.add_user("bob"), root.add_user("carol")
+        bob, carol = root.for_user("bob"), root.for_user("carol")
+        bob.remember("User prefers window seats")
+        carol.prefer("food", "spicy")
+        bob.prefer("drink", "tea")
+        # decay_base has no range check: 50 makes the decayed confidence break the CHECK on confidence.
+        sql_rows(
+            root.store,
+            "UPDATE memories SET decay_base = 50 WHERE user_id = ? AND kind = 'preference' RETURNING id",
+            (bob.user.id,),
+        )  # type: ignore[union-attr]
+        clock.advance(30 * 86400)
+        report = root.maintainer().run(force=True)
+    assert report.ran and report.failed == 1 and report.users == 2  # default and carol
+    assert report.errors[0]["user"] == "bob"
+    with Memory(settings, clock=clock) as root:
+        audit = root.for_user("bob").scope.list_audit()
+        assert audit[0].action == "maintenance_failed" and "CHECK" in audit[0].reason.upper()
+        assert root.for_user("carol").list_memories(kind="preference")[0].confidence < 1.0
