@@ -17,6 +17,7 @@ from tests.apiauth import auth_headers
 from tests.conftest import Clock
 
 API = "/api/v1"
+LOOPBACK = "http://127.0.0.1:8765"  # /setup answers only under a loopback host name
 
 
 def _client(settings: Settings, clock: Clock, **kwargs: object) -> TestClient:
@@ -28,7 +29,7 @@ def test_first_run_setup_creates_the_admin_from_this_machine_only(settings: Sett
         refused = remote.get("/setup")
         assert refused.status_code == 403 and "this machine" in refused.json()["detail"]
         assert remote.post("/setup", json={"name": "ann", "password": "correct horse"}).status_code == 403
-    with _client(settings, clock) as local:
+    with _client(settings, clock, base_url=LOOPBACK) as local:
         page = local.get("/setup")
         assert page.status_code == 200 and '<form method="post" action="/setup">' in page.text
         short = local.post("/setup", json={"name": "ann", "password": "short"})
@@ -47,7 +48,7 @@ def test_first_run_setup_creates_the_admin_from_this_machine_only(settings: Sett
 
 
 def test_setup_form_post_redirects_signed_in(settings: Settings, clock: Clock) -> None:
-    with _client(settings, clock, follow_redirects=False) as local:
+    with _client(settings, clock, follow_redirects=False, base_url=LOOPBACK) as local:
         posted = local.post("/setup", data={"name": "ann", "password": "correct horse"})
         assert posted.status_code == 303 and posted.headers["location"] == "/"
         assert local.get(f"{API}/auth/me").json()["user"]["name"] == "ann"

@@ -103,7 +103,8 @@ def test_conversation_routes(tmp_path: Path, clock: Clock) -> None:
             is False
         )
         assert client.post(f"/api/v1/conversations/{cid}/end").json()["state"] == "pending"
-        jobs = client.post("/api/v1/consolidate").json()["jobs"]
+        admin = auth_headers(settings, "root", admin=True)
+        jobs = client.post("/api/v1/consolidate", headers=admin).json()["jobs"]
         assert jobs[0]["state"] == "done" and jobs[0]["stored"] == 1
         assert client.get("/api/v1/conversations").json()[0]["state"] == "done"
         assert client.get("/api/v1/memories").json()["memories"][0]["text"] == "User is vegetarian"

@@ -174,13 +174,14 @@ def test_private_toggle_mid_session(client: TestClient) -> None:
         assert ws.receive_json()["error"] == "invalid_input"
 
 
-def test_closing_the_socket_ends_the_session_and_queues_it(client: TestClient) -> None:
+def test_closing_the_socket_ends_the_session_and_queues_it(client: TestClient, ws_settings: Settings) -> None:
     with client.websocket_connect(WS) as ws:
         conversation_id = _say(ws, "I started learning Portuguese")["conversation_id"]
         assert _conversation(client, conversation_id)["ended_at"] is None
     ended = _conversation(client, conversation_id)
     assert ended["ended_at"] is not None and ended["state"] == "pending"
-    jobs = client.post("/api/v1/consolidate").json()["jobs"]
+    admin = auth_headers(ws_settings, "root", admin=True)
+    jobs = client.post("/api/v1/consolidate", headers=admin).json()["jobs"]
     assert [job["conversation_id"] for job in jobs] == [conversation_id]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from typing import Annotated
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -188,6 +188,15 @@ def _check_setup(request: Request, root: Memory) -> None:
         raise Forbidden(
             "The setup page answers only on this machine (loopback); or run `reverie users add --admin`"
         )
+    host = request.headers.get("host", "")
+    if not is_loopback(urlsplit(f"//{host}").hostname):
+        # A page of another site whose name resolves to 127.0.0.1 (DNS rebinding) sends its own name.
+        raise Forbidden(
+            f"The setup page answers only under a loopback name (localhost, 127.0.0.1), not {host!r}"
+        )
+    origin = request.headers.get("origin")
+    if request.method != "GET" and origin is not None and urlsplit(origin).netloc != host:
+        raise Forbidden("Setup refused: the form was sent from another site's page")
     if root.accounts.has_admin():
         raise Conflict("Setup is done: an admin account exists; sign in instead")
 
@@ -282,6 +291,8 @@ def change_password(root: RootMemory, credential: CredentialDep, body: PasswordI
 @auth_router.get("/api/v1/tokens", response_model=TokenListOut, tags=["accounts"])
 def list_tokens(root: RootMemory, credential: CredentialDep) -> TokenListOut:
     """The caller's API tokens (never their secrets)."""
+    if credential.interface is not None:
+        raise Forbidden("A device token cannot see or manage tokens")
     rows = root.accounts.list_tokens(credential.user)
     return TokenListOut(tokens=[_token_out(root, row) for row in rows])
 
@@ -300,6 +311,8 @@ def create_token(root: RootMemory, credential: CredentialDep, body: TokenIn) -> 
 @auth_router.delete("/api/v1/tokens/{token_id}", response_model=TokenOut, tags=["accounts"])
 def revoke_token(root: RootMemory, credential: CredentialDep, token_id: TokenId) -> TokenOut:
     """Revoke one of the caller's tokens; it stops working at once."""
+    if credential.interface is not None:
+        raise Forbidden("A device token cannot see or manage tokens")
     return _token_out(root, root.accounts.revoke_token(credential.user, token_id))
 
 

@@ -11,7 +11,7 @@ from reverie.conversations import Turn
 from reverie.memory import Memory
 from reverie.retrieve.timeutil import EARLIEST, LATEST, to_iso
 from reverie.serialize import message_dict
-from reverie.server.deps import MemoryDep, RootMemory
+from reverie.server.deps import AdminDep, MemoryDep, RootMemory
 from reverie.server.schemas import ErrorOut, MessageOut
 from reverie.store.base import ConversationRow
 
@@ -162,8 +162,8 @@ def set_private(memory: MemoryDep, conversation_id: ConversationId, body: Privat
 
 
 @conversations_router.post("/consolidate", response_model=ConsolidateOut)
-def consolidate(root: RootMemory) -> dict[str, Any]:
-    """Consolidate ended conversations now (the server's worker also does it every few seconds)."""
+def consolidate(root: RootMemory, admin: AdminDep) -> dict[str, Any]:
+    """Consolidate every user's ended conversations now (admin; the worker also does it every few seconds)."""
     worker = root.consolidator()
     expired = worker.expire_idle()
     jobs = [r.as_dict() for r in worker.run_pending()]
