@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reverie.errors import InvalidInput, NotFound, ProviderError, ReverieError
+from reverie.errors import Conflict, InvalidInput, NotFound, ProviderError, ReverieError
 from reverie.extract import prompts
 from reverie.extract.conclusions import everyday_word, name_topic
 from reverie.llm import ChatMessage, parse_json_reply
@@ -138,7 +138,7 @@ class TopicBook:
 
     def __init__(self, memory: Memory) -> None:
         if memory.user is None:
-            raise ReverieError("A guest session has no topics")
+            raise Conflict("A guest session has no topics")
         self.memory = memory
         self.conf = memory.settings.memory.topics
         base = Path(self.conf.dir).expanduser() if self.conf.dir else memory.settings.home / "topics"
