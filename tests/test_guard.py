@@ -91,25 +91,25 @@ def test_each_reason_code(text: str, reason: str) -> None:
     ("text", "kind"),
     [
         ("key sk-proj-4fT9xQ2mL8vN3kP7rS1wZ6yB0cD5eH", "OpenAI/Anthropic API key"),
-        ("ghp_16C7e42F292c6912E7710c838347Ae178B4a", "GitHub token"),
-        ("gho_16C7e42F292c6912E7710c838347Ae178B4a", "GitHub token"),
-        ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "GitHub token"),
-        ("AKIAIOSFODNN7EXAMPLE", "AWS access key id"),
-        ("xoxb-123456789012-AbCdEfGhIj", "Slack token"),
+        ("ghp_16C7e42F292c6912E7710c838347Ae178B4a", "GitHub Token"),
+        ("gho_16C7e42F292c6912E7710c838347Ae178B4a", "GitHub Token"),
+        ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "GitHub Token"),
+        ("AKIAIOSFODNN7EXAMPLE", "AWS Access Key"),
+        ("xoxb-123456789012-AbCdEfGhIj", "Slack Token"),
         ("AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI0", "Google API key"),
-        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig", "JSON web token"),
-        ("-----BEGIN RSA PRIVATE KEY-----\nMIIE", "private key"),
+        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig", "JSON Web Token"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIE", "Private Key"),
         ("my wifi password is hunter2", "Wi-Fi password"),
         ("my bank password is hunter2", "password or access code"),
         ("the alarm code is 4821", "password or access code"),
         ("PIN: 1234", "password or access code"),
         ("card 4111 1111 1111 1111", "credit card number"),
         ("card 4111-1111-1111-1111", "credit card number"),
-        ("SSN 123-45-6789", "US social security number"),
+        ("SSN 123-45-6789", "government ID number"),
         ("IBAN DE89 3704 0044 0532 0130 00", "IBAN"),
         ("token 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", None),
         ("blob Zx8kQ2mL9vN3pR7sT1wY6bC0dF5gH4jK", "high-entropy token"),
-        ("postgres://admin:S3cr3t@db.internal/prod", "credentials in a URL"),
+        ("postgres://admin:S3cr3t@db.internal/prod", "Basic Auth Credentials"),
     ],
 )
 def test_find_secret_kinds(text: str, kind: str | None) -> None:
@@ -187,7 +187,7 @@ def test_instruction_message_says_why() -> None:
 def test_secret_message_names_the_kind_but_not_the_secret() -> None:
     verdict = check_memory_text("GitHub token ghp_16C7e42F292c6912E7710c838347Ae178B4a")
     assert verdict.message is not None
-    assert "GitHub token" in verdict.message and "allow_sensitive=True" in verdict.message
+    assert "GitHub Token" in verdict.message and "ask to keep it as sensitive" in verdict.message
     assert "ghp_" not in verdict.message
 
 

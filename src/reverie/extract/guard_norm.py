@@ -1,0 +1,118 @@
+"""Views of a text for the guard: the same words with disguises taken off.
+
+Every check in ``reverie.extract.guard`` runs on each view, so an attack cannot hide behind
+full-width letters (NFKC), Cyrillic or Greek look-alikes (the Unicode confusables table shipped
+by ``confusable-homoglyphs``), zero-width or bidi controls, leetspeak ("1gn0r3") or letters
+spelled out one by one ("i g n o r e"). The stored text is never changed by these views.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+
+__all__ = ["clean_text", "has_content", "spelled_out_words", "text_views"]
+
+# Zero-width and bidi controls: invisible to a reader, so they are dropped before matching.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\U000e0000-\U000e007f]"
+)
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u02bc": "'", "\u00b4": "'"})
+_LATIN = re.compile(r"[A-Za-z]")
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?|\S+")
+# Leetspeak digits and symbols inside words, for Latin and for Cyrillic words.
+_LEET_LATIN = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a",
+                             "$": "s", "!": "i", "|": "l", "+": "t", "8": "b"})
+_LEET_CYRILLIC = str.maketrans({"0": "о", "3": "е", "4": "а", "6": "б", "@": "а"})
+_LEET_TOKEN = re.compile(r"\S*[^\W\d_]\S*")
+_LEET_CHARS = re.compile(r"[0134578@$!|+]")
+# Letters spelled one at a time: "i g n o r e", "i.g.n.o.r.e", "D-i-s-r-e-g-a-r-d".
+_SPELLED = re.compile(r"(?<![^\W_])(?:[^\W_][ .\-_*·•]){3,}[^\W_](?![^\W_])\.?")
+
+
+@lru_cache(maxsize=1)
+def _fold_table() -> dict[str, str]:
+    """Map every character that is confusable with one ASCII letter or digit to that character."""
+    table: dict[str, str] = {}
+    for char, looks in confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        targets = {g["c"] for g in looks if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalnum()}
+        if targets == {"l"} and char.isupper():
+            targets = {"I"}  # capital I and small l share a glyph; the capital is meant
+        if len(targets) == 1:
+            table[char] = targets.pop()
+    return table
+
+
+def clean_text(text: str) -> str:
+    """NFKC, straight apostrophes and no zero-width or bidi controls: the base every view starts from."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    return _INVISIBLE.sub("", text)
+
+
+def has_content(text: str) -> bool:
+    """True when ``text`` holds a letter, digit or symbol once the invisible characters are gone."""
+    return any(unicodedata.category(ch)[0] in "LNS" for ch in clean_text(text))
+
+
+def _fold(text: str) -> str:
+    table = _fold_table()
+    letters = [ch for ch in text if ch.isalpha()]
+    latin_text = sum(1 for ch in letters if ch.isascii()) * 2 >= len(letters)
+
+    def fold_word(match: re.Match[str]) -> str:
+        word = match.group()
+        if word.isascii() or not (latin_text or _LATIN.search(word)):
+            return word
+        return "".join(table.get(ch, ch) for ch in word)
+
+    return _WORD.sub(fold_word, text)
+
+
+def _unleet(text: str, one: str) -> str:
+    def fix(match: re.Match[str]) -> str:
+        token = match.group()
+        core = token.rstrip(".,;:?!")
+        if not _LEET_CHARS.search(core[:-1] if core.endswith("!") else core):
+            return token
+        if any("\u0400" <= ch <= "\u04ff" for ch in core):
+            return core.translate(_LEET_CYRILLIC) + token[len(core):]
+        return core.translate(_LEET_LATIN).replace("i", one) + token[len(core):] if one != "i" else (
+            core.translate(_LEET_LATIN) + token[len(core):]
+        )
+
+    return _LEET_TOKEN.sub(fix, text)
+
+
+def _unspell(text: str) -> str:
+    def join(match: re.Match[str]) -> str:
+        return re.sub(r"[ .\-_*·•]", "", match.group())
+
+    return _SPELLED.sub(join, text)
+
+
+def spelled_out_words(text: str) -> list[str]:
+    """Words written one letter at a time, joined and lower-cased ("i g n o r e" -> "ignore")."""
+    return [re.sub(r"[\W_]", "", m.group()).lower() for m in _SPELLED.finditer(clean_text(text))]
+
+
+def text_views(text: str) -> list[str]:
+    """The cleaned text and its de-disguised variants, without duplicates, cleaned text first."""
+    base = clean_text(text)
+    folded = _fold(base)
+    views = [base, folded]
+    for one in ("i", "l"):
+        views.append(_unleet(folded, one))
+    views.append(_unspell(folded))
+    views.append(re.sub(r"(?<=[^\W\d_])[-_.](?=[^\W\d_])", " ", views[-1]))
+    unique: list[str] = []
+    for view in views:
+        view = re.sub(r"[ \t]+", " ", view)
+        if view not in unique:
+            unique.append(view)
+    return unique

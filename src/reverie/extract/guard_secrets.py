@@ -1,0 +1,207 @@
+"""Secrets the guard refuses: keys and tokens, passwords, identity, card and bank numbers, seed phrases.
+
+Maintained libraries do the recognising where one exists: detect-secrets' vendor detectors for
+keys and tokens, python-stdnum for check-digit numbers (US SSN, CPF, Chinese RIC, codice fiscale,
+DNI, card numbers by Luhn, IBAN), and the BIP-39 word lists of ``mnemonic`` for wallet recovery
+phrases. The phrases people write ("my PIN is 1234", "admin / P@ssw0rd!2024") stay regexes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+from detect_secrets.plugins.base import RegexBasedDetector
+from mnemonic import Mnemonic
+from stdnum import iban, luhn
+from stdnum.br import cpf as br_cpf
+from stdnum.cn import ric as cn_ric
+from stdnum.es import dni as es_dni
+from stdnum.it import codicefiscale as it_cf
+from stdnum.us import ssn as us_ssn
+
+__all__ = ["IDENTITY_KINDS", "find_secret"]
+
+# Identity numbers, as opposed to credentials: personal, and kept only on an explicit request.
+IDENTITY_KINDS = frozenset({"government ID number", "US social security number"})
+
+# Words that follow "password is" in ordinary facts ("password is stored in the keychain").
+_NOT_A_VALUE = (
+    r"(?:the|a|an|that|this|not|still|being|stored|saved|kept|written|in|on|at|set|changed|reset"
+    r"|required|needed|same|different|long|short|strong|weak|easy|hard|too|very|also|usually"
+    r"|always|never|now|managed|shared|expired|hidden|safe|secure|private|something|their|his"
+    r"|her|my|our|your|out|to|for|of|with|from|via)\b"
+)
+_KEYWORD = (
+    r"(?:password|passwd|pwd|pw|pass|passcode|passphrase|pin(?:\s+(?:number|code))?|api[\s_-]?key"
+    r"|contrase[nñ]a|clave|mot\s+de\s+passe|mdp|passwort|kennwort|senha|parola\s+d'ordine|пароль|пин-?код"
+    r"|secret(?:[\s_-]?key)?|access[\s_-]?(?:key|token|code)|auth[\s_-]?token|token"
+    r"|(?:alarm|door|gate|garage(?:\s+door)?|safe|lock|locker|security|entry|unlock|verification"
+    r"|backup|recovery|2fa|otp|wi-?fi)\s+code|(?:safe|lock|locker|padlock)\s+combination"
+    r"|combination(?=\s+(?:to|for|of)\s+(?:\w+\s+)?(?:safe|lock|locker|padlock)))s?"
+    # "... for the router is x" / "... to the safe is x"
+    r"(?:\s+(?:to|for|of|on)\s+(?:the\s+|my\s+|our\s+|their\s+|his\s+|her\s+)?[\w-]+)?"
+)
+_VALUE = rf"[\"'`]?(?!{_NOT_A_VALUE})[^\s\"'`]{{3,}}"
+_SECRET_KINDS = {
+    "private_key": "private key",
+    "stripe": "Stripe key",
+    "openai": "OpenAI/Anthropic API key",
+    "github": "GitHub Token",
+    "aws": "AWS access key id",
+    "slack": "Slack token",
+    "vendor": "API token",
+    "google": "Google API key",
+    "jwt": "JSON web token",
+    "url": "credentials in a URL",
+    "keyword": "password or access code",
+    "assignment": "password or access code",
+    "pair": "login and password",
+    "pair2": "login and password",
+    "slash_pair": "login and password",
+    "cjk_password": "password or access code",
+    "wifi": "Wi-Fi password",
+    "gov_id": "government ID number",
+    "bank": "bank account number",
+    "kba": "security answer",
+    "ssn": "US social security number",
+    "cjk_id": "government ID number",
+}
+# One named group per kind (re.VERBOSE); vendor shapes are case-sensitive, phrases are not.
+_SECRET_RULES = r"""
+    (?P<private_key>-----BEGIN\s(?:[A-Z0-9]+\s)*PRIVATE\sKEY-----)
+  | (?P<stripe>\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,})
+  | (?P<openai>\bsk-[A-Za-z0-9_-]{20,})
+  | (?P<github>\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,})
+  | (?P<aws>\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)
+  | (?P<slack>\bxox[abprs]-[A-Za-z0-9-]{10,})
+  | (?P<vendor>\b(?:glpat-[\w-]{20,}|hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|pypi-[\w-]{50,}
+        |SG\.[\w-]{22}\.[\w-]{43}|shpat_[a-fA-F0-9]{32}))
+  | (?P<google>\bAIza[0-9A-Za-z_-]{35})
+  | (?P<jwt>\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.)
+  | (?P<url>(?i:\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s/@]+@))
+"""
+# Phrases ("my PIN is 1234") are searched after shapes, so a named token wins over "token ...".
+_PHRASE_RULES = r"""
+    (?P<keyword>(?i:\b{KEYWORD}\s*(?:(?:is|was|es|est|ist|lautet|é|è|era|:|=)\s*|\s(?=\S{0,40}\d))
+        {VALUE}
+    |(?i:\b{KEYWORD}\s+(?:for|of|to|on|de|du|del|da|do|della|dello|dell'|für|von|zu|zum|zur|от|для|на)\s+
+        (?:[^\s:=]+\s+){0,2}?[^\s:=]*\s*(?:(?:is|es|est|ist|lautet|é|è|era)\s+|[:=]\s*){VALUE})))
+  | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン)[^。\n]{0,12}?
+        (?:是|为|は|:|：)\s*[^\s。、，,]{4,})
+  | (?P<assignment>(?i:\b[\w-]{0,40}?(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|login
+        |credentials?)[\w-]{0,40}\s*[:=]\s*{VALUE}))
+  | (?P<pair>(?i:\b(?:login|logins|credentials?|username|user|account|creds|sign[\s-]?in|benutzer|usuario
+        |utilisateur|usu[aá]rio|utente|логин)\b[^.\n/]{0,40}?[:=\s]\s*(?!https?:)[^\s/:]+\s*[/|](?!/)\s*
+        (?:(?:pass(?:word)?|pwd|pw)\s*[:=]?\s*)?(?=\S*\d|\S*[^\w\s.,;:!?])\S{4,}))
+  | (?P<pair2>(?i:\b(?:user(?:name)?|login|account|e-?mail)\s*[:=\s]\s*\S+[\s,;]+(?:pass(?:word)?|pwd
+      |pw)\s*[:=]?\s*\S{3,}))
+  | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}))
+  | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pw)\b\s*(?:(?:is|was)\s+|[:=]\s*)?{VALUE}))
+  | (?P<gov_id>(?i:\b(?:passport|driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
+        |social\s+security|social|ssn|sin|nino|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
+      |nie|nif
+        |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis
+      |s[eé]cu(?:rit[eé]\s+sociale)?
+        |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number)\b\s*(?:number|no\.?|\#|nummer
+        |n[uú]mero|numéro|номер)?\s*(?:(?:is|was|es|est|ist|lautet|é|è)\s+|[:=]\s*)?
+        (?-i:[A-Z0-9]{0,6}\d[\dA-Z .-]{4,}[\dA-Z])))
+  | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券)[^。\n]{0,10}?[0-9Xx]{8,})
+  | (?P<bank>(?i:\b(?:routing|aba|sort\s+code)\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d[\d-]{5,}
+        |\b(?:bank\s+)?account\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d{8,17}\b))
+  | (?P<kba>(?i:\b(?:maiden\s+name|security\s+(?:question|answer)s?)\s*(?:is|was|are|:)))
+"""
+
+_SECRETS = tuple(
+    re.compile(rules.replace("{KEYWORD}", _KEYWORD).replace("{VALUE}", _VALUE), re.VERBOSE)
+    for rules in (_SECRET_RULES, _PHRASE_RULES)
+)
+# Card numbers as people write them: one run of digits, or 4-4-4-4(+), or Amex 4-6-5.
+_CARD = re.compile(
+    r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![\d-])"
+)
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
+_TOKEN = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
+_HEX = re.compile(r"\b[0-9a-f]{32,}\b", re.IGNORECASE)
+# Identity numbers that carry a check digit, so a match is unlikely to be a coincidence.
+_IDS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
+    (re.compile(r"\b\d{3}[- ]\d{2}[- ]\d{4}\b"), us_ssn.is_valid),
+    (re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"), br_cpf.is_valid),
+    (re.compile(r"\b\d{17}[\dXx]\b"), cn_ric.is_valid),
+    (re.compile(r"\b[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]\b"), it_cf.is_valid),
+    (re.compile(r"\b\d{8}-?[A-Z]\b"), es_dni.is_valid),
+)
+# Recovery phrases: twelve or more words in a row from one BIP-39 list.
+_PHRASE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_SEED_LANGUAGES = ("english", "spanish", "french", "italian", "portuguese")
+
+
+@lru_cache(maxsize=1)
+def _bip39_words() -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(Mnemonic(lang).wordlist) for lang in _SEED_LANGUAGES)
+
+
+@lru_cache(maxsize=1)
+def _detectors() -> tuple[RegexBasedDetector, ...]:
+    """detect-secrets' vendor detectors (regexes only: fast, offline, no file context needed)."""
+    skip = {"Public IP (ipv4)"}  # an address is not a secret
+    found: list[RegexBasedDetector] = []
+    # The library types its mapping with an unbound TypeVar, so mypy cannot call the classes.
+    classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
+    for cls in classes:
+        plugin: object = cls()
+        if isinstance(plugin, RegexBasedDetector) and plugin.secret_type not in skip:
+            found.append(plugin)
+    return tuple(found)
+
+
+def _looks_random(token: str) -> bool:
+    # Mixed case plus digits separates keys from slugs ("2024-running-log") and UUIDs.
+    if not (any(c.isdigit() for c in token) and token.lower() != token != token.upper()):
+        return False
+    entropy = -sum(n / len(token) * math.log2(n / len(token)) for n in Counter(token).values())
+    return entropy >= 3.0
+
+
+def _has_seed_phrase(text: str) -> bool:
+    words = [w.lower() for w in _PHRASE_WORD.findall(text)]
+    for wordlist in _bip39_words():
+        run = 0
+        for word in words:
+            run = run + 1 if word in wordlist else 0
+            if run >= 12:
+                return True
+    return False
+
+
+def find_secret(text: str) -> str | None:
+    """Return the kind of secret ``text`` contains (e.g. "GitHub token"), or None."""
+    for detector in _detectors():
+        if any(True for _ in detector.analyze_string(text)):
+            return str(detector.secret_type)
+    for rules in _SECRETS:
+        match = rules.search(text)
+        if match and match.lastgroup:
+            return _SECRET_KINDS[match.lastgroup]
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 13 <= len(digits) <= 19 and luhn.is_valid(digits):
+            return "credit card number"
+    if any(iban.is_valid(m.group()) for m in _IBAN.finditer(text)):
+        return "IBAN"
+    for pattern, is_valid in _IDS:
+        if any(is_valid(m.group()) for m in pattern.finditer(text)):
+            return "government ID number"
+    if _has_seed_phrase(text):
+        return "wallet recovery phrase"
+    if any(_looks_random(m.group()) for m in _TOKEN.finditer(text)):
+        return "high-entropy token"
+    # Hex digests and keys are single-case, so the mixed-case test above misses them.
+    if any(re.search(r"\d", h) and re.search(r"[a-f]", h, re.I) for h in _HEX.findall(text)):
+        return "high-entropy token"
+    return None
