@@ -39,13 +39,22 @@ def test_duplicate_threshold_is_configurable(tmp_path, clock: Clock) -> None:
             "REVERIE_MEMORY__DUPLICATE_DISTANCE_THRESHOLD": "0",
         },
     )
+    # Notes the rules cannot read as subject / predicate / value merge by shared words only.
+    first, more = "Pizza order: margherita with basil", "Pizza order: margherita with fresh basil"
     with Memory(strict, clock=clock) as mem:
-        mem.remember("User has a dog named Bruno")
-        assert mem.remember("User has a dog named Bruno and a cat").status == "stored"
+        mem.remember(first)
+        assert mem.remember(more).status == "stored"
+        assert mem.count(kind="fact") == 2
     loose = load_settings(home=tmp_path / "h2", environ={"REVERIE_MEMORY__DUPLICATE_SIMILARITY": "0.5"})
     with Memory(loose, clock=clock) as mem:
-        mem.remember("User has a dog named Bruno")
-        assert mem.remember("User has a dog named Bruno and a cat").status == "reinforced"
+        old = mem.remember(first).memory
+        assert mem.remember(first.lower()).status == "reinforced"
+        # The newer note says more, so it replaces the older one (kept in history) and carries
+        # its reinforcement on; reinforcing the old text would lose the word "fresh".
+        newer = mem.remember(more)
+        assert newer.status == "superseded" and [r.id for r in newer.replaced] == [old.id]
+        assert newer.memory.text == more and newer.memory.reinforcement_count == 3
+        assert [m.text for m in mem.list_memories(kind="fact")] == [more]
 
 
 def test_keyed_fact_supersedes_previous_one(memory: Memory) -> None:

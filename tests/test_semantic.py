@@ -96,7 +96,7 @@ def test_near_duplicate_supersedes_with_audit(memory: Memory) -> None:
     assert new.status == "superseded" and new.replaced[0].id == old.id
     assert memory.get(old.id).status == "superseded"
     audit = memory.scope.list_audit()[0]
-    assert audit.action == "supersede" and audit.reason == "a newer, nearly identical fact"
+    assert audit.action == "supersede" and audit.reason == "a newer value of the same attribute"
     assert [h.memory.id for h in memory.search("coffee").facts] == [new.memory.id]
 
 
@@ -161,6 +161,7 @@ def _household(memory: Memory) -> None:
         speaker="Ana",
         ref="D2:1",
     )
+    assert memory.wait_indexed(60)  # turns are found by meaning once their batch landed
 
 
 def test_episodic_search_returns_turns_with_speaker_time_and_ref(memory: Memory) -> None:
@@ -183,6 +184,7 @@ def test_time_words_boost_that_day(memory: Memory) -> None:
     memory.add_message(
         tuesday, "user", "Let's talk about the garden shed roof", at=_ts("2026-01-13T09:00:00"), ref="tue"
     )
+    assert memory.wait_indexed(60)
     reference = _ts("2026-01-15T12:00:00")  # a Thursday
     assert (
         memory.search("shed roof last Thursday", scope="messages", reference_time=reference)
@@ -228,6 +230,7 @@ def test_add_messages_in_bulk(memory: Memory) -> None:
         ],
     )
     assert [r.ref for r in rows] == ["D1:1", None]
+    assert memory.wait_indexed(60)
     assert "D1:1" in [h.message.ref for h in memory.search("puppy", scope="messages").messages]
     with pytest.raises(InvalidInput):
         memory.add_messages(conv, [Turn("user", "fine"), Turn("robot", "not a role")])

@@ -42,6 +42,7 @@ from reverie.portability import export_user, import_user
 from reverie.retrieve.context import ContextBlock, DocumentExcerpt, build_context
 from reverie.retrieve.episodes import search_messages
 from reverie.retrieve.hybrid import Semantic
+from reverie.retrieve.indexer import MessageIndexer
 from reverie.retrieve.relevant import relevant_facts
 from reverie.retrieve.search import RecentResults, SearchResults, recent_memory, search_memory
 from reverie.retrieve.timeutil import date_bounds, parse_period
@@ -114,6 +115,8 @@ def _check_user_name(name: str) -> str:
         raise InvalidInput(
             f"User name {name!r} is not valid: use 1-{_USER_NAME_MAX} letters, digits, '.', '_', '-' or '@'"
         )
+    if not name.strip("."):  # "." and ".." name folders (the user's topics) that are not the user's own
+        raise InvalidInput(f"User name {name!r} is not valid: it needs a letter, digit, '_', '-' or '@'")
     return name
 
 
@@ -135,10 +138,14 @@ class Memory(Conversations):
         self.tz = _local_zone(self.settings.memory.timezone)
         self.semantic = build_semantic(self.settings, self.store, self.clock)
         self.policy = MergePolicy(
-            self.settings.memory.duplicate_similarity, self.settings.memory.duplicate_distance_threshold
+            self.settings.memory.duplicate_similarity,
+            paraphrase_similarity=1.0 - self.settings.memory.duplicate_distance_threshold,
         )
         self.extraction_model = chat_model_from_settings(self.settings, "extraction")
         self.background = BackgroundTasks()
+        self.indexer = (
+            MessageIndexer(self.store, self.semantic.service, self.tz) if self.semantic is not None else None
+        )
         self.documents = DocumentLibrary(self.store, self.settings.rag, self.semantic, clock=self.clock)
         self.accounts = Accounts(
             self.store, clock=self.clock, session_hours=self.settings.server.session_hours
@@ -160,6 +167,7 @@ class Memory(Conversations):
         view.settings, view.store, view.clock, view.tz = self.settings, self.store, self.clock, self.tz
         view.semantic, view.policy = self.semantic, self.policy
         view.extraction_model, view.background = self.extraction_model, self.background
+        view.indexer = self.indexer
         view.documents, view.accounts = self.documents, self.accounts
         view._owns_store = False
         view.user, view.interface = user, interface
@@ -267,9 +275,16 @@ class Memory(Conversations):
         if self._owns_store:
             self.documents.close()
             self.background.close()
+            if self.indexer is not None:
+                self.indexer.close()
             if self.semantic is not None:
                 self.semantic.service.flush()
             self.store.close()
+
+    def recover_index(self) -> None:
+        """Index, in the background, the turns a crash or a stop left without vectors (every user)."""
+        if self.indexer is not None:
+            self.indexer.recover()
 
     @property
     def embeddings(self) -> EmbeddingService | None:
@@ -318,12 +333,15 @@ class Memory(Conversations):
         return self.store.list_users()
 
     # writing -----------------------------------------------------------------------
-    def _guard(self, text: str, source: Source) -> str:
-        allow = self.settings.memory.allow_sensitive_on_request and source == "explicit"
+    def _guard(self, text: str, source: Source, sensitive: bool = False) -> str:
+        # A secret is kept only on the user's explicit request: ``sensitive=True`` on an explicit
+        # remember, or every explicit remember when allow_sensitive_on_request is on.
+        explicit = source == "explicit"
+        allow = explicit and (sensitive or self.settings.memory.allow_sensitive_on_request)
         return ensure_memory_text(
             text,
             allow_sensitive=allow,
-            allow_personal=source == "explicit",
+            allow_personal=explicit,
             max_bytes=self.settings.memory.max_memory_bytes,
         )
 
@@ -336,13 +354,17 @@ class Memory(Conversations):
         source: Source = "explicit",
         confidence: float = 1.0,
         conversation_id: int | None = None,
+        sensitive: bool = False,
     ) -> RememberResult:
-        """Keep a fact. Near-identical facts are reinforced; a fact with a key replaces the old one."""
+        """Keep a fact. Near-identical facts are reinforced; a fact with a key replaces the old one.
+
+        ``sensitive=True`` is the user's explicit request to keep a secret (a password, an ID number).
+        """
         if source not in SOURCES:
             raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
         if not 0.0 <= confidence <= 1.0:
             raise InvalidInput(f"confidence must be between 0 and 1, got {confidence}")
-        text = self._guard(text, source)
+        text = self._guard(text, source, sensitive)
         norm_key = normalize_key(key) if key else None
         if key is not None and not norm_key:
             raise InvalidInput(f"key {key!r} has no letters or digits")
@@ -526,6 +548,7 @@ class Memory(Conversations):
         """
         if scope not in ("memories", "messages", "all"):
             raise InvalidInput(f"scope must be memories, messages or all, got {scope!r}")
+        check_query(query)
         if self.is_guest:
             return SearchResults(query, [])
         store = self.scope
@@ -538,7 +561,6 @@ class Memory(Conversations):
                 store,
                 query,
                 tz=self.tz,
-        check_query(query)
                 date=date,
                 date_from=date_from,
                 date_to=date_to,
@@ -706,7 +728,7 @@ class Memory(Conversations):
     def edit(self, memory_id: int, text: str) -> MemoryRow:
         """Correct a memory's text (a user's correction makes it explicit)."""
         current = self.get(memory_id)
-        text = self._guard(text, "explicit")
+        text = self._guard(text, "explicit", current.sensitive)
         scope, now = self.scope, self.clock()
         vector = embed_or_none(self.embeddings, text)
         with scope.transaction():

@@ -1,16 +1,26 @@
-"""Merging a new fact or preference into what is already kept.
+"""Merging a new fact or preference into what is already kept: the merge policy.
 
-For a fact, in this order:
+What the user said is what is kept. A new fact is compared with the active facts it could be
+about: the one holding its key, those sharing nearly all its content words, and its nearest
+neighbours by meaning. Each comparison reads both facts into subject, predicate, value and
+polarity (``reverie.extract.claims``) and gives one verdict:
 
-1. it has a key (given, or inferred from its shape) and an active fact holds that key: the
-   same words reinforce that fact, other words supersede it;
-2. an active fact has nearly the same content words (``duplicate_similarity``): reinforced;
-3. an active fact's vector lies within ``duplicate_distance`` (cosine distance, Lo-Bug §9):
-   the new fact supersedes it ("User is 35 years old" replaces "User is 34 years old");
-4. otherwise it is stored.
+- **same** (a paraphrase, or the new fact says less): the old fact is reinforced;
+- **refines** (the same fact with more detail, "has a cat" -> "has a cat named Tofu"),
+  **update** (a new value of a single-valued attribute of the same subject: home, job, age,
+  employer, a favourite, a named person's attribute; or a new quantity of the same thing) and
+  **contradiction** (a negation flip, "no longer / stopped / quit / not anymore", an antonym):
+  the new fact is stored and supersedes the old one, which is kept with its history and an
+  audit entry. A contradiction is never answered ``reinforced``;
+- **distinct** (another person, pet, place, object, date, or another attribute): both are kept.
 
-A superseded fact is kept, linked to its successor, with an audit entry. The vector of a new
-or changed text is written in the same transaction as the row.
+A fact the rules cannot read is merged only on strong evidence: nearly the same content words
+with the same names and numbers (``duplicate_similarity``), a bare negation flip, or a cosine
+of at least ``paraphrase_similarity`` with the same names and numbers. Otherwise both are
+kept: losing a fact is worse than a duplicate, and LLM consolidation (when an LLM is
+configured) can merge them later. A key given by the caller is the caller's decision: the
+same key with other words supersedes. The vector of a new or changed text is written in the
+same transaction as the row.
 """
 
 from __future__ import annotations
@@ -26,6 +36,16 @@ import numpy.typing as npt
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, FloatMatrix, to_blob
 from reverie.errors import ProviderError
+from reverie.extract.claims import (
+    Claim,
+    Verdict,
+    compare_claims,
+    content_sequence,
+    entities,
+    other_party,
+    parse_claim,
+    polarity_flip,
+)
 from reverie.extract.guard import find_personal_sensitive
 from reverie.extract.keys import infer_key
 from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore, VectorKind
@@ -48,7 +68,8 @@ class MergePolicy:
     """Thresholds of the merge, from ``[memory]``."""
 
     duplicate_similarity: float = 0.85
-    duplicate_distance: float = 0.15
+    paraphrase_similarity: float = 0.80  # 1 - [memory] duplicate_distance_threshold
+    neighbour_similarity: float = 0.45
 
 
 def embed_all_or_none(service: EmbeddingService | None, texts: list[str]) -> FloatMatrix | None:
@@ -92,20 +113,63 @@ def _token_twin(scope: UserStore, text: str, threshold: float) -> MemoryRow | No
     return None
 
 
-def _vector_twin(
+_NEGATION_TERMS = frozenset({"not", "never", "longer", "anymore", "stopped", "quit", "no"})
+
+
+def _candidates(
     scope: UserStore,
+    text: str,
+    key: str | None,
+    policy: MergePolicy,
     service: EmbeddingService | None,
     index: VectorIndex | None,
     vector: npt.NDArray[np.float32] | None,
-    distance: float,
-) -> MemoryRow | None:
-    if service is None or index is None or vector is None:
-        return None
-    near = index.search(scope, "memory", service.model_id, vector, k=3, min_similarity=1.0 - distance)
-    for row in scope.get_memories([item_id for item_id, _ in near]):
-        if row.kind == "fact" and row.status == "active":
-            return row
-    return None
+) -> list[tuple[MemoryRow, float | None]]:
+    """Active facts the new one could be about: by key, by shared words, by meaning (cosine)."""
+    found: dict[int, tuple[MemoryRow, float | None]] = {}
+    if key:
+        row = scope.find_active_by_key("fact", key)
+        if row is not None:
+            found[row.id] = (row, None)
+    terms = [t for t in keyword_terms(text) if t not in _NEGATION_TERMS]
+    if terms:
+        needed = len(terms) - 1 if len(terms) > 2 else None
+        for row, _ in scope.search_memories(terms, kinds=("fact",), limit=8, min_match=needed):
+            found.setdefault(row.id, (row, None))
+    if service is not None and index is not None and vector is not None:
+        floor = policy.neighbour_similarity
+        near = dict(index.search(scope, "memory", service.model_id, vector, k=8, min_similarity=floor))
+        for row in scope.get_memories(list(near)):
+            found[row.id] = (row, near[row.id])
+    return [(row, sim) for row, sim in found.values() if row.kind == "fact" and row.status == "active"]
+
+
+def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = None) -> Verdict:
+    """The merge verdict for a new fact (already read) against one stored fact's text."""
+    if content_sequence(old) == content_sequence(new.text) and not polarity_flip(old, new.text):
+        return "same"
+    verdict = compare_claims(parse_claim(old), new)
+    if verdict != "unsure":
+        return verdict
+    # The rules could not read one of the facts, or read the same subject with two wordings of
+    # the predicate. Merge only on strong evidence, and then keep the newer wording: if the two
+    # are a paraphrase nothing is lost, if they were an update or a contradiction it is right.
+    if other_party(old, new.text) or entities(old) != entities(new.text):
+        return "distinct"
+    if polarity_flip(old, new.text):
+        return "contradiction"
+    if token_similarity(old, new.text) >= policy.duplicate_similarity:
+        return "same" if set(content_sequence(new.text)) <= set(content_sequence(old)) else "refines"
+    if similarity is not None and similarity >= policy.paraphrase_similarity:
+        return "refines"
+    return "distinct"
+
+
+_REASONS = {
+    "refines": "a more detailed version of the same fact",
+    "update": "a newer value of the same attribute",
+    "contradiction": "contradicted by a newer fact",
+}
 
 
 def remember_fact(
@@ -123,17 +187,28 @@ def remember_fact(
     index: VectorIndex | None = None,
 ) -> RememberResult:
     """Merge one (already guarded) fact into the user's memory; see the module docstring."""
-    key = key or infer_key(text)
+    claim = parse_claim(text)
+    given = key
+    key = key or infer_key(text) or claim.key
     vector = embed_or_none(service, text)
     with scope.transaction():
-        previous = scope.find_active_by_key("fact", key) if key else None
-        if previous is not None and token_similarity(previous.text, text) >= policy.duplicate_similarity:
-            return _reinforce(scope, previous, now, confidence)
-        if previous is None:
-            twin = _token_twin(scope, text, policy.duplicate_similarity)
-            if twin is not None:
-                return _reinforce(scope, twin, now, confidence)
-            previous = _vector_twin(scope, service, index, vector, policy.duplicate_distance)
+        verdicts: list[tuple[MemoryRow, Verdict, float | None]] = []
+        for row, similarity in _candidates(scope, text, key, policy, service, index, vector):
+            verdict = judge(row.text, claim, policy, similarity)
+            if given and row.key == given and verdict not in ("same", "contradiction"):
+                verdict = "update"  # the caller's key says: one value
+            verdicts.append((row, verdict, similarity))
+        same = [(row, sim) for row, verdict, sim in verdicts if verdict == "same"]
+        replace = [(row, verdict) for row, verdict, _ in verdicts if verdict in _REASONS]
+        if same:
+            best = max(same, key=lambda pair: (pair[0].key == key and key is not None, pair[1] or 0.0))[0]
+            result = _reinforce(scope, best, now, confidence)
+            for row, verdict in replace:
+                _supersede(scope, row, result.memory, now, _REASONS[verdict])
+            return RememberResult(result.status, result.memory, [row for row, _ in replace])
+        key_taken = key is not None and any(
+            row.key == key for row, verdict, _ in verdicts if verdict not in _REASONS
+        )
         new = scope.insert_memory(
             NewMemory(
                 kind="fact",
@@ -141,28 +216,44 @@ def remember_fact(
                 source=source,
                 confidence=confidence,
                 type=type_,
-                key=None if previous is not None and previous.key == key else key,
+                key=None if key_taken or any(row.key == key for row, _ in replace) else key,
                 conversation_id=conversation_id,
                 sensitive=find_personal_sensitive(text) is not None,
             ),
             now,
         )
         store_vector(scope, service, "memory", new.id, vector)
-        if previous is None:
+        if not replace:
             return RememberResult("stored", new)
-        why = f"key '{key}' set again" if key and previous.key == key else "a newer, nearly identical fact"
-        scope.supersede(previous.id, new.id, now)
-        scope.audit(
-            "supersede",
-            now,
-            target_kind="fact",
-            target_id=previous.id,
-            reason=why,
-            detail={"superseded_by": new.id},
-        )
-        if key and new.key != key:
+        for row, verdict in replace:
+            reason = f"key '{key}' set again" if given and row.key == given else _REASONS[verdict]
+            _supersede(scope, row, new, now, reason)
+        if key and not key_taken and new.key != key:
             new = scope.update_memory(new.id, now, key=key) or new
-        return RememberResult("superseded", new, [previous])
+        reworded = [row for row, verdict in replace if verdict == "refines"]
+        if reworded:  # the same fact in newer words: it carries the old one's reinforcement on
+            new = (
+                scope.update_memory(
+                    new.id,
+                    now,
+                    reinforcement_count=max(row.reinforcement_count for row in reworded) + 1,
+                    confidence=max(confidence, *(row.confidence for row in reworded)),
+                )
+                or new
+            )
+        return RememberResult("superseded", new, [row for row, _ in replace])
+
+
+def _supersede(scope: UserStore, old: MemoryRow, new: MemoryRow, now: float, reason: str) -> None:
+    scope.supersede(old.id, new.id, now)
+    scope.audit(
+        "supersede",
+        now,
+        target_kind="fact",
+        target_id=old.id,
+        reason=reason,
+        detail={"superseded_by": new.id, "text": old.text, "by": new.text},
+    )
 
 
 def correct_fact(
@@ -262,6 +353,22 @@ def set_preference(
         return RememberResult("reinforced" if same else "updated", changed)
 
 
+def _twin(
+    target: UserStore,
+    row: MemoryRow,
+    policy: MergePolicy,
+    service: EmbeddingService | None,
+    index: VectorIndex | None,
+    vector: npt.NDArray[np.float32] | None,
+) -> MemoryRow | None:
+    """The target's active fact that ``row`` repeats, updates or contradicts (the merge policy)."""
+    claim = parse_claim(row.text)
+    for other, similarity in _candidates(target, row.text, None, policy, service, index, vector):
+        if judge(other.text, claim, policy, similarity) != "distinct":
+            return other
+    return None
+
+
 @dataclass(frozen=True)
 class ScopeMerge:
     """What merging one owner's memories into another's did."""
@@ -294,9 +401,7 @@ def merge_memories(
         vector = embed_or_none(service, row.text)
         twin = target.find_active_by_key(row.kind, row.key) if row.key else None
         if twin is None and row.kind == "fact":
-            twin = _token_twin(target, row.text, policy.duplicate_similarity) or _vector_twin(
-                target, service, index, vector, policy.duplicate_distance
-            )
+            twin = _twin(target, row, policy, service, index, vector)
         newer = twin is None or row.updated_at > twin.updated_at
         copy = target.insert_memory(
             NewMemory(

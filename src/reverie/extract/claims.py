@@ -1,0 +1,770 @@
+"""What a fact says: who it is about, which attribute, what value, and whether it is negated.
+
+The merge (``reverie.extract.merge``) must tell a paraphrase ("User resides in Lisbon" after
+"User lives in Lisbon") from a new value for the same attribute ("User lives in Porto"), from
+a contradiction ("User no longer drinks coffee" after "User drinks coffee every morning") and
+from a fact about someone or something else in the same shape ("User's cousin Ana lives in
+Quito" beside "User's aunt Rosa lives in Quito"). A sentence embedding alone cannot: all of
+these lie close together. So a fact is read, by rules and without an LLM, into a
+:class:`Claim` and two claims are compared by :func:`compare_claims`.
+
+The reading is shallow on purpose: a subject noun phrase ("user", "user's cousin hugo",
+"the user's car"), a predicate (a verb with its particle, or a copula with the kind of its
+complement), the value's content words, its numbers and dates, and its polarity (not, never,
+no longer, stopped, quit, gave up, anymore, dislikes ...). A fact it cannot read yields a
+claim with ``parsed=False``; the caller then falls back to word overlap and meaning, and keeps
+both facts when those do not settle it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reverie.text import STOPWORDS, fold
+
+Verdict = Literal["same", "refines", "update", "contradiction", "distinct", "unsure"]
+
+_CONTRACTIONS = [
+    (re.compile(r"\bcan't\b"), "can not"),
+    (re.compile(r"\bcannot\b"), "can not"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\bain't\b"), "is not"),
+    (re.compile(r"(\w)n't\b"), r"\1 not"),
+    (re.compile(r"(\w)'re\b"), r"\1 are"),
+    (re.compile(r"(\w)'ve\b"), r"\1 have"),
+    (re.compile(r"(\w)'ll\b"), r"\1 will"),
+    (re.compile(r"(\w)'d\b"), r"\1 would"),
+]
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*(?:'s)?|'s")
+
+_AUX = frozenset(
+    "is are was were am be been being has have had does do did will would can could should may "
+    "might must shall gets got".split()
+)
+_COPULA = frozenset("is are was were am be been being".split())
+_PRE_VERB = frozenset(
+    "now currently recently still also just always usually often sometimes already finally actually "
+    "really rarely only mostly typically generally regularly occasionally newly seldom normally "
+    "never not no since lately".split()
+)
+# Base forms of verbs that facts about people use; inflections are found by _lemma.
+_VERBS = frozenset(
+    """
+    live reside move relocate work teach study attend graduate own have drive ride play like love
+    enjoy adore prefer hate dislike detest loathe speak read write watch listen cook bake eat drink
+    smoke vape run jog swim hike cycle bike walk climb ski surf dance sing paint draw knit sew garden
+    collect visit travel fly go come return stay sleep wake commute meet marry date divorce raise
+    keep use wear need want plan train practice practise volunteer support follow belong serve
+    manage lead run own rent lease build fix repair grow breed adopt foster care take give make
+    celebrate observe avoid skip allergic fear suffer struggle take know learn coach mentor
+    attend quit stop start begin gave give continue resume pick prepare brew order subscribe
+    donate vote root cheer bet own sell buy bought lost lose win won earn weigh measure stand sit
+    believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
+    switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
+    """.split()
+)
+_IRREGULAR = {
+    "went": "go",
+    "gone": "go",
+    "goes": "go",
+    "has": "have",
+    "had": "have",
+    "does": "do",
+    "did": "do",
+    "bought": "buy",
+    "drove": "drive",
+    "driven": "drive",
+    "ate": "eat",
+    "eaten": "eat",
+    "drank": "drink",
+    "drunk": "drink",
+    "ran": "run",
+    "swam": "swim",
+    "flew": "fly",
+    "flies": "fly",
+    "met": "meet",
+    "taught": "teach",
+    "wrote": "write",
+    "written": "write",
+    "read": "read",
+    "rode": "ride",
+    "sang": "sing",
+    "spoke": "speak",
+    "spoken": "speak",
+    "took": "take",
+    "taken": "take",
+    "gave": "give",
+    "given": "give",
+    "made": "make",
+    "kept": "keep",
+    "left": "leave",
+    "began": "begin",
+    "begun": "begin",
+    "grew": "grow",
+    "grown": "grow",
+    "sold": "sell",
+    "won": "win",
+    "lost": "lose",
+    "wore": "wear",
+    "worn": "wear",
+    "slept": "sleep",
+    "woke": "wake",
+    "knew": "know",
+    "known": "know",
+    "built": "build",
+    "spent": "spend",
+    "got": "get",
+    "gotten": "get",
+    "came": "come",
+    "fell": "fall",
+    "stood": "stand",
+    "sat": "sit",
+    "studies": "study",
+    "carries": "carry",
+    "tries": "try",
+    "married": "marry",
+    "quit": "quit",
+    "quits": "quit",
+    "stopped": "stop",
+    "stops": "stop",
+    "dislikes": "dislike",
+    "practises": "practise",
+    "lives": "live",
+    "moved": "move",
+    "loves": "love",
+    "likes": "like",
+    "hates": "hate",
+}
+# Predicates that mean the same thing, folded to one name.
+_SYNONYMS = {
+    "reside_in": "live_in",
+    "move_to": "live_in",
+    "relocate_to": "live_in",
+    "be_based_in": "live_in",
+    "live_at": "live_in",
+    "move_in": "live_in",
+    "be_living_in": "live_in",
+    "stay_in": "live_in",
+    "work_for": "work_at",
+    "be_employed_at": "work_at",
+    "be_employed_by": "work_at",
+    "be_employed_with": "work_at",
+    "work_with": "work_at",
+    "join": "work_at",
+    "own": "have",
+    "possess": "have",
+    "have_got": "have",
+    "get": "have",
+    "love": "like",
+    "enjoy": "like",
+    "adore": "like",
+    "be_fond_of": "like",
+    "be_into": "like",
+    "be_a_fan_of": "like",
+    "be_big_fan_of": "like",
+    "be_a_big_fan_of": "like",
+    "prefer": "like",
+    "be_crazy_about": "like",
+    "be_passionate_about": "like",
+    "be_keen_on": "like",
+    "hate": "dislike",
+    "detest": "dislike",
+    "loathe": "dislike",
+    "can_not_stand": "dislike",
+    "be_married_to": "marry",
+    "wed": "marry",
+    "be_wed_to": "marry",
+    "be_called": "name",
+    "be_named": "name",
+    "go_by": "name",
+    "practise": "practice",
+    "jog": "run",
+    "bike": "cycle",
+    "be_allergic_to": "allergic_to",
+    "have_allergy_to": "allergic_to",
+    "have_an_allergy_to": "allergic_to",
+    "be_employed_as": "work_as",
+    "be_working_as": "work_as",
+    "be_from": "come_from",
+    "hail_from": "come_from",
+    "grow_up_in": "come_from",
+    "study_at": "attend", "work_in": "work_at", "teach": "work_as",
+    "be_enrolled_at": "attend",
+    "be_student_at": "attend",
+}
+# Predicates with one current value per subject: a different value replaces the old one.
+_SINGLE = frozenset(
+    {
+        "live_in",
+        "work_as",
+        "work_at",
+        "be_born_in",
+        "be_born_on",
+        "marry",
+        "name",
+        "age",
+        "drive",
+        "study",
+        "attend",
+        "come_from",
+        "weigh",
+        "be_a_job",
+        "be_in_grade",
+        "support",
+        "be_identity",
+        "be_state",
+        "be_attr",
+    }
+)
+_ANTONYM = {"like": "dislike", "dislike": "like"}
+# Predicates read with confidence: two different ones are two different facts.
+_KNOWN = _SINGLE | {"allergic_to", "like", "dislike", "speak", "visit", "play", "fear"}
+# Words naming who or what a fact is about: facts that differ in one are about someone else.
+PARTY_WORDS = frozenset(
+    """
+    mother father mom dad parent parents sister brother sibling son daughter child children kid kids
+    wife husband partner spouse fiance fiancee boyfriend girlfriend cousin aunt uncle niece nephew
+    grandmother grandfather grandma grandpa grandparent grandson granddaughter friend neighbor
+    neighbour colleague coworker boss manager mentor teacher coach roommate landlord tenant
+    doctor dentist therapist upstairs downstairs in-law mother-in-law father-in-law
+    sister-in-law brother-in-law stepmother stepfather stepson stepdaughter twin baby dog cat
+    horse bird parrot rabbit hamster fish pet team company
+    """.split()
+)
+# Words that turn a predicate around: "stopped playing tennis", "quit smoking", "gave up coffee".
+_CEASE = frozenset({"stop", "quit", "cease", "give", "abandon", "drop", "kick", "leave", "retire"})
+# Words that announce a change of state: the new fact replaces the old state of its subject.
+_CHANGE = frozenset(
+    "now changed switched moved raised increased decreased lowered reduced updated upgraded "
+    "replaced became become rescheduled".split()
+)
+_BE_FAMILY = frozenset({"be", "be_a", "be_attr", "be_at", "be_in", "be_identity", "be_a_job"})
+# Nouns that name the same thing, folded to one word for comparing values and subjects.
+_NOUN_SYNONYMS = {
+    "kids": "children", "kid": "child", "film": "movie", "films": "movie", "movies": "movie",
+    "dad": "father", "mom": "mother", "mum": "mother", "papa": "father", "mama": "mother",
+    "spouse": "partner", "husband": "partner", "wife": "partner", "pup": "dog", "puppy": "dog",
+    "kitty": "cat", "kitten": "cat", "automobile": "car", "cellphone": "phone", "smartphone": "phone",
+    "workplace": "office", "job": "work", "colour": "color", "favourite": "favorite",
+}
+_NEG_WORDS = frozenset({"not", "never", "no"})
+_DETERMINERS = frozenset(
+    "a an the this that these those his her their its my our your some any one new old".split()
+)
+_PREPOSITIONS = ("in", "to", "at", "for", "as", "with", "from", "on", "by", "of", "about", "into", "up")
+_RELATIVES_PLURAL = frozenset(
+    "parents kids children grandparents twins siblings sons daughters cousins friends neighbours "
+    "neighbors in-laws folks people brothers sisters aunts uncles nephews nieces".split()
+)
+_OCCUPATIONS = frozenset(
+    """
+    accountant actor actress analyst architect artist astronaut baker banker barber barista
+    bartender biologist builder butcher carpenter cashier chef chemist cleaner clerk coach
+    consultant cook counselor counsellor dancer dentist designer developer doctor driver economist
+    editor electrician engineer farmer firefighter fisherman florist gardener geologist hairdresser
+    historian journalist judge lawyer librarian lecturer manager mechanic midwife miner musician
+    nanny nurse officer optician painter paramedic pharmacist photographer physician physicist
+    physiotherapist pilot plumber poet policeman policewoman politician postman professor
+    programmer psychologist realtor receptionist reporter researcher sailor salesman saleswoman
+    scientist secretary singer soldier student surgeon tailor teacher technician therapist
+    translator tutor vet veterinarian waiter waitress welder writer ceo cto founder intern
+    paralegal pharmacologist radiologist dietitian nutritionist trainer instructor
+    """.split()
+)
+_NUMBER_WORDS = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred thousand half dozen once twice".split()
+)
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
+    "saturday sunday".split()
+)
+_QUANTITY_UNITS = frozenset(
+    "am pm years year months month weeks week days day hours hour minutes minute km miles mile "
+    "kg kilos pounds lbs cups cup times glasses glass litres liters liter litre percent".split()
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One fact read as subject, predicate, value and polarity; ``parsed`` is False if unread."""
+
+    text: str
+    parsed: bool
+    subject: tuple[str, ...] = ()
+    subject_names: frozenset[str] = frozenset()
+    predicate: str = ""
+    value: frozenset[str] = frozenset()
+    numbers: frozenset[str] = frozenset()
+    dates: frozenset[str] = frozenset()
+    negated: bool = False
+    ceased: bool = False  # "stopped / quit / gave up": the predicate is open, the value decides
+    changed: bool = False  # "now", "changed to", "moved to": announces a new state
+    ranked: bool = False  # the value orders its words ("prefers tea to coffee")
+    order: tuple[str, ...] = ()  # the value's content words in their order
+    words: frozenset[str] = field(default=frozenset())
+
+    @property
+    def single(self) -> bool:
+        """Whether the predicate has one current value per subject."""
+        return self.predicate in _SINGLE
+
+    @property
+    def key(self) -> str | None:
+        """A normalized key for a single-valued attribute ("cousin_hugo.live_in"), else None."""
+        if not self.parsed or not self.single or self.negated or self.ceased:
+            return None
+        owner = "_".join(w for w in self.subject if w != "user") or "user"
+        return f"{owner}.{self.predicate}"
+
+
+def _normalise(text: str) -> str:
+    out = fold(text).replace("\u2019", "'")
+    for pattern, repl in _CONTRACTIONS:
+        out = pattern.sub(repl, out)
+    out = re.sub(r"\bno more\b", "no longer", out)
+    out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
+    return out
+
+
+def _lemma(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ying", "y")):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            return word[: -len(suffix)] + repl
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            for candidate in (
+                stem,
+                stem + "e",
+                stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem,
+            ):
+                if candidate in _VERBS:
+                    return candidate
+    return word
+
+
+def _is_verb(token: str, previous: str | None) -> bool:
+    if token in _AUX or token in _IRREGULAR:
+        return token not in ("read",) or previous is not None
+    lemma = _lemma(token)
+    if lemma == token:  # a base form: a verb only after a plural subject ("parents live")
+        return (
+            token in _VERBS and previous is not None and (previous in _RELATIVES_PLURAL or previous == "and")
+        )
+    return lemma in _VERBS
+
+
+def _names(original: str) -> set[str]:
+    """Capitalised words past the first that are not 'User' (proper names, brands, places)."""
+    found = set()
+    first = re.match(r"^([A-Z][\w-]*),", original.strip())  # "Maria, the user's sister, ..."
+    if first and fold(first.group(1)) not in STOPWORDS:
+        found.add(fold(first.group(1)))
+    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", original.strip()):
+        word = fold(match.group(1))
+        if word not in ("user", "i") and word not in STOPWORDS and word not in _MONTHS:
+            found.add(word.removesuffix("'s"))
+    return found
+
+
+def _content(tokens: list[str]) -> list[str]:
+    return [
+        _noun(t.removesuffix("'s"))
+        for t in tokens
+        if t not in STOPWORDS and t not in _DETERMINERS and t != "'s" and t not in ("anymore", "longer")
+    ]
+
+
+def _noun(word: str) -> str:
+    """One spelling per noun: synonyms folded, plural -s dropped ("tattoos" = "tattoo")."""
+    word = _NOUN_SYNONYMS.get(word, word)
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and not word.isdigit():
+        word = word[:-1]
+    return _NOUN_SYNONYMS.get(word, word)
+
+
+_LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?=(?:the )?user\b)")
+_APPOSITIVE = re.compile(r"^([\w'-]+(?: [\w'-]+)?), (?:the )?(user's [\w' -]+?),\s*")
+_INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?user's .+)$")
+
+
+def parse_claim(text: str) -> Claim:
+    """Read one fact into a :class:`Claim` (see the module docstring)."""
+    norm = _normalise(text).strip().rstrip(".!?;:")
+    norm = _LEAD_CLAUSE.sub("", norm)  # "Every night, User's cat sleeps ..." -> "User's cat sleeps ..."
+    norm = _APPOSITIVE.sub(lambda m: f"{m.group(2)} {m.group(1)} ", norm)  # "Maria, the user's sister, ..."
+    inverted = _INVERTED.match(norm)  # "Green is User's favorite color" -> "User's favorite color is green"
+    if inverted:
+        norm = f"{inverted.group(3)} {inverted.group(2)} {inverted.group(1)}"
+    tokens = _TOKEN.findall(norm)
+    every = frozenset(_content(tokens))
+    names = _names(text)
+    unread = Claim(text=text, parsed=False, words=every, numbers=_numbers(tokens), dates=_dates(tokens))
+    if not tokens:
+        return unread
+    # Subject: everything before the first verb, auxiliary or pre-verb adverb.
+    start = 1 if tokens[0] == "the" else 0
+    end = None
+    for i in range(start + 1, min(len(tokens), start + 8)):
+        previous = tokens[i - 1] if i - 1 >= start else None
+        if tokens[i] in _PRE_VERB or _is_verb(tokens[i], previous):
+            end = i
+            break
+    if end is None:
+        return unread
+    subject_tokens = [t.removesuffix("'s") for t in tokens[start:end] if t != "'s"]
+    subject = tuple(_noun(t) for t in subject_tokens if t not in _DETERMINERS)
+    if not subject:
+        return unread
+    rest = tokens[end:]
+    negated = False
+    ceased = False
+    # Adverbs, negation and auxiliaries before the main verb.
+    i = 0
+    while i < len(rest) and (rest[i] in _PRE_VERB or rest[i] == "longer"):
+        if rest[i] in _NEG_WORDS:
+            negated = True
+        i += 1
+    predicate, value_tokens, negated2, ceased = _predicate(rest[i:])
+    negated = negated or negated2 or "anymore" in rest
+    if "used" in rest[i : i + 1] and rest[i + 1 : i + 2] == ["to"]:
+        negated = True  # "used to play" = no longer plays
+    if not predicate:
+        return unread
+    changed = any(t in _CHANGE for t in rest[: i + 3])
+    if value_tokens[:1] == ["no"] and value_tokens[1:2] != ["longer"]:
+        negated, value_tokens = True, value_tokens[1:]  # "has no tattoos"
+    while value_tokens[:1] and value_tokens[0] in _CHANGE:
+        changed = True  # "was changed to amlodipine", "was raised to 72,000"
+        value_tokens = value_tokens[2:] if value_tokens[1:2] in (["to"], ["into"]) else value_tokens[1:]
+    value_words = _content(value_tokens)
+    if len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
+        predicate = _attribute_predicate(subject, predicate, value_tokens, names)
+    return Claim(
+        text=text,
+        parsed=True,
+        subject=subject,
+        subject_names=frozenset(n for n in names if n in subject),
+        predicate=predicate,
+        value=frozenset(value_words),
+        numbers=_numbers(value_tokens),
+        dates=_dates(value_tokens),
+        negated=negated,
+        ceased=ceased,
+        changed=changed,
+        ranked=any(t in ("to", "over", "than", "instead", "rather") for t in value_tokens),
+        order=tuple(value_words),
+        words=every,
+    )
+
+
+def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
+    """(predicate, value tokens, negated, ceased) of the words from the verb on."""
+    if not tokens:
+        return "", [], False, False
+    negated = False
+    words = list(tokens)
+    # "does not drink", "has never been", "will no longer": auxiliaries and negation first.
+    while len(words) > 1 and (
+        words[0] in _AUX - _COPULA - {"has", "have", "had", "got", "gets"}
+        or words[0] in _NEG_WORDS
+        or words[0] in _PRE_VERB
+        or words[0] == "longer"
+    ):
+        if words[0] in _NEG_WORDS:
+            negated = True
+        words = words[1:]
+    head = words[0]
+    lemma = _lemma(head)
+    # "stopped playing tennis", "quit smoking", "gave up coffee", "no longer plays"
+    if lemma in _CEASE and len(words) > 1:
+        after = words[1:]
+        if after and after[0] in ("up", "on", "out", "off"):
+            after = after[1:]
+        if after and after[0].endswith("ing") and _lemma(after[0]) != after[0]:
+            inner, value, _, _ = _predicate(after)
+            return inner, value, True, False
+        if lemma in ("stop", "quit", "give", "drop", "kick", "abandon"):
+            return "*", after, True, True
+    if head in _COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
+        return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
+    if lemma == "have" and words[1:2] in (["an"], ["a"]) and words[2:3] == ["allergy"]:
+        return "allergic_to", words[4:] if words[3:4] in (["to"], ["for"]) else words[3:], negated, False
+    if lemma == "use" and words[1:2] == ["to"]:  # "used to play" = no longer plays
+        inner, value, _, _ = _predicate(words[2:])
+        return inner, value, True, False
+    if lemma in ("turn", "turned") and any(t.isdigit() for t in words[1:3]):
+        return "age", words[1:], negated, False
+    rest = words[1:]
+    name = lemma
+    if rest and rest[0] in _PREPOSITIONS:
+        name = f"{lemma}_{rest[0]}"
+        rest = rest[1:]
+    elif len(rest) > 1 and rest[0] in ("up", "out", "back", "off", "down") and rest[1] in _PREPOSITIONS:
+        name = f"{lemma}_{rest[0]}_{rest[1]}"
+        rest = rest[2:]
+    if lemma in ("go", "come") and rest[:1] and rest[0].endswith("ing"):
+        name, rest = _lemma(rest[0]), rest[1:]  # "goes running" = runs
+    if (
+        lemma in ("dislike", "like", "love", "enjoy", "hate", "prefer", "adore")
+        and rest[:1]
+        and rest[0].endswith("ing")
+    ):
+        # "likes playing chess" = "likes chess" for the value
+        rest = [_lemma(rest[0]), *rest[1:]]
+    name = _SYNONYMS.get(name, name)
+    if lemma not in _VERBS and lemma not in ("have", "do", "get") and head not in _IRREGULAR:
+        return "", [], False, False
+    return name, rest, negated, False
+
+
+def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool]:
+    words = list(after)
+    while words and (words[0] in _NEG_WORDS or words[0] in _PRE_VERB or words[0] == "longer"):
+        if words[0] in _NEG_WORDS:
+            negated = True
+        words = words[1:]
+    if not words:
+        return "", [], negated, False
+    text = " ".join(words)
+    if re.match(r"^\d+(?:\s+(?:years?|yrs?)(?:\s+old)?)?$", text) or re.search(
+        r"\b\d+\s+years?\s+old\b", text
+    ):
+        return "age", words, negated, False
+    if words[0] in ("born",):
+        rest = words[1:]
+        prep = rest[0] if rest and rest[0] in ("in", "on", "at") else ""
+        if prep == "on" or (rest[1:2] and rest[1] in _MONTHS):
+            return "be_born_on", rest[1:], negated, False
+        if prep == "in" and rest[1:2] and (rest[1].isdigit() or rest[1] in _MONTHS):
+            return "be_born_on", rest[1:], negated, False
+        return "be_born_in", rest[1:] if prep else rest, negated, False
+    for phrase in ("allergic to", "intolerant to", "intolerant of", "sensitive to"):
+        if text.startswith(phrase):
+            return "allergic_to", words[len(phrase.split()) :], negated, False
+    for phrase, name in (
+        ("married to", "marry"),
+        ("engaged to", "marry"),
+        ("called", "name"),
+        ("named", "name"),
+        ("employed at", "work_at"),
+        ("employed by", "work_at"),
+        ("based in", "live_in"),
+        ("living in", "live_in"),
+        ("from", "come_from"),
+        ("a fan of", "like"),
+        ("a big fan of", "like"),
+        ("a huge fan of", "like"),
+        ("fond of", "like"),
+        ("into", "like"),
+        ("afraid of", "fear"),
+        ("scared of", "fear"),
+        ("in grade", "be_in_grade"),
+        ("in the", "be_in"),
+        ("in", "be_in"),
+        ("at", "be_at"),
+        ("working as", "work_as"),
+        ("studying", "study"),
+        ("learning", "learn"),
+    ):
+        if text == phrase or text.startswith(phrase + " "):
+            return name, words[len(phrase.split()) :], negated, False
+    if words[0] in ("a", "an") and len(words) >= 2:
+        nouns = [w for w in words[1:] if w not in STOPWORDS]
+        if nouns and nouns[-1] in _OCCUPATIONS or any(w in _OCCUPATIONS for w in nouns[:3]):
+            return "work_as", words[1:], negated, False  # "is a nurse" = works as a nurse
+        return "be_a", words[1:], negated, False
+    if words[0] == "the":
+        return "be_identity", words[1:], negated, False
+    if len(words) >= 2 and words[0].endswith("ing") and _lemma(words[0]) in _VERBS:
+        # progressive: "is learning Spanish" = learns Spanish
+        inner, value, neg, ceased = _predicate(words)
+        return inner, value, negated or neg, ceased
+    return "be", words, negated, False
+
+
+_ATTRIBUTE_MARKS = frozenset(
+    "favorite favourite preferred usual main best current name nickname birthday age job title "
+    "role employer manager boss partner wife husband spouse address email number phone team "
+    "model brand color colour size".split()
+)
+_INTENSIFIERS = frozenset("very really quite so too pretty extremely rather super incredibly".split())
+_ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "able", "ible", "ic", "ish", "less", "ant", "ent", "al")
+
+
+def _attribute_predicate(subject: tuple[str, ...], predicate: str, value: list[str], names: set[str]) -> str:
+    """ "User's manager is Dana": an attribute with one value; "User's dog is playful": a trait."""
+    if predicate in ("be_a", "be_identity") or any(w in _ATTRIBUTE_MARKS for w in subject[1:]):
+        return "be_attr"
+    content = _content(value)
+    if not content or content[0] in _INTENSIFIERS or value[:1] and value[0] in _INTENSIFIERS:
+        return predicate
+    if any(w in names for w in content) or any(re.fullmatch(r"\d+\w*", w) for w in content):
+        return "be_attr"
+    if len(content) == 1 and content[0].endswith(_ADJECTIVE_ENDINGS):
+        return predicate
+    return predicate
+
+
+def _numbers(tokens: list[str]) -> frozenset[str]:
+    found = set()
+    for i, token in enumerate(tokens):
+        if token in _MONTHS:
+            continue
+        if re.fullmatch(r"\d+(?:[.:]\d+)*", token) and not _is_year(token):
+            found.add(token)
+        elif token in _NUMBER_WORDS:
+            found.add(token)
+        elif re.fullmatch(r"\d+(?:am|pm|k|kg|km|st|nd|rd|th)", token):
+            found.add(token)
+        _ = i
+    return frozenset(found)
+
+
+def _is_year(token: str) -> bool:
+    return len(token) == 4 and token.isdigit() and token[:2] in ("19", "20")
+
+
+def _dates(tokens: list[str]) -> frozenset[str]:
+    return frozenset(t for t in tokens if _is_year(t) or t in _MONTHS)
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 1.0 if a == b else 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def _plain(words: frozenset[str]) -> frozenset[str]:
+    """The value's words without numbers, units and dates (what the value is *of*)."""
+    return frozenset(
+        w
+        for w in words
+        if not re.fullmatch(r"\d+\w*", w)
+        and w not in _NUMBER_WORDS
+        and w not in _QUANTITY_UNITS
+        and w not in _MONTHS
+    )
+
+
+def compare_claims(old: Claim, new: Claim) -> Verdict:
+    """How ``new`` relates to ``old``: the same, a refinement, an update, a contradiction, distinct.
+
+    ``unsure`` when either fact could not be read: the caller decides by other evidence.
+    """
+    if not (old.parsed and new.parsed):
+        return "unsure"
+    if not _same_subject(old, new):
+        return "distinct"
+    if old.dates and new.dates and old.dates != new.dates:
+        return "distinct"  # the same kind of event at another time: another event
+    ceased = old.ceased or new.ceased
+    predicate_match = old.predicate == new.predicate or ceased
+    antonyms = _ANTONYM.get(old.predicate) == new.predicate
+    if not predicate_match and not antonyms:
+        if new.changed and not new.negated and old.predicate in _BE_FAMILY and new.predicate in _BE_FAMILY:
+            return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
+        if old.predicate in _KNOWN and new.predicate in _KNOWN:
+            return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
+        return "unsure"  # same subject, other words for the predicate: meaning decides
+    negated_differs = (old.negated != new.negated) != antonyms
+    old_plain, new_plain = _plain(old.value), _plain(new.value)
+    if negated_differs:
+        if ceased and not (old_plain & new_plain) and old.predicate != new.predicate:
+            # "quit smoking" (predicate open, no value) against "smokes": the verb is the value
+            if _lemma_set(old) & _lemma_set(new):
+                return "contradiction"
+            return "distinct"
+        if not old_plain or not new_plain or _overlap(old_plain, new_plain) >= 0.5:
+            return "contradiction"
+        return "distinct"
+    if ceased and old.predicate != new.predicate:
+        return "distinct"
+    if old.value == new.value and old.numbers == new.numbers:
+        if (old.ranked or new.ranked) and old.order != new.order:
+            return "contradiction"  # "prefers tea to coffee" -> "prefers coffee to tea"
+        return "same"
+    if old.dates != new.dates and old.dates and new.dates and not old.single:
+        return "distinct"  # the same kind of event at another time: another event
+    if old_plain == new_plain and old.numbers != new.numbers:
+        return "update"  # the same thing in another quantity ("two cups" -> "three cups")
+    if old.single:
+        if new.value and old.value and (new.value > old.value) and new.numbers >= old.numbers:
+            return "refines"
+        if new.value and new.value < old.value and new.numbers <= old.numbers:
+            return "same"
+        return "update"
+    if new.value > old.value and new.numbers >= old.numbers and old.dates <= new.dates:
+        return "refines"  # "has a cat" -> "has a cat named Tofu": the newer says more
+    if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
+        return "same"  # the newer says less: nothing new
+    return "distinct"
+
+
+def _lemma_set(claim: Claim) -> set[str]:
+    return {_lemma(w) for w in claim.words} | {claim.predicate}
+
+
+def _same_subject(old: Claim, new: Claim) -> bool:
+    if set(old.subject) == set(new.subject):
+        return True
+    # "User's sister" against "User's sister Maria": the same only if no other name differs.
+    a, b = set(old.subject), set(new.subject)
+    if (a < b or b < a) and not (old.subject_names and new.subject_names):
+        extra = (b - a) | (a - b)
+        return extra <= (old.subject_names | new.subject_names)
+    return False
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no longer|anymore|stopped|quit|no)\b")
+
+
+def _without_negation(text: str) -> frozenset[str]:
+    return frozenset(_content(_TOKEN.findall(_NEGATION.sub(" ", text))))
+
+
+def polarity_flip(old: str, new: str) -> bool:
+    """Whether two texts differ by a negation and little else (for facts that cannot be read)."""
+    a, b = _normalise(old), _normalise(new)
+    if bool(_NEGATION.search(a)) == bool(_NEGATION.search(b)):
+        return False
+    left, right = _without_negation(a), _without_negation(b)
+    return bool(left and right) and len(left & right) / len(left | right) >= 0.6
+
+
+def content_sequence(text: str) -> tuple[str, ...]:
+    """A text's content words in order: equal sequences say the same thing in the same way."""
+    return tuple(_content(_TOKEN.findall(_normalise(text))))
+
+
+def other_party(old: str, new: str) -> bool:
+    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
+    a = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(old))}
+    b = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(new))}
+    return bool((a ^ b) & PARTY_WORDS)
+
+
+def entities(text: str) -> frozenset[str]:
+    """Names and numbers a fact mentions: facts that differ in them are about different things."""
+    tokens = _TOKEN.findall(_normalise(text))
+    return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
+
+
+__all__ = [
+    "PARTY_WORDS",
+    "Claim",
+    "Verdict",
+    "compare_claims",
+    "content_sequence",
+    "entities",
+    "other_party",
+    "parse_claim",
+    "polarity_flip",
+]
