@@ -11,18 +11,22 @@ import json
 import socket
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import uvicorn
+from click.testing import CliRunner
 from conftest import Clock
 from engines import sql_rows
 from fastapi.testclient import TestClient
 
-from reverie import Memory, Settings
+from reverie import Memory, Settings, load_settings
+from reverie.cli import cli
 from reverie.errors import InvalidInput, TooLarge
 from reverie.server import create_app
+from reverie.server.tomlpatch import toml_value
 from reverie.text import keyword_terms
 from reverie.tools.memory_tool import run_tool
 from tests.apiauth import auth_headers
@@ -350,3 +354,81 @@ def test_maintenance_goes_on_past_a_poisoned_row(settings: Settings, clock: Cloc
         audit = root.for_user("bob").scope.list_audit()
         assert audit[0].action == "maintenance_failed" and "CHECK" in audit[0].reason.upper()
         assert root.for_user("carol").list_memories(kind="preference")[0].confidence < 1.0
+
+
+# defect 5: control characters in a setting -------------------------------------------------
+@pytest.mark.parametrize("bad", ["llama\x7f3", "llama\x003", "model\nname", "a\x1bb", "x\x85y"])
+def test_a_setting_with_control_characters_is_refused_and_the_server_still_starts(
+    client: TestClient, settings: Settings, bad: str
+) -> None:
+    body = _status(client.put(f"{API}/settings", json={"memory.extraction.model": bad}), 422)
+    assert "control characters" in body["detail"]
+    kept = _status(client.put(f"{API}/settings", json={"memory.extraction.model": "llama 3 ✓"}), 200)
+    assert kept["changed"] == ["memory.extraction.model"]
+    reloaded = load_settings(home=settings.home, environ={})
+    assert reloaded.memory.extraction.model == "llama 3 ✓"
+
+
+def test_toml_strings_round_trip_every_control_character() -> None:
+    text = "".join(chr(code) for code in range(0xA0)) + "\u2028\ufeff"
+    assert tomllib.loads(f"value = {toml_value(text)}")["value"] == text
+
+
+# defect 9: user names that are folders -------------------------------------------------------
+@pytest.mark.parametrize("name", [".", "..", "...", " .. "])
+def test_dot_user_names_are_refused(client: TestClient, memory: Memory, name: str) -> None:
+    body = _status(client.post(f"{API}/users", json={"name": name}), 400, 422)
+    assert "not valid" in body["detail"]
+    with pytest.raises(InvalidInput, match="not valid"):
+        memory.add_user(name)
+    result = CliRunner().invoke(cli, ["users", "add", name])
+    assert result.exit_code != 0 and "not valid" in result.output
+
+
+def test_a_dot_user_from_before_gets_a_topics_folder_of_its_own(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as root:
+        user = root.store.add_user("..", clock())  # what an older version let through
+        book = root.for_user("..").topics
+        assert book.folder.name == f"user-{user.id}"
+        assert book.folder.parent == settings.home / "topics"
+
+
+# defect 10: sign-in limits --------------------------------------------------------------------
+def _sign_in(app: Any, address: str, name: str, password: str) -> int:
+    browser = TestClient(app, client=(address, 50000))  # no lifespan of its own: the app is running
+    try:
+        return browser.post(f"{API}/auth/login", json={"name": name, "password": password}).status_code
+    finally:
+        browser.close()
+
+
+def test_guesses_from_other_addresses_do_not_lock_the_owner_out(settings: Settings, clock: Clock) -> None:
+    with Memory(settings) as memory:
+        memory.accounts.set_password(memory.add_user("bob"), "bob's long password")
+    app = create_app(settings, clock=clock)
+    with TestClient(app):
+        assert _sign_in(app, "192.0.2.10", "bob", "bob's long password") == 200  # bob's laptop
+        statuses = [_sign_in(app, f"203.0.113.{n // 5}", "bob", "guess guess") for n in range(25)]
+        assert statuses[:20] == [401] * 20 and set(statuses[20:]) == {429}
+        assert _sign_in(app, "192.0.2.10", "bob", "bob's long password") == 200, "the owner is not locked out"
+        assert _sign_in(app, "198.51.100.7", "bob", "bob's long password") == 429  # an address bob never used
+        assert _sign_in(app, "198.51.100.7", "carol", "whatever pw") == 401  # other accounts are not locked
+
+
+def test_wrong_current_passwords_are_rate_limited(settings: Settings, clock: Clock) -> None:
+    with Memory(settings) as memory:
+        memory.accounts.set_password(memory.add_user("bob"), "first password")
+    with TestClient(create_app(settings, clock=clock)) as browser:
+        signed_in = browser.post(f"{API}/auth/login", json={"name": "bob", "password": "first password"})
+        headers = {"X-CSRF-Token": signed_in.json()["csrf_token"]}
+        attempts = [
+            browser.post(
+                f"{API}/auth/password",
+                json={"current_password": f"guess {n}", "new_password": "second password"},
+                headers=headers,
+            ).status_code
+            for n in range(6)
+        ]
+        assert attempts == [401] * 5 + [429]
+        right = {"current_password": "first password", "new_password": "second password"}
+        assert browser.post(f"{API}/auth/password", json=right, headers=headers).status_code == 429

@@ -175,6 +175,7 @@ class LoginLimiter:
         self.window = window_seconds
         self.clock = clock
         self._failures: dict[str, deque[float]] = {}
+        self._known: dict[str, dict[str, None]] = {}  # account -> addresses it signed in from, oldest first
         self._lock = threading.Lock()
 
     def check(self, *keys: str) -> None:
@@ -201,6 +202,46 @@ class LoginLimiter:
         with self._lock:
             for key in keys:
                 self._failures.pop(key, None)
+
+    # Sign-ins: an address is limited on its own, and on each account it tries; an account as a
+    # whole is limited (at a higher count) only for addresses it has not signed in from, so that
+    # guesses from elsewhere never lock the owner out of a machine they use.
+    ACCOUNT_FACTOR = 4
+    _KNOWN_PER_ACCOUNT = 20
+
+    def check_sign_in(self, address: str, name: str) -> None:
+        """RateLimited when this address, or this account from an address it never used, failed too often."""
+        name = name.lower()
+        self.check(f"ip:{address}", f"user:{name}@{address}")
+        with self._lock:
+            known = address in self._known.get(name, ())
+        if not known:
+            now = self.clock()
+            with self._lock:
+                recent = self._recent(f"user:{name}", now)
+                if len(recent) >= self.max_failures * self.ACCOUNT_FACTOR:
+                    wait = self.window - (now - recent[0])
+                    raise RateLimited(
+                        f"Too many failed sign-ins to this account; try again in {max(1, round(wait / 60))}"
+                        " minute(s), or from a machine it was signed in from before",
+                        wait,
+                    )
+
+    def failed_sign_in(self, address: str, name: str) -> None:
+        """Count a wrong password from ``address`` for the account ``name``."""
+        name = name.lower()
+        self.failed(f"ip:{address}", f"user:{name}@{address}", f"user:{name}")
+
+    def signed_in(self, address: str, name: str) -> None:
+        """A right password: this address's failures are forgotten and the account knows it."""
+        name = name.lower()
+        self.succeeded(f"ip:{address}", f"user:{name}@{address}")
+        with self._lock:
+            known = self._known.setdefault(name, {})
+            known.pop(address, None)
+            known[address] = None
+            while len(known) > self._KNOWN_PER_ACCOUNT:
+                known.pop(next(iter(known)))
 
     def _recent(self, key: str, now: float) -> deque[float]:
         recent = self._failures.setdefault(key, deque())

@@ -142,7 +142,9 @@ class TopicBook:
         self.memory = memory
         self.conf = memory.settings.memory.topics
         base = Path(self.conf.dir).expanduser() if self.conf.dir else memory.settings.home / "topics"
-        self.folder = base / memory.user.name
+        name = memory.user.name
+        # "." or ".." (names from before they were refused) would be the topics folder or its parent.
+        self.folder = base / (name if name.strip(".") else f"user-{memory.user.id}")
         self.lock = _lock(self.folder)
 
     def _path(self, slug: str) -> Path:

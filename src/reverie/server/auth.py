@@ -244,15 +244,18 @@ async def setup(request: Request, root: RootMemory) -> Response:
 @auth_router.post("/api/v1/auth/login", response_model=MeOut, tags=["accounts"])
 def login(request: Request, root: RootMemory, body: LoginIn) -> Response:
     """Sign in with a name and password: sets the session cookie and returns the CSRF token."""
-    limiter = _limiter(request)
-    keys = (f"ip:{request.client.host if request.client else '?'}", f"user:{body.name.lower()}")
-    limiter.check(*keys)
+    limiter, address = _limiter(request), _address(request)
+    limiter.check_sign_in(address, body.name)
     user = root.accounts.check_password(body.name, body.password)
     if user is None:
-        limiter.failed(*keys)
+        limiter.failed_sign_in(address, body.name)
         raise Unauthenticated("Wrong user name or password")
-    limiter.succeeded(*keys)
+    limiter.signed_in(address, body.name)
     return _signed_in(request, root, Credential(user))
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
 @auth_router.post("/api/v1/auth/logout", status_code=204, tags=["accounts"])
@@ -277,12 +280,18 @@ def me(root: RootMemory, credential: CredentialDep) -> MeOut:
 
 
 @auth_router.post("/api/v1/auth/password", status_code=204, tags=["accounts"])
-def change_password(root: RootMemory, credential: CredentialDep, body: PasswordIn) -> Response:
+def change_password(
+    request: Request, root: RootMemory, credential: CredentialDep, body: PasswordIn
+) -> Response:
     """Change one's password (the current one is required); every browser session ends."""
     if credential.interface is not None:
         raise Forbidden("A device token cannot change a password")
-    if root.accounts.check_password(credential.user.name, body.current_password) is None:
+    limiter, address, name = _limiter(request), _address(request), credential.user.name
+    limiter.check_sign_in(address, name)  # guesses of the current password count like sign-ins
+    if root.accounts.check_password(name, body.current_password) is None:
+        limiter.failed_sign_in(address, name)
         raise Unauthenticated("The current password is wrong")
+    limiter.signed_in(address, name)
     root.accounts.set_password(credential.user, body.new_password)
     return Response(status_code=204)
 

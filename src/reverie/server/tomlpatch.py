@@ -41,7 +41,8 @@ def toml_value(value: Any) -> str:
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # JSON's escapes are valid in TOML basic strings
+        # JSON's escapes are valid in TOML basic strings; DEL is the one control JSON leaves raw.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(item) for item in value) + "]"
     if isinstance(value, Mapping):

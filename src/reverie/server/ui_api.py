@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import unicodedata
 from collections import Counter
 from datetime import date, datetime, timedelta, tzinfo
 from functools import reduce
@@ -325,6 +326,11 @@ def get_settings(request: Request, root: RootMemory, admin: AdminDep) -> Setting
 def _validate(root: Memory, values: dict[str, Any]) -> tuple[Settings | None, dict[str, str]]:
     """The settings with ``values`` (dotted keys) applied, or the per-field problems."""
     problems = {key: "not an editable setting" for key in values if key not in _keys()}
+    problems |= {
+        key: "control characters are not allowed in a setting"
+        for key, value in values.items()
+        if isinstance(value, str) and any(unicodedata.category(ch) == "Cc" for ch in value)
+    }
     if problems or not values:
         return None, problems
     data = root.settings.model_dump()
