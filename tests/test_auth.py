@@ -234,7 +234,7 @@ def test_cli_users_and_tokens(settings: Settings) -> None:
 def test_health_reports_each_part(settings: Settings, clock: Clock) -> None:
     settings.llm.provider = "ollama"
     settings.llm.endpoint = "http://127.0.0.1:9"  # nothing listens there
-    with _client(settings, clock) as client:
+    with _client(settings, clock, headers=auth_headers(settings, admin=True)) as client:  # details: admins
         health = client.get("/health").json()
     assert health["status"] == "degraded"
     checks = health["checks"]

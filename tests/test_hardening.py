@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import socket
 import threading
 import time
@@ -15,6 +16,7 @@ import tomllib
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from click.testing import CliRunner
@@ -25,7 +27,7 @@ from fastapi.testclient import TestClient
 from reverie import Memory, Settings, load_settings
 from reverie.cli import cli
 from reverie.errors import InvalidInput, TooLarge
-from reverie.server import create_app
+from reverie.server import build_server, create_app
 from reverie.server.tomlpatch import toml_value
 from reverie.text import keyword_terms
 from reverie.tools.memory_tool import run_tool
@@ -432,3 +434,68 @@ def test_wrong_current_passwords_are_rate_limited(settings: Settings, clock: Clo
         assert attempts == [401] * 5 + [429]
         right = {"current_password": "first password", "new_password": "second password"}
         assert browser.post(f"{API}/auth/password", json=right, headers=headers).status_code == 429
+
+
+# defect 11: the access log keeps no query values ----------------------------------------------
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def test_the_access_log_keeps_no_query_values(settings: Settings) -> None:
+    headers = auth_headers(settings)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    settings.server.port = sock.getsockname()[1]
+    server = build_server(settings, log_level="info")  # the server's own logging setup, access log on
+    records = _Records()
+    access = logging.getLogger("uvicorn.access")
+    access.addHandler(records)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        base = f"http://127.0.0.1:{settings.server.port}"
+        with httpx.Client(base_url=base, headers=headers, timeout=10) as http:
+            assert http.get(f"{API}/search", params={"q": "my divorce lawyer"}).status_code == 200
+            assert http.get(f"{API}/context", params={"q": "chemo schedule"}).status_code == 200
+            messages = {"q": "affair", "scope": "messages"}
+            assert http.get(f"{API}/search", params=messages).status_code == 200
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+        access.removeHandler(records)
+    logged = "\n".join(records.lines)
+    assert "/api/v1/search?q=…" in logged and "/api/v1/context?q=…" in logged
+    for private in ("divorce", "lawyer", "chemo", "affair"):
+        assert private not in logged
+
+
+# defect 12: what anonymous callers and caches get ---------------------------------------------
+def test_anonymous_health_shows_no_details(settings: Settings, clock: Clock) -> None:
+    settings.llm.provider = "ollama"
+    settings.llm.endpoint = "http://127.0.0.1:9/secret-path"
+    admin = auth_headers(settings, admin=True)
+    user = auth_headers(settings, "bob")
+    with TestClient(create_app(settings, clock=clock)) as client:
+        for headers in ({}, user, {"Authorization": "Bearer rv_forged"}):
+            body = _status(client.get("/health", headers=headers), 200)
+            assert body["status"] == "degraded" and body["checks"] == {}
+            assert "secret-path" not in json.dumps(body)
+        full = _status(client.get("/health", headers=admin), 200)
+        assert full["checks"]["llm"]["endpoint"].endswith("/secret-path")
+        assert "consolidation" in full["checks"]["store"]
+
+
+def test_an_export_is_never_cached(client: TestClient) -> None:
+    _status(client.post(f"{API}/memories", json={"text": "User likes green tea"}), 201)
+    exported = client.get(f"{API}/export")
+    assert exported.status_code == 200 and exported.headers["cache-control"] == "no-store"

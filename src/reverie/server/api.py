@@ -270,7 +270,11 @@ def export(memory: MemoryDep) -> JSONResponse:
     """Everything kept about the user as one JSON document (all statuses, summaries, base memory)."""
     document = memory.export()
     name = document.get("user") or "guest"
-    return JSONResponse(document, headers={"Content-Disposition": _attachment(f"reverie-export-{name}.json")})
+    headers = {
+        "Content-Disposition": _attachment(f"reverie-export-{name}.json"),
+        "Cache-Control": "no-store",  # a whole life's memories: no copy in any browser or proxy cache
+    }
+    return JSONResponse(document, headers=headers)
 
 
 @api_router.post("/import", response_model=ImportOut, tags=["portability"])

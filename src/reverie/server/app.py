@@ -16,12 +16,13 @@ from fastapi import APIRouter, FastAPI, Request
 import reverie
 from reverie.config import Settings
 from reverie.docs.watcher import DocumentWatcher
+from reverie.errors import Forbidden, InvalidInput, Unauthenticated
 from reverie.memory import Memory
 from reverie.server.api import api_router
 from reverie.server.auth import auth_router
 from reverie.server.chat import chat_router
 from reverie.server.conversations import conversations_router
-from reverie.server.deps import RootMemory, is_loopback
+from reverie.server.deps import RootMemory, authenticate, is_loopback
 from reverie.server.documents import documents_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
@@ -39,18 +40,27 @@ meta_router = APIRouter(tags=["meta"])
 
 @meta_router.get("/health", response_model=HealthOut)
 def health(request: Request, root: RootMemory) -> HealthOut:
-    """Version, schema, and the state of the store, embedder, upstream LLM and background workers."""
+    """Version, schema and overall status; an admin also sees each check (store, embedder, LLM, workers)."""
     workers: dict[str, bool] = {name: check() for name, check in request.app.state.workers.items()}
     report = health_report(root, workers, request.app.state.upstream)
     return HealthOut(
         status=report["status"],
         version=reverie.__version__,
         schema_version=root.store.schema_version(),
-        checks=report["checks"],
+        # The checks name the LLM's address and count every user's conversations: admins only.
+        checks=report["checks"] if _is_admin(request, root) else {},
     )
 
 
 def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) -> FastAPI:
+def _is_admin(request: Request, root: Memory) -> bool:
+    try:
+        credential = authenticate(root, request.headers, request.cookies, request.method)
+    except (Unauthenticated, Forbidden, InvalidInput):
+        return False
+    return credential.user.is_admin and credential.interface is None
+
+
     """Build the HTTP app; it opens the memory store at startup and closes it at shutdown.
 
     ``clock`` replaces ``time.time`` for every memory the app touches (tests use it).

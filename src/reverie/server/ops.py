@@ -59,6 +59,24 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+class QueryRedactor(logging.Filter):
+    """Drop query-string values from access-log lines: the words of a search are private."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        # uvicorn's access record: (client address, method, path with query, HTTP version, status)
+        if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str) and "?" in args[2]:
+            record.args = (args[0], args[1], redact_query(args[2]), *args[3:])
+        return True
+
+
+def redact_query(target: str) -> str:
+    """``/search?q=my+secret&limit=5`` -> ``/search?q=…&limit=…`` (names kept, values dropped)."""
+    path, _, query = target.partition("?")
+    names = [part.partition("=")[0] for part in query.split("&") if part]
+    return f"{path}?{'&'.join(f'{name[:40]}=…' for name in names[:20])}"
+
+
 def log_config(log_format: str, level: str) -> dict[str, Any]:
     """A logging dictConfig for uvicorn and Reverie: ``text`` or ``json`` lines on stderr."""
     formatter: dict[str, Any] = (
@@ -72,12 +90,18 @@ def log_config(log_format: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
+        "filters": {"no_query": {"()": "reverie.server.ops.QueryRedactor"}},
         "handlers": {"default": handler},
         "loggers": {
             "reverie": {"handlers": ["default"], "level": upper, "propagate": False},
             "uvicorn": {"handlers": ["default"], "level": upper, "propagate": False},
             "uvicorn.error": {"level": upper},
-            "uvicorn.access": {"handlers": ["default"], "level": upper, "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["default"],
+                "level": upper,
+                "propagate": False,
+                "filters": ["no_query"],
+            },
         },
     }
 
@@ -143,4 +167,12 @@ def health_report(memory: Memory, workers: dict[str, bool], probe: UpstreamProbe
     return {"status": "degraded" if degraded else "ok", "checks": checks}
 
 
-__all__ = ["JsonFormatter", "UpstreamProbe", "check_listen_address", "health_report", "log_config"]
+__all__ = [
+    "JsonFormatter",
+    "QueryRedactor",
+    "UpstreamProbe",
+    "check_listen_address",
+    "health_report",
+    "log_config",
+    "redact_query",
+]
