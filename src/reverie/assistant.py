@@ -28,11 +28,13 @@ reach the caller after step 1.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from reverie.errors import ReverieError
+from reverie.extract.phrases import detect_phrase
 from reverie.llm import ChatMessage, ChatModel, ChatReply, StreamingChatModel, ToolCall
 from reverie.memory import Memory
 from reverie.store.base import ConversationRow
@@ -72,6 +74,36 @@ class Answer:
     message_id: int | None
     tool_calls: list[ToolCall] = field(default_factory=list)
     memory_calls: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TurnTiming:
+    """Where a turn's time went, in milliseconds: recording, the context, the model, memory functions.
+
+    ``record`` counts both recorded turns (the user's and the reply); ``tools`` the memory
+    functions the model called. The door adds the total it measured itself.
+    """
+
+    record: float = 0.0
+    context: float = 0.0
+    model: float = 0.0
+    tools: float = 0.0
+
+    def figures(self, total: float) -> dict[str, float]:
+        """The figures as {name: ms}, rounded to 0.1 ms (``tools`` only when some ran)."""
+        named = {"context": self.context, "record": self.record, "model": self.model}
+        if self.tools:
+            named["tools"] = self.tools
+        named["total"] = total
+        return {name: round(value, 1) for name, value in named.items()}
+
+    def header(self, total: float) -> str:
+        """A ``Server-Timing`` value: ``context;dur=2.1, record;dur=0.6, model;dur=4.0, total;dur=7.3``."""
+        return ", ".join(f"{name};dur={value}" for name, value in self.figures(total).items())
+
+
+def _ms_since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0
 
 
 def resolve_conversation(
@@ -150,6 +182,7 @@ class Exchange:
         self.tools = list(FUNCTION_SCHEMAS) if memory_tools else list(tools or [])
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.timing = TurnTiming()
         self._answer: Answer | None = None
 
     @property
@@ -169,16 +202,20 @@ class Exchange:
         messages = list(self.prompt)
         ran: list[str] = []
         for _ in range(MAX_TOOL_ROUNDS + 1):
+            asked = time.perf_counter()
             reply = self.model.chat(
                 messages, temperature=self.temperature, max_tokens=self.max_tokens, tools=self.tools or None
             )
+            self.timing.model += _ms_since(asked)
             if not reply.tool_calls or not self.memory_tools:
                 return self._finish(reply.content, reply, ran)
             messages.append(ChatMessage("assistant", reply.content, tool_calls=list(reply.tool_calls)))
+            started = time.perf_counter()
             for call in reply.tool_calls:
                 result = run_function(self.memory, call.name, call.arguments)
                 ran.append(call.name)
                 messages.append(ChatMessage("tool", result.render(), tool_call_id=call.id, name=call.name))
+            self.timing.tools += _ms_since(started)
         log.warning("The model still called memory functions after %d rounds; giving up", MAX_TOOL_ROUNDS)
         return self._finish(GAVE_UP, ChatReply(GAVE_UP, [], reply.model, "stop"), ran)
 
@@ -194,7 +231,15 @@ class Exchange:
                 yield answer.content
             return
         pieces: list[str] = []
-        for piece in self.model.stream(self.prompt, temperature=self.temperature, max_tokens=self.max_tokens):
+        upstream = iter(
+            self.model.stream(self.prompt, temperature=self.temperature, max_tokens=self.max_tokens)
+        )
+        while True:
+            asked = time.perf_counter()  # the model's time only, not the caller's between pieces
+            piece = next(upstream, None)
+            self.timing.model += _ms_since(asked)
+            if piece is None:
+                break
             pieces.append(piece)
             yield piece
         text = "".join(pieces)
@@ -205,7 +250,9 @@ class Exchange:
         message_id = None
         conversation_id = self.conversation_id
         if conversation_id is not None and content:
+            started = time.perf_counter()
             row = _record(self.memory, conversation_id, "assistant", content)
+            self.timing.record += _ms_since(started)
             if row is not None:
                 message_id, conversation_id = row
         finish = reply.finish_reason or "stop"
@@ -246,6 +293,28 @@ def _pending_retry(memory: Memory, conversation_id: int, text: str) -> tuple[int
     return None
 
 
+_CHAT_PHRASES = frozenset({"remember", "prefer", "forget"})
+
+
+def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str) -> None:
+    """A "remember that ...", "I prefer ..." or "forget ..." in a chat turn is done at once.
+
+    The same reading as ``reverie say`` and the remember doors; the model still answers the
+    turn. Private conversations are left alone, and so are clearing and showing memory, which
+    need a confirmation or an answer of their own.
+    """
+    intent = detect_phrase(text)
+    if intent is None or intent.action not in _CHAT_PHRASES:
+        return
+    try:
+        if memory.conversation(conversation_id).is_private:
+            return
+        seen = memory.observe(text)
+        log.info("Power phrase in conversation %d: %s", conversation_id, seen.action)
+    except ReverieError as exc:  # memory never breaks the reply
+        log.warning("Could not act on a power phrase in conversation %d: %s", conversation_id, exc)
+
+
 def start_exchange(
     memory: Memory,
     model: ChatModel,
@@ -268,7 +337,9 @@ def start_exchange(
         conversation = conversation.id
     conversation_id = None if memory.is_guest else conversation
     user_message_id = None
+    timing = TurnTiming()
     last_user = next((m.content for m in reversed(messages) if m.role == "user"), None)
+    started = time.perf_counter()
     if conversation_id is not None and messages and messages[-1].role == "user":
         text = messages[-1].content
         recorded = _pending_retry(memory, conversation_id, text) or _record(
@@ -276,14 +347,18 @@ def start_exchange(
         )
         if recorded is not None:
             user_message_id, conversation_id = recorded
+            _act_on_power_phrase(memory, conversation_id, text)
+    timing.record = _ms_since(started)
+    started = time.perf_counter()
     block = ""
     if not memory.is_guest:
         try:
             block = memory.context(last_user, conversation_id=conversation_id).text
         except ReverieError as exc:  # memory never breaks the reply
             log.warning("Could not build the memory context; answering without it: %s", exc)
+    timing.context = _ms_since(started)
     offer = memory_tools and not tools and not memory.is_guest
-    return Exchange(
+    exchange = Exchange(
         memory,
         model,
         inject_memory(messages, block, tools_note=offer),
@@ -294,6 +369,8 @@ def start_exchange(
         temperature=temperature,
         max_tokens=max_tokens,
     )
+    exchange.timing = timing
+    return exchange
 
 
 __all__ = [
@@ -305,6 +382,7 @@ __all__ = [
     "MEMORY_TOOLS_NOTE",
     "Answer",
     "Exchange",
+    "TurnTiming",
     "conversation_history",
     "inject_memory",
     "resolve_conversation",

@@ -8,6 +8,7 @@ to one user (or is a guest, which neither loads nor stores anything); ``for_user
 from __future__ import annotations
 
 import logging
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from reverie.extract.merge import (
     set_preference,
     store_vector,
 )
+from reverie.extract.phrases import detect_phrase, infer_category, to_third_person
 from reverie.llm import chat_model_from_settings
 from reverie.maintain.nightly import Maintainer
 from reverie.observe import Observation, observe
@@ -68,6 +70,7 @@ from reverie.topics import TopicBook
 from reverie.working import WorkingState
 
 FORGET_ALL_CONFIRMATION = "DELETE"
+_FIRST_PERSON = re.compile(r"^\s*(?:i|i'm|i've|i'd|my|me)\b", re.IGNORECASE)
 _T = TypeVar("_T")
 log = logging.getLogger(__name__)
 _USER_NAME_MAX = 64
@@ -381,6 +384,31 @@ class Memory(Conversations):
             service=self.embeddings,
             index=self.semantic.index if self.semantic else None,
         )
+
+    def remember_words(
+        self,
+        text: str,
+        key: str | None = None,
+        *,
+        type: str = "general",  # noqa: A002 - the column is called type
+        sensitive: bool = False,
+        conversation_id: int | None = None,
+    ) -> RememberResult:
+        """Keep what the user asked to keep, in their own words: one utterance, one memory.
+
+        Every door that takes a user's words to remember (CLI, REST and the web UI, the memory
+        tool, the verb tools and MCP) comes here: "remember that I moved to Seattle" is kept as
+        "User moved to Seattle", "I prefer concise answers" as the verbosity preference, "My
+        sister Ana is a nurse" as "User's sister Ana is a nurse"; a third-person fact as written.
+        """
+        intent = detect_phrase(text) if key is None else None
+        if intent is not None and intent.action == "prefer":
+            return self.prefer(intent.category or infer_category(intent.text), intent.text)
+        if intent is not None and intent.action == "remember":
+            text = intent.text
+        elif _FIRST_PERSON.match(text):
+            text = to_third_person(text)
+        return self.remember(text, key, type=type, sensitive=sensitive, conversation_id=conversation_id)
 
     def prefer(
         self,

@@ -103,9 +103,12 @@ def cli(ctx: click.Context, home: str | None, config_path: str | None, user: str
 @click.argument("text")
 @click.option("--key", help="Normalized key (timezone, home_city ...): replaces the older memory with it.")
 @click.option("--type", "type_", default="general", show_default=True, help="Memory type.")
-def remember(text: str, key: str | None, type_: str) -> None:
+@click.option(
+    "--sensitive", is_flag=True, help="Keep it as sensitive even if it looks like a secret (password, ID)."
+)
+def remember(text: str, key: str | None, type_: str, sensitive: bool) -> None:
     """Remember a fact (explicit, full confidence)."""
-    result = _state().memory.remember(text, key, type=type_)
+    result = _state().memory.remember_words(text, key, type=type_, sensitive=sensitive)
     click.echo(f"{result.status}: #{result.memory.id} {result.memory.text}")
     for old in result.replaced:
         click.echo(f"  replaces #{old.id} {old.text}")

@@ -17,6 +17,7 @@ from reverie.errors import ProviderError
 from reverie.extract import prompts
 from reverie.extract.conclusions import extract_conclusions, name_topic
 from reverie.extract.guard import check_memory_text, find_personal_sensitive
+from reverie.extract.phrases import detect_phrase, infer_category
 from reverie.extract.rules import extract_facts, summarize
 from reverie.llm import ChatMessage, ChatModel, parse_json_reply
 from reverie.store.base import MessageRow
@@ -225,20 +226,45 @@ def extract_conversation(
     return parse_extraction(parse_json_reply(reply.content))
 
 
+def said_items(utterance: str) -> tuple[list[FactItem], list[PreferenceItem]]:
+    """What one user utterance asks to keep without an LLM: a power phrase, or self-disclosures.
+
+    "remember that ..." gives one explicit fact and "I prefer ..." one preference (the same
+    reading as ``Memory.remember_words``), and nothing else from that utterance: one utterance,
+    one memory. Other utterances give the rules' inferred facts.
+    """
+    intent = detect_phrase(utterance)
+    if intent is not None and intent.action == "remember" and check_memory_text(intent.text).ok:
+        return [FactItem(intent.text, "explicit", 1.0)], []
+    if intent is not None and intent.action == "prefer" and check_memory_text(intent.text).ok:
+        category = intent.category or infer_category(intent.text)
+        return [], [PreferenceItem(category, intent.text, "explicit", 1.0)]
+    found = [FactItem(f.text, "inferred", f.confidence, f.category) for f in extract_facts(utterance)]
+    return found, []
+
+
 def _rules_extraction(messages: Sequence[MessageRow]) -> Extraction:
-    facts = [
-        FactItem(found.text, "inferred", found.confidence, found.category)
-        for m in messages
-        if m.role == "user"
-        for found in extract_facts(m.content)
-    ]
+    facts: list[FactItem] = []
+    preferences: list[PreferenceItem] = []
+    for m in messages:
+        if m.role == "user":
+            found, preferred = said_items(m.content)
+            facts += found
+            preferences += preferred
     turns = [(m.role, m.content) for m in messages]
     summary, topics = summarize(turns)
     conclusions = extract_conclusions(turns)
     seen = {c.lower() for c in conclusions}
     facts = [f for f in facts if f.text.lower() not in seen]  # a conclusion is kept once, as such
     topic = name_topic(conclusions) if conclusions else ""
-    return Extraction(facts=facts, summary=summary, topics=topics, conclusions=conclusions, topic=topic)
+    return Extraction(
+        facts=facts,
+        preferences=preferences,
+        summary=summary,
+        topics=topics,
+        conclusions=conclusions,
+        topic=topic,
+    )
 
 
 def extract_exchange(
@@ -246,8 +272,7 @@ def extract_exchange(
 ) -> list[FactItem]:
     """Facts from one exchange (Lo-Bug's per-turn extraction), at most ``max_items``."""
     if model is None:
-        items = [FactItem(f.text, "inferred", f.confidence, f.category) for f in extract_facts(user_text)]
-        return items[:max_items]
+        return said_items(user_text)[0][:max_items]
     reply = model.chat(
         [
             ChatMessage("system", prompts.EXCHANGE_PROMPT),

@@ -4,7 +4,8 @@ Two fusions are offered (``[embeddings.hybrid] fusion``):
 
 * ``weighted`` — DAWN's: ``keyword_weight * bm25 / max_bm25 + vector_weight * cosine``, where
   the BM25 score is divided by the best BM25 score of this query (so it lies in 0..1) and the
-  cosine counts only at or above ``min_similarity`` (else 0).
+  cosine counts at or above ``min_similarity`` or within ``RELATIVE_CUT`` of the best vector
+  hit (see :meth:`Semantic.nearest`).
 * ``rrf`` — reciprocal rank fusion, ``sum(weight / (60 + rank))`` over the two lists, which
   ignores score scales altogether.
 """
@@ -28,6 +29,8 @@ from reverie.store.base import UserStore, VectorKind
 
 log = logging.getLogger(__name__)
 RRF_K = 60.0
+RELATIVE_CUT = 0.8  # a vector hit within 80% of the best one's cosine is kept
+SIMILARITY_FLOOR = 0.1  # under this a cosine says nothing with the local models
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
@@ -74,10 +77,20 @@ class Semantic:
     def nearest(
         self, scope: UserStore, kind: VectorKind, query: npt.NDArray[np.float32], k: int
     ) -> list[tuple[int, float]]:
-        """Items of one kind most similar to the query, at least ``min_similarity``."""
-        return self.index.search(
-            scope, kind, self.service.model_id, query, k=k, min_similarity=self.min_similarity
+        """Items of one kind most similar to the query, by a cut relative to the best one.
+
+        An absolute floor alone drops a store's best match when the question shares no word
+        with it ("what car do I have?" against "User drives a 2018 Subaru Outback" scores about
+        0.25): a hit is kept at ``min_similarity`` or within ``RELATIVE_CUT`` of the best hit,
+        never under ``SIMILARITY_FLOOR``.
+        """
+        hits = self.index.search(
+            scope, kind, self.service.model_id, query, k=k, min_similarity=SIMILARITY_FLOOR
         )
+        if not hits:
+            return []
+        cut = min(self.min_similarity, max(hits[0][1] * RELATIVE_CUT, SIMILARITY_FLOOR))
+        return [(item_id, similarity) for item_id, similarity in hits if similarity >= cut]
 
 
 def fuse(
@@ -126,4 +139,4 @@ def hybrid_ranking(
     )
 
 
-__all__ = ["RRF_K", "Fusion", "Semantic", "fuse", "hybrid_ranking"]
+__all__ = ["RELATIVE_CUT", "RRF_K", "SIMILARITY_FLOOR", "Fusion", "Semantic", "fuse", "hybrid_ranking"]

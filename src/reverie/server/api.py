@@ -82,7 +82,7 @@ def list_memories(
 @api_router.post("/memories", response_model=RememberOut, status_code=201, tags=["memories"])
 def remember(memory: MemoryDep, body: RememberIn) -> RememberOut:
     """Keep a fact. A near-identical fact is reinforced; a fact with a known key supersedes the old one."""
-    result = memory.remember(body.text, body.key, type=body.type)
+    result = memory.remember_words(body.text, body.key, type=body.type, sensitive=body.sensitive)
     return _remember_out(memory, result)
 
 

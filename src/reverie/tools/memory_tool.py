@@ -38,6 +38,8 @@ TOOL_PROMPT = """For MEMORY:
 - To store: <command>{"device":"memory","action":"remember","value":"the fact"}</command>
   Use when the user shares personal info or asks you to remember something.
   Phrase facts to be self-describing (include context in the text): "User is vegetarian".
+  A secret (password, ID number) is refused unless the user explicitly asks to keep it as
+  sensitive: then add "sensitive":true.
   Respond naturally: "I'll remember that."
 - To delete: <command>{"device":"memory","action":"forget","value":"keywords"}</command>
   Use when the user asks you to forget something; deletes memories matching all keywords.
@@ -72,7 +74,14 @@ FUNCTION_SCHEMAS: list[dict[str, Any]] = [
         "memory_remember",
         "Store a fact the user shared or asked you to remember, phrased self-describing "
         "('User is vegetarian').",
-        {"value": {"type": "string", "description": "the fact, under 512 bytes"}},
+        {
+            "value": {"type": "string", "description": "the fact, under 512 bytes"},
+            "sensitive": {
+                "type": "boolean",
+                "description": "true only when the user explicitly asks to keep a secret "
+                "(password, ID number) as sensitive",
+            },
+        },
         ["value"],
     ),
     function_schema(
@@ -229,7 +238,10 @@ def _recent(memory: Memory, command: dict[str, Any]) -> ToolResponse:
 
 
 def _remember(memory: Memory, command: dict[str, Any]) -> ToolResponse:
-    result = memory.remember(_value(command))
+    sensitive = command.get("sensitive", False)
+    if not isinstance(sensitive, bool):
+        raise ValueError("'sensitive' must be true or false")
+    result = memory.remember_words(_value(command), sensitive=sensitive)
     return ToolResponse(True, "remember", {"status": result.status, "fact": result.memory.text})
 
 
@@ -289,7 +301,8 @@ def run_tool(memory: Memory, command: str | bytes | dict[str, Any]) -> ToolRespo
         return _guarded(str(action or ""), lambda: run_state(memory, parsed), memory)
     if not isinstance(action, str) or action not in _HANDLERS:
         return _error(str(action or ""), "unknown_action", f"action must be one of {', '.join(ACTIONS)}")
-    unknown = set(parsed) - {"device", "action", "value", *(_SEARCH_FIELDS if action == "search" else ())}
+    extra = _SEARCH_FIELDS if action == "search" else ("sensitive",) if action == "remember" else ()
+    unknown = set(parsed) - {"device", "action", "value", *extra}
     if unknown:
         return _error(action, "invalid_command", f"unexpected field(s): {', '.join(sorted(unknown))}")
     if memory.is_guest:

@@ -36,6 +36,11 @@ VERB_SCHEMAS: list[dict[str, Any]] = [
                 "type": "string",
                 "description": "normalized key (timezone, language ...); replaces the old one",
             },
+            "sensitive": {
+                "type": "boolean",
+                "description": "true only when the user explicitly asks to keep a secret "
+                "(password, ID number) as sensitive",
+            },
         },
         ["content"],
     ),
@@ -119,7 +124,12 @@ def _create(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
             "id": preferred.memory.id,
             "memory": _memory_dict(preferred.memory),
         }
-    result = memory.remember(content, key, type="general" if kind == "fact" else kind)
+    sensitive = args.get("sensitive", False)
+    if not isinstance(sensitive, bool):
+        raise ValueError("'sensitive' must be true or false")
+    result = memory.remember_words(
+        content, key, type="general" if kind == "fact" else kind, sensitive=sensitive
+    )
     return {"status": result.status, "id": result.memory.id, "memory": _memory_dict(result.memory)}
 
 

@@ -1,0 +1,184 @@
+"""The merge policy as a user meets it: facts about others kept, updates and contradictions applied.
+
+The labelled corpus (tests/data/merge_corpus.jsonl) and the question profile
+(tests/data/paraphrase_profile.json) were written by someone who had not seen the code.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reverie import Memory
+
+DATA = Path(__file__).parent / "data"
+
+
+def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
+    memory.remember(old)
+    status = memory.remember(new).status
+    return status, sorted(m.text for m in memory.list_memories(kind="fact"))
+
+
+def test_a_fact_about_someone_else_in_the_same_shape_is_kept(memory: Memory) -> None:
+    memory.remember("User's godmother Ilse lives in Graz")
+    memory.remember("User's neighbour Tariq lives in Graz")
+    memory.remember("User's neighbour Tariq works as a welder")
+    memory.remember("User's godmother Ilse works as a welder")
+    memory.remember("User's neighbour Tariq has a tortoise")
+    memory.remember("User's neighbour Tariq has a parrot")  # a second pet, not a new value
+    assert memory.count(kind="fact") == 6 and memory.count(status="superseded") == 0
+
+
+def test_a_new_value_for_the_same_person_replaces_the_old_one_with_history(memory: Memory) -> None:
+    old = memory.remember("User's godmother Ilse lives in Graz").memory
+    memory.remember("User's neighbour Tariq lives in Graz")
+    moved = memory.remember("User's godmother Ilse moved to Salzburg")
+    assert moved.status == "superseded" and [r.id for r in moved.replaced] == [old.id]
+    assert sorted(m.text for m in memory.list_memories(kind="fact")) == [
+        "User's godmother Ilse moved to Salzburg",
+        "User's neighbour Tariq lives in Graz",
+    ]
+    assert memory.get(old.id).superseded_by == moved.memory.id
+    assert memory.scope.list_audit()[0].reason == "a newer value of the same attribute"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User is not allergic to penicillin", "User is allergic to penicillin"),
+        ("User is allergic to penicillin", "User is not allergic to penicillin"),
+        ("User's favourite band is Blur", "User's favourite band is Pulp"),
+        ("User's landlord is Marta", "User's landlord is Oskar"),
+        ("User plays squash", "User stopped playing squash"),
+        ("User drinks green tea every afternoon", "User no longer drinks green tea"),
+        ("User likes horror films", "User dislikes horror films"),
+        ("User smokes", "User quit smoking"),
+    ],
+)
+def test_an_update_or_contradiction_supersedes_and_is_never_reinforced(
+    memory: Memory, old: str, new: str
+) -> None:
+    status, active = _pair(memory, old, new)
+    assert status == "superseded"
+    assert active == [new]
+    assert [m.text for m in memory.list_memories(status="superseded")] == [old]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User lives in Lisbon", "User resides in Lisbon"),
+        ("User works at Philips", "User is employed by Philips"),
+        ("User's favourite colour is teal", "The user's favorite color is teal"),
+        ("User loves jazz", "User is a big fan of jazz"),
+    ],
+)
+def test_a_paraphrase_reinforces(memory: Memory, old: str, new: str) -> None:
+    status, active = _pair(memory, old, new)
+    assert (status, active) == ("reinforced", [old])
+    assert memory.list_memories(kind="fact")[0].reinforcement_count == 2
+
+
+def test_a_more_detailed_wording_replaces_the_vaguer_one(memory: Memory) -> None:
+    status, active = _pair(memory, "User has a cat", "User has a cat named Tofu")
+    assert (status, active) == ("superseded", ["User has a cat named Tofu"])
+    status, active = _pair(memory, "User has a cat named Tofu", "User has a cat")
+    assert (status, active) == ("reinforced", ["User has a cat named Tofu"])
+
+
+def test_events_at_other_times_are_other_events(memory: Memory) -> None:
+    memory.remember("User flew to Oslo in March 2023")
+    memory.remember("User flew to Oslo in June 2024")
+    assert memory.count(kind="fact") == 2
+
+
+def test_crowded_store_loses_nothing_and_applies_each_update_to_its_own_subject(memory: Memory) -> None:
+    people = [
+        f"User's {rel} {name}"
+        for rel in ("cousin", "aunt", "mentor", "colleague")
+        for name in (
+            "Hugo",
+            "Rosa",
+            "Wen",
+            "Amara",
+            "Bjorn",
+            "Chiara",
+            "Dmitri",
+            "Esme",
+            "Farid",
+            "Greta",
+            "Hiro",
+            "Ines",
+            "Jonas",
+            "Kalani",
+            "Leila",
+            "Mateo",
+            "Nadia",
+            "Olu",
+            "Priya",
+            "Quentin",
+        )
+    ]
+    cities = ["Lima", "Quito", "Oslo", "Porto", "Lyon", "Kyoto", "Austin", "Dublin"]
+    first = {}
+    for n, person in enumerate(people):
+        row = memory.remember(f"{person} lives in {cities[n % len(cities)]}").memory
+        first[person] = row.id
+    assert memory.count(kind="fact") == len(people) and memory.count(status="superseded") == 0
+    movers = people[::4]
+    for n, person in enumerate(movers):
+        result = memory.remember(f"{person} lives in {cities[(n * 3 + 1) % len(cities)] + 'ville'}")
+        assert [r.id for r in result.replaced] == [first[person]], person
+    assert memory.count(kind="fact") == len(people)
+    assert memory.count(status="superseded") == len(movers)
+
+
+def _corpus() -> list[dict[str, str]]:
+    text = (DATA / "merge_corpus.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_labelled_corpus(memory: Memory) -> None:
+    """Goals: distinct >= 99 %, no contradiction reinforced. The other two lines are floors.
+
+    Updates (goal 85 %) and paraphrases (goal 85 %) are not met yet: the floors hold today's
+    level (57 % and 75 % with the local embedder) so that a change that loses ground fails.
+    """
+    results: dict[str, list[bool]] = {}
+    reinforced_contradictions = []
+    for number, pair in enumerate(_corpus()):
+        memory.add_user(f"p{number}")
+        view = memory.for_user(f"p{number}")
+        first = view.remember(pair["old"]).memory
+        result = view.remember(pair["new"])
+        active = view.list_memories(kind="fact")
+        if pair["label"] == "distinct":
+            ok = len(active) == 2
+        elif pair["label"] in ("update", "contradiction"):
+            ok = len(active) == 1 and view.get(first.id).status == "superseded"
+        else:
+            ok = len(active) == 1
+        if pair["label"] == "contradiction" and result.status == "reinforced":
+            reinforced_contradictions.append(pair)
+        results.setdefault(pair["label"], []).append(ok)
+    rate = {label: sum(oks) / len(oks) for label, oks in results.items()}
+    assert rate["distinct"] >= 0.99, rate
+    assert reinforced_contradictions == []
+    assert rate["update"] >= 0.55 and rate["paraphrase"] >= 0.70 and rate["contradiction"] >= 0.75, rate
+
+
+def test_paraphrased_questions_find_their_fact_in_the_top_three(memory: Memory) -> None:
+    """Questions worded without their answer's words: recall@3 >= 0.9 (no absolute cosine floor)."""
+    profile = json.loads((DATA / "paraphrase_profile.json").read_text(encoding="utf-8"))
+    for fact in profile["facts"]:
+        memory.remember(fact)
+    assert memory.count(kind="fact") == len(profile["facts"])
+    found = 0
+    for question in profile["questions"]:
+        top = [hit.memory.text for hit in memory.search(question["q"], limit=3).facts]
+        found += any(answer in top for answer in question["answers"])
+    assert len(profile["questions"]) >= 30
+    assert found / len(profile["questions"]) >= 0.9
