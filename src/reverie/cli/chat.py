@@ -180,8 +180,9 @@ def _turn(
     and their results handed back, at most three rounds.
     """
     row = memory.add_message(conversation_id, "user", line)
-    seen = memory.observe(line)
-    if seen.handled:
+    # A private conversation teaches nothing, power phrases ("remember that ...") included.
+    seen = None if memory.conversation(row.conversation_id).is_private else memory.observe(line)
+    if seen is not None and seen.handled:
         reply = seen.reply
     else:
         block = memory.context(line, conversation_id=row.conversation_id)
