@@ -313,7 +313,10 @@ def test_extraction_never_stores_a_sensitive_detail_an_explicit_remember_does(
     exported = memory.export()
     flags = {item["text"]: item["sensitive"] for item in exported["memories"]}
     assert flags[SENSITIVE] is True and flags[stored.text] is True
-    tool = run_tool(memory, {"device": "memory", "action": "remember", "value": "User's SSN is 123-45-6789"})
+    ssn = {"device": "memory", "action": "remember", "value": "User's SSN is 123-45-6789"}
+    refused = run_tool(memory, ssn)  # an identity number is kept only when the user asks to
+    assert not refused.ok and refused.data and "ask to keep it as sensitive" in refused.data["detail"]
+    tool = run_tool(memory, {**ssn, "sensitive": True})
     assert tool.ok and memory.search("SSN").facts[0].memory.sensitive
 
 

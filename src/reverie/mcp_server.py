@@ -73,7 +73,8 @@ _TOOLS = {
     "memory_remember": _ToolInfo(
         "Remember a fact",
         'Answers {"status": "stored|reinforced|superseded", "fact"}. Instructions aimed at an assistant, '
-        'secrets and text over 512 bytes are refused with {"status": "rejected", "error", "detail"}.',
+        'secrets and text over 512 bytes are refused with {"status": "rejected", "error", "detail"}; '
+        'a secret is kept only with "sensitive": true, when the user asks to keep it as sensitive.',
         read_only=False,
     ),
     "memory_forget": _ToolInfo(

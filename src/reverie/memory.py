@@ -401,6 +401,7 @@ class Memory(Conversations):
         "User moved to Seattle", "I prefer concise answers" as the verbosity preference, "My
         sister Ana is a nurse" as "User's sister Ana is a nurse"; a third-person fact as written.
         """
+        self._guard(text, "explicit", sensitive)  # the words as said, before any rewording hides a disguise
         intent = detect_phrase(text) if key is None else None
         if intent is not None and intent.action == "prefer":
             return self.prefer(intent.category or infer_category(intent.text), intent.text)

@@ -115,6 +115,12 @@ def export_user(memory: Memory) -> dict[str, Any]:
     }
 
 
+# The guard's limits for imported prose: summaries and the base memory are longer than facts.
+_MAX_SUMMARY_BYTES = 16 * 1024
+_MAX_BASE_BYTES = 64 * 1024
+_HINT = 'mark it "sensitive": true (the user asked to keep it as sensitive)'
+
+
 def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
 
@@ -137,7 +143,9 @@ def _memory(item: Any, index: int) -> NewMemory:
     if not isinstance(text, str):
         raise InvalidInput(f"{where}.text must be a string")
     try:
-        text = ensure_memory_text(text, allow_sensitive=source == "explicit", max_bytes=4096)
+        # A secret comes back only if it was kept as sensitive on the user's explicit request.
+        sensitive = source == "explicit" and item.get("sensitive") is True
+        text = ensure_memory_text(text, allow_sensitive=sensitive, max_bytes=4096, hint=_HINT)
     except InvalidInput as exc:
         raise InvalidInput(f"{where}: {exc}") from exc
     key = item.get("key")
@@ -172,11 +180,15 @@ def _summary(item: Any, index: int) -> NewSummary:
     topics = item.get("topics", [])
     if not isinstance(topics, list) or not all(isinstance(t, str) for t in topics):
         raise InvalidInput(f"{where}.topics must be a list of strings")
+    try:
+        text = ensure_memory_text(item["text"], max_bytes=_MAX_SUMMARY_BYTES)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{where}: {exc}") from exc
     message_count = item.get("message_count") or 0
     if not _is_count(message_count):
         raise InvalidInput(f"{where}.message_count must be a whole number from 0 to {_MAX_COUNT}")
     return NewSummary(
-        text=item["text"],
+        text=text,
         topics=topics,
         sentiment=str(item.get("sentiment") or ""),
         created_at=_ts(item.get("created_at"), f"{where}.created_at"),
@@ -209,6 +221,11 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     base = document.get("base_memory")
     if base is not None and (not isinstance(base, dict) or not isinstance(base.get("text"), str)):
         raise InvalidInput("base_memory must be null or an object with a text")
+    if base is not None and base["text"].strip():
+        try:
+            base = {**base, "text": ensure_memory_text(base["text"], max_bytes=_MAX_BASE_BYTES)}
+        except InvalidInput as exc:
+            raise InvalidInput(f"base_memory: {exc}") from exc
     scope, now = memory.scope, memory.clock()
     counts = {"memories": 0, "skipped": 0, "summaries": 0, "base_memory": 0}
     with scope.transaction():

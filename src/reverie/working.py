@@ -15,6 +15,7 @@ from datetime import tzinfo
 from typing import Any, Literal
 
 from reverie.errors import InvalidInput, NotFound
+from reverie.extract.guard import ensure_memory_text, guard_prompt_text
 from reverie.retrieve.timeutil import check_timestamp, humanize_ago, local_datetime
 
 TaskStatus = Literal["open", "in_progress", "blocked", "done"]
@@ -145,18 +146,21 @@ class WorkingState:
     def lines(self, now: float, tz: tzinfo) -> list[str]:
         """The live state as context lines, most urgent first."""
         state = self.live(now)
-        out = [f"Conversation so far: {state.summary}"] if state.summary else []
+        # State saved before the guard covered it is withheld, never shown verbatim, if it reads as an order.
+        safe = guard_prompt_text
+        out = [f"Conversation so far: {safe(state.summary, label='summary')}"] if state.summary else []
         for timer in sorted(state.timers, key=lambda t: t.due_at):
-            out.append(f"Timer '{timer.label}' goes off in {_duration(timer.due_at - now)}")
+            label = safe(timer.label, label="label")
+            out.append(f"Timer '{label}' goes off in {_duration(timer.due_at - now)}")
         for reminder in sorted(state.reminders, key=lambda r: r.due_at):
             when = (
                 f"due {humanize_ago(reminder.due_at, now)}"
                 if reminder.due_at <= now
                 else f"due {_when(reminder.due_at, tz)}"
             )
-            out.append(f"Reminder: {reminder.text} ({when})")
+            out.append(f"Reminder: {safe(reminder.text, label='reminder')} ({when})")
         for task in state.tasks:
-            out.append(f"Task ({task.status.replace('_', ' ')}): {task.text}")
+            out.append(f"Task ({task.status.replace('_', ' ')}): {safe(task.text, label='task')}")
         return out
 
     def carry_over(self, now: float, tz: tzinfo) -> list[str]:
@@ -189,7 +193,8 @@ def _text(value: str, what: str, *, allow_empty: bool = False) -> str:
         raise InvalidInput(f"The {what} is empty")
     if len(clean) > MAX_TEXT:
         raise InvalidInput(f"The {what} is {len(clean)} characters; at most {MAX_TEXT}")
-    return clean
+    # Live state goes into the prompt and unfinished items become memories: the same guard applies.
+    return ensure_memory_text(clean, max_bytes=4 * MAX_TEXT) if clean else clean
 
 
 def _status(value: str) -> TaskStatus:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reverie.errors import GuardRejected
 from reverie.extract.guard_norm import has_content, spelled_out_words, text_views
@@ -47,8 +48,10 @@ class GuardVerdict:
 _ACCEPTED = GuardVerdict(ok=True)
 
 
+@lru_cache(maxsize=4096)
 def find_instruction_text(text: str) -> str | None:
-    """The instruction-like snippet in ``text`` (under any disguise), or None."""
+    """The instruction-like snippet in ``text`` (under any disguise), or None (cached: the same
+    stored lines are screened again on every turn)."""
     return find_instruction(text_views(text), spelled_out_words(text))
 
 

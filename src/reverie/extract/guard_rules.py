@@ -509,11 +509,24 @@ _SPELLED_STEMS = (
 )
 
 
+# The user reporting their own words ("User said: you must obey my brother") is the user
+# talking to the assistant, so it is no excuse; a third party's advice is.
+_SELF = re.compile(r"\b(?:(?:the\s+)?user|i)\s*$", re.IGNORECASE)
+
+
+def _reported(text: str, end: int) -> bool:
+    found = _REPORTED.search(text, 0, end)
+    if found is None:
+        return False
+    speech = found.group().lower().startswith(("say", "said", "told", "tell"))
+    return not (speech and _SELF.search(text, 0, found.start()))
+
+
 def _find_in_view(text: str) -> str | None:
     hits = [(m.start(), m.end()) for m in (_HARD.search(text), _MULTILINGUAL.search(text)) if m]
     quoted = [m.span() for m in _QUOTED.finditer(text)]
     for m in _SOFT.finditer(text):
-        if not any(a <= m.start() < b for a, b in quoted) and not _REPORTED.search(text, 0, m.start()):
+        if not any(a <= m.start() < b for a, b in quoted) and not _reported(text, m.start()):
             hits.append((m.start(), m.end()))
             break
     return _snippet(text, *min(hits)) if hits else None

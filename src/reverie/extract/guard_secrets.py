@@ -96,9 +96,10 @@ _PHRASE_RULES = r"""
         (?:是|为|は|:|：)\s*[^\s。、，,]{4,})
   | (?P<assignment>(?i:\b[\w-]{0,40}?(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|login
         |credentials?)[\w-]{0,40}\s*[:=]\s*{VALUE}))
-  | (?P<pair>(?i:\b(?:login|logins|credentials?|username|user|account|creds|sign[\s-]?in|benutzer|usuario
-        |utilisateur|usu[aá]rio|utente|логин)\b[^.\n/]{0,40}?[:=\s]\s*(?!https?:)[^\s/:]+\s*[/|](?!/)\s*
-        (?:(?:pass(?:word)?|pwd|pw)\s*[:=]?\s*)?(?=\S*\d|\S*[^\w\s.,;:!?])\S{4,}))
+  | (?P<pair>(?i:(?:\b(?:login|logins|credentials?|account|creds|sign[\s-]?in|benutzer|usuario|utilisateur
+        |usu[aá]rio|utente|логин)\b[^.\n/<>]{0,40}?[:=\s]|\buser(?:name)?\s*[:=])\s*(?!https?:)[^\s/:<>]+
+        \s*[/|](?!/)\s*(?:(?:pass(?:word)?|pwd|pw)\s*[:=]?\s*)?(?=[^\s<>]*\d|[^\s<>]*[^\w\s.,;:!?<>])
+        [^\s<>]{4,}))
   | (?P<pair2>(?i:\b(?:user(?:name)?|login|account|e-?mail)\s*[:=\s]\s*\S+[\s,;]+(?:pass(?:word)?|pwd
       |pw)\s*[:=]?\s*\S{3,}))
   | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}))

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, FloatMatrix, to_blob
-from reverie.errors import ProviderError
+from reverie.errors import GuardRejected, ProviderError
 from reverie.extract.claims import (
     Claim,
     Verdict,
@@ -46,7 +46,7 @@ from reverie.extract.claims import (
     parse_claim,
     polarity_flip,
 )
-from reverie.extract.guard import find_personal_sensitive
+from reverie.extract.guard import ensure_memory_text, find_personal_sensitive
 from reverie.extract.keys import infer_key
 from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore, VectorKind
 from reverie.text import keyword_terms, token_similarity
@@ -269,6 +269,7 @@ def correct_fact(
     reason: str = "",
 ) -> RememberResult:
     """The user corrected ``old_text``: the closest active fact is superseded by ``new_text``."""
+    new_text = ensure_memory_text(new_text, max_bytes=4096)  # a correction is a way in like any other
     terms = keyword_terms(old_text)
     candidates = [row for row, _ in scope.search_memories(terms, kinds=("fact",), limit=10)]
     old = max(candidates, key=lambda row: token_similarity(row.text, old_text), default=None)
@@ -398,6 +399,11 @@ def merge_memories(
     moved = superseded = 0
     ids: list[int] = []
     for row in rows:
+        try:  # the thread's memories become the person's: the guard checks them on the way
+            ensure_memory_text(row.text, allow_sensitive=row.sensitive, max_bytes=4096)
+        except GuardRejected as exc:
+            why = f"Thread memory #{row.id}: {exc}; edit or delete it first"
+            raise GuardRejected(why, exc.reason) from exc
         vector = embed_or_none(service, row.text)
         twin = target.find_active_by_key(row.kind, row.key) if row.key else None
         if twin is None and row.kind == "fact":

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
+from reverie.extract.guard import guard_prompt_text
 from reverie.retrieve.timeutil import relative_day
 from reverie.store.base import MemoryFilter, MemoryRow, UserStore
 from reverie.text import count_tokens
@@ -61,6 +62,12 @@ class ContextBlock:
 def clean_item(text: str) -> str:
     """One line of remembered text that cannot break out of the fence or fake a heading."""
     return _FENCE_TAG.sub("[removed]", _WHITESPACE.sub(" ", text)).strip()
+
+
+def _stored(text: str, label: str) -> str:
+    """Stored text as a fenced line; withheld if it reads as an instruction (kept before the guard
+    covered its way in, e.g. an old import), so it never reaches the prompt verbatim."""
+    return clean_item(guard_prompt_text(text, label=label))
 
 
 def confidence_label(confidence: float) -> str:
@@ -161,8 +168,9 @@ def build_context(
     for excerpt in documents:
         label = clean_item(excerpt.source)
         room = excerpts.allowance - excerpts.used - count_tokens(f"- [{label}] ") - 2
-        text = _truncate(clean_item(excerpt.text), room) if room > 8 else ""
-        if not text or not excerpts.add(f"- [{label}] {text}", excerpt.chunk_id):
+        # Quoted, inside the fence, under a title that says they are reference data.
+        text = _truncate(clean_item(excerpt.text), room - 2) if room > 10 else ""
+        if not text or not excerpts.add(f'- [{label}] "{text}"', excerpt.chunk_id):
             break
     available -= excerpts.spent()
     carry = 0
@@ -189,7 +197,7 @@ def build_context(
     base = scope.get_base_memory()
     profile = open_section("profile", "Profile:")
     if base:
-        text = _truncate(clean_item(base[0]), profile.allowance - profile.used - 1)
+        text = _truncate(_stored(base[0], "profile"), profile.allowance - profile.used - 1)
         if text:
             profile.add(text)
     close_section(profile)
@@ -197,22 +205,23 @@ def build_context(
     prefs = open_section("preferences", "Preferences:")
     for row in scope.list_memories(MemoryFilter(kinds=("preference",), limit=50, order="confidence")):
         if not prefs.add(
-            f"- {clean_item(row.key or 'general').replace('_', ' ')}: {clean_item(row.text)}", row.id
+            f"- {clean_item(row.key or 'general').replace('_', ' ')}: {_stored(row.text, 'preference')}",
+            row.id,
         ):
             break
     close_section(prefs)
 
     if topic is not None:
-        current = open_section("topic", f"Current topic — {clean_item(topic[0])}:")
+        current = open_section("topic", f"Current topic — {_stored(topic[0], 'topic title')}:")
         for line in topic[1]:
-            if not current.add(f"- {clean_item(line)}"):
+            if not current.add(f"- {_stored(line, 'topic note')}"):
                 break
         close_section(current)
 
     candidates = scope.list_memories(MemoryFilter(kinds=("fact",), limit=max_facts * 3, order="confidence"))
     facts = open_section("facts", "Known facts:")
     for row in _rank_facts(candidates, relevant, now, max_facts):
-        line = f"- {clean_item(row.text)} ({row.source}, {confidence_label(row.confidence)})"
+        line = f"- {_stored(row.text, 'fact')} ({row.source}, {confidence_label(row.confidence)})"
         if not facts.add(line, row.id):
             break
     close_section(facts)
@@ -220,13 +229,13 @@ def build_context(
     if recent_topics:
         index = open_section("recent_topics", "Recent topics:")
         for line in recent_topics:
-            if not index.add(f"- {clean_item(line)}"):
+            if not index.add(f"- {_stored(line, 'topic')}"):
                 break
         close_section(index)
 
     summaries = open_section("summaries", "Recent conversations:")
     for summary in scope.list_summaries(limit=max_summaries):
-        line = f"- {relative_day(summary.created_at, now, tz)}: {clean_item(summary.text)}"
+        line = f"- {relative_day(summary.created_at, now, tz)}: {_stored(summary.text, 'summary')}"
         if not summaries.add(line, summary.id):
             break
     if excerpts.lines:

@@ -245,6 +245,11 @@ class RememberIn(_In):
         examples=["daughter_name"],
     )
     type: str = Field(default="general", examples=["family"])
+    sensitive: bool = Field(
+        default=False,
+        description="The user explicitly asks to keep it as sensitive (a password, an ID number): "
+        "the guard then lets a secret through and the memory is flagged sensitive",
+    )
 
 
 class EditIn(_In):

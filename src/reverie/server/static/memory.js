@@ -111,8 +111,12 @@ function buildAddForm(view) {
   view.addTextLabel = h('label', { class: 'label', for: 'add-text' }, 'Remember a fact');
   view.categoryField = h('div', { class: 'field', hidden: true },
     h('label', { class: 'label', for: 'add-category' }, 'Category'), view.addCategory);
+  // A secret (a password, an ID number) is refused unless the user asks to keep it as sensitive.
+  view.addSensitive = h('input', { id: 'add-sensitive', type: 'checkbox' });
+  view.sensitiveField = h('div', { class: 'field' },
+    h('label', { class: 'label', for: 'add-sensitive' }, view.addSensitive, ' Keep as sensitive'));
   view.addForm = h('form', { class: 'add-form card' }, view.categoryField,
-    h('div', { class: 'field grow' }, view.addTextLabel, view.addText),
+    h('div', { class: 'field grow' }, view.addTextLabel, view.addText), view.sensitiveField,
     h('button', { type: 'submit', class: 'btn btn-primary' }, icon('plus'), 'Remember'));
   return view.addForm;
 }
@@ -336,6 +340,7 @@ function selectTab(view, state, kind) {
   view.panel.setAttribute('aria-labelledby', `tab-${kind}`);
   view.addForm.hidden = kind === 'summary';
   view.categoryField.hidden = kind !== 'preference';
+  view.sensitiveField.hidden = kind === 'preference';
   view.addTextLabel.textContent = kind === 'preference' ? 'Preference' : 'Remember a fact';
   view.addText.placeholder = kind === 'preference' ? 'e.g. short answers' : "e.g. I'm allergic to shellfish";
 }
@@ -374,18 +379,19 @@ function wireSearch(view, state, reload) {
   return () => clearTimeout(timer);
 }
 
-async function saveNew(state, category, text) {
+async function saveNew(state, category, text, sensitive) {
   if (state.tab === 'preference') {
     await api(`/api/v1/preferences/${encodeURIComponent(category)}`, { method: 'PUT', body: { value: text } });
     return;
   }
-  const result = await api('/api/v1/memories', { method: 'POST', body: { text } });
+  const result = await api('/api/v1/memories', { method: 'POST', body: { text, sensitive } });
   if (result.status !== 'stored') notify(`Already known: ${result.status}.`, 'info');
 }
 
 async function addMemory(view, state) {
   const text = view.addText.value.trim();
   const category = view.addCategory.value.trim();
+  const sensitive = view.addSensitive.checked;
   if (!text) {
     view.addText.focus();
     return;
@@ -399,12 +405,13 @@ async function addMemory(view, state) {
   view.addText.value = '';
   view.addCategory.value = '';
   try {
-    await saveNew(state, category, text);
+    await saveNew(state, category, text, sensitive);
   } catch (err) {
     view.addText.value = text;
     view.addCategory.value = category;
     throw err;
   }
+  view.addSensitive.checked = false;
   notify('Remembered.', 'ok');
   await state.refresh();
 }
