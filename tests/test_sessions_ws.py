@@ -276,6 +276,8 @@ def test_guest_gets_replies_and_nothing_is_kept(
         ack = _say(ws, "What am I allergic to?", reply=True)
         assert ack["message_id"] is None and ack["conversation_id"] is None
         reply, _ = _until(ws, "reply")
+        timing = reply.pop("timing")  # what the turn cost, in ms (as Server-Timing over HTTP)
+        assert set(timing) == {"context", "record", "model", "total"} and timing["total"] >= timing["model"]
         assert reply == {
             "type": "reply",
             "content": "Hello there, visitor.",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound, ReverieError, TooLarge
 from reverie.extract.extraction import Extraction, extract_exchange, validate
-from reverie.extract.merge import MergePolicy, embed_all_or_none, remember_fact, store_vector
+from reverie.extract.merge import MergePolicy, remember_fact
 from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector_text
 from reverie.retrieve.timeutil import check_timestamp
 from reverie.store.base import MessageRow, VectorKind
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from reverie.embed.service import EmbeddingService
     from reverie.llm import ChatModel
     from reverie.retrieve.hybrid import Semantic
+    from reverie.retrieve.indexer import MessageIndexer
     from reverie.store.base import ConversationRow, UserStore
 
 log = logging.getLogger(__name__)
@@ -55,9 +56,9 @@ def _check_turn(turn: Turn) -> None:
         raise TooLarge(f"The message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}. Send it in parts")
     if turn.speaker is not None and (not turn.speaker.strip() or len(turn.speaker) > 100):
         raise InvalidInput("speaker must be a name of 1-100 characters")
-
     if turn.at is not None:
         check_timestamp(turn.at, "A message's time (at)")
+
 
 class BackgroundTasks:
     """One worker thread for work that must never delay a reply (per-exchange extraction)."""
@@ -106,6 +107,7 @@ class Conversations:
     policy: MergePolicy
     extraction_model: ChatModel | None
     background: BackgroundTasks
+    indexer: MessageIndexer | None
 
     @property
     def scope(self) -> UserStore:  # provided by Memory
@@ -119,10 +121,10 @@ class Conversations:
         self, interface: str = "api", *, private: bool = False, at: float | None = None
     ) -> ConversationRow:
         """Open a conversation (a session) on an interface."""
-        return self.scope.start_conversation(
-            interface, self.clock() if at is None else at, is_private=private
         if at is not None:
             check_timestamp(at, "A conversation's start time (at)")
+        return self.scope.start_conversation(
+            interface, self.clock() if at is None else at, is_private=private
         )
 
     def current_conversation(self, interface: str = "api", *, private: bool = False) -> ConversationRow:
@@ -173,14 +175,15 @@ class Conversations:
         speaker: str | None = None,
         ref: str | None = None,
     ) -> MessageRow:
-        """Store one turn; it becomes searchable (keywords and meaning) at once."""
+        """Store one turn: found by keywords at once, by meaning once its batch lands (see wait_indexed)."""
         return self.add_messages(conversation, [Turn(role, content, at, speaker, ref)])[0]
 
     def add_messages(self, conversation: int | ConversationRow, turns: Sequence[Turn]) -> list[MessageRow]:
-        """Store several turns at once (one embedding batch, one transaction), e.g. an imported transcript.
+        """Store several turns at once (one transaction), e.g. an imported transcript.
 
-        Each turn is indexed with its window (see :mod:`reverie.retrieve.episodes`); the window
-        vector of the turn before the first new one is refreshed, since it now has a next turn.
+        Recording is plain inserts; each turn's vectors (the turn and its window, see
+        :mod:`reverie.retrieve.episodes`) and the refreshed window of the turn before the first
+        new one are computed in the background (:mod:`reverie.retrieve.indexer`).
         """
         conversation_id = conversation if isinstance(conversation, int) else conversation.id
         current = self.conversation(conversation_id)
@@ -195,33 +198,17 @@ class Conversations:
                 scope.end_conversation(current.id, current.last_activity)
             current = scope.start_conversation(current.interface, first_at, is_private=current.is_private)
             conversation_id = current.id
-        prior = scope.list_messages(conversation_id, limit=2)
+        prior = scope.list_messages(conversation_id, limit=1)
         pending = [
             MessageRow(0, conversation_id, t.role, t.content, t.speaker, t.ref, now if t.at is None else t.at)
             for t in turns
         ]
         seq = [*prior, *pending]
         offset = len(prior)
-
-        def neighbours(position: int) -> tuple[MessageRow | None, MessageRow | None]:
-            before = seq[position - 1] if position > 0 else None
-            after = seq[position + 1] if position + 1 < len(seq) else None
-            return before, after
-
-        texts = [turn_vector_text(row, self.tz) for row in pending]
-        texts += [
-            window_vector_text(*_around(neighbours(offset + i), row), self.tz)
-            for i, row in enumerate(pending)
-        ]
-        if prior and pending:
-            texts.append(window_vector_text(*_around(neighbours(offset - 1), prior[-1]), self.tz))
-        service = self.embeddings
-        vectors = embed_all_or_none(service, texts)
-        count = len(pending)
         rows = []
         with scope.transaction():
             for i, draft in enumerate(pending):
-                before, _ = neighbours(offset + i)
+                before = seq[offset + i - 1] if offset + i > 0 else None
                 row = scope.add_message(
                     conversation_id,
                     draft.role,
@@ -233,12 +220,10 @@ class Conversations:
                     window_text=window_keyword_text(before, draft),
                 )
                 seq[offset + i] = row
-                if vectors is not None:
-                    store_vector(scope, service, "message", row.id, vectors[i])
-                    store_vector(scope, service, "message_window", row.id, vectors[count + i])
                 rows.append(row)
-            if vectors is not None and prior and pending:
-                store_vector(scope, service, "message_window", prior[-1].id, vectors[2 * count])
+        if self.indexer is not None and rows:
+            # Vectors of the turns (and the refreshed window before them) come in background batches.
+            self.indexer.add(scope.user_id, [row.id for row in rows])
         user_turns = [row for row in rows if row.role == "user"]
         if user_turns and not current.is_private:
             self._detect_topic_later(conversation_id, user_turns[-1].content)
@@ -288,6 +273,10 @@ class Conversations:
         self.conversation(conversation_id)
         return self.scope.list_messages(conversation_id, limit=limit)
 
+    def wait_indexed(self, timeout: float | None = None) -> bool:
+        """Block until the turns recorded so far are searchable by meaning; False on timeout."""
+        return self.indexer.wait(timeout) if self.indexer is not None else True
+
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """Embed every memory, summary and message that has no vector of the current model.
 
@@ -298,6 +287,7 @@ class Conversations:
         if service is None:
             raise InvalidInput("Embeddings are off ([embeddings] enabled = false); nothing to re-index")
         service.resume()
+        self.wait_indexed()  # turns still in a background batch are not counted twice
         scope = self.scope
         counts: dict[str, int] = {kind: 0 for kind in VECTOR_KINDS}
         totals = {kind: scope.count_vectors(kind, service.model_id) for kind in VECTOR_KINDS}

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,6 +27,9 @@ FloatMatrix = npt.NDArray[np.float32]
 log = logging.getLogger(__name__)
 _PRUNE_EVERY = 256
 _FLUSH_EVERY = 256
+#: Recent vectors kept in memory: a turn's query is embedded once, then its searches (facts,
+#: episodes, documents) and a retried turn reuse the vector without ONNX or a database read.
+RECENT_VECTORS = 512
 
 
 def embedder_from_settings(settings: Settings) -> Embedder:
@@ -82,6 +87,8 @@ class EmbeddingService:
         self._puts = 0
         self._hits = 0
         self._misses = 0
+        self._recent: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -103,7 +110,13 @@ class EmbeddingService:
         if not items:
             return np.zeros((0, 0), dtype=np.float32)
         hashes = [content_hash(text) for text in items]
-        cached = self.store.cache_get(self.model_id, sorted(set(hashes))) if self.store else {}
+        recent = self._recall(hashes) if self.cache_entries > 0 else {}
+        if len(recent) == len(set(hashes)):
+            self._hits += len(items)
+            return np.vstack([recent[d] for d in hashes]).astype(np.float32, copy=False)
+        unknown = sorted(set(hashes) - recent.keys())
+        cached = self.store.cache_get(self.model_id, unknown) if self.store else {}
+        cached.update({d: to_blob(v) for d, v in recent.items()})
         todo = [i for i, digest in enumerate(hashes) if digest not in cached]
         fresh: dict[str, npt.NDArray[np.float32]] = {}
         if todo:
@@ -112,9 +125,25 @@ class EmbeddingService:
             vectors = _normalise(np.asarray(self._call([items[first[d]] for d in unique]), dtype=np.float32))
             fresh = dict(zip(unique, vectors, strict=True))
         rows = [fresh[d] if d in fresh else np.frombuffer(cached[d], dtype="<f4") for d in hashes]
+        if len(items) == 1 and self.cache_entries > 0:  # a query: likely asked again within the turn
+            self._keep(hashes[0], rows[0])
         if self.store is not None:
             self._remember(fresh, hits=len(items) - len(todo), misses=len(todo))
         return np.vstack(rows).astype(np.float32, copy=False)
+
+    def _recall(self, hashes: list[str]) -> dict[str, npt.NDArray[np.float32]]:
+        with self._recent_lock:
+            found = {d: self._recent[d] for d in hashes if d in self._recent}
+            for digest in found:
+                self._recent.move_to_end(digest)
+        return found
+
+    def _keep(self, digest: str, vector: npt.NDArray[np.float32]) -> None:
+        with self._recent_lock:
+            self._recent[digest] = vector
+            self._recent.move_to_end(digest)
+            while len(self._recent) > RECENT_VECTORS:
+                self._recent.popitem(last=False)
 
     def _call(self, texts: list[str]) -> list[list[float]]:
         if time.monotonic() < self._paused_until:

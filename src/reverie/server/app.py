@@ -31,6 +31,7 @@ from reverie.server.ops import UpstreamProbe, check_listen_address, health_repor
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
 from reverie.server.topics import topics_router
+from reverie.server.workers import size_pools
 from reverie.server.working import working_router
 from reverie.store import open_store
 
@@ -52,7 +53,6 @@ def health(request: Request, root: RootMemory) -> HealthOut:
     )
 
 
-def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) -> FastAPI:
 def _is_admin(request: Request, root: Memory) -> bool:
     try:
         credential = authenticate(root, request.headers, request.cookies, request.method)
@@ -61,6 +61,7 @@ def _is_admin(request: Request, root: Memory) -> bool:
     return credential.user.is_admin and credential.interface is None
 
 
+def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) -> FastAPI:
     """Build the HTTP app; it opens the memory store at startup and closes it at shutdown.
 
     ``clock`` replaces ``time.time`` for every memory the app touches (tests use it).
@@ -68,8 +69,10 @@ def _is_admin(request: Request, root: Memory) -> bool:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        size_pools()  # memory work on as many threads as cores; model waits on their own pool
         memory = Memory(settings, clock=clock)
         app.state.memory = memory
+        memory.recover_index()  # turns a crash left without vectors are indexed in the background
         if not memory.accounts.has_admin():
             log.warning(
                 "No admin account yet: open http://%s:%s/setup on this machine, or run "

@@ -18,6 +18,7 @@ Every answer carries the conversation id in ``X-Reverie-Conversation`` (not for 
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
@@ -39,9 +40,11 @@ from reverie.memory import Memory
 from reverie.server.deps import MemoryDep, RootMemory, current_memory
 from reverie.server.errors import code_for
 from reverie.server.schemas import ErrorOut
+from reverie.server.workers import iterate_upstream, run_memory, run_upstream
 from reverie.text import count_tokens
 
 CONVERSATION_HEADER = "X-Reverie-Conversation"
+TIMING_HEADER = "Server-Timing"
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "Invalid input"},
     404: {"model": ErrorOut, "description": "No such conversation (for this user)"},
@@ -212,8 +215,13 @@ def _interface(memory: Memory) -> str:
     return memory.interface or "chat"
 
 
-def _headers(conversation_id: int | None) -> dict[str, str]:
-    return {CONVERSATION_HEADER: str(conversation_id)} if conversation_id is not None else {}
+def _headers(conversation_id: int | None, exchange: Exchange, started: float) -> dict[str, str]:
+    """The conversation id (not for guests) and what Reverie cost (``Server-Timing``, ms)."""
+    total = (time.perf_counter() - started) * 1000.0
+    headers = {TIMING_HEADER: exchange.timing.header(total)}
+    if conversation_id is not None:
+        headers[CONVERSATION_HEADER] = str(conversation_id)
+    return headers
 
 
 def _tool_calls_out(calls: list[ToolCall]) -> list[dict[str, Any]]:
@@ -295,7 +303,7 @@ def _sse(
 
 # routes ----------------------------------------------------------------------------------
 @chat_router.post("/v1/chat/completions", response_model=None)
-def chat_completions(
+async def chat_completions(
     memory: MemoryDep,
     model: UpstreamDep,
     body: ChatCompletionIn,
@@ -306,31 +314,23 @@ def chat_completions(
 
     ``stream: true`` answers with server-sent events. Without ``tools`` the model may call the
     memory functions, which Reverie runs; with your own ``tools`` their calls come back to you.
+    ``Server-Timing`` says what the answer cost in ms: context, record, model and total (when
+    streaming: up to the first piece of the reply).
     """
+    started = time.perf_counter()
     messages = chat_messages(body.messages)
-    conversation = resolve_conversation(
-        memory, conversation_id, interface=_interface(memory), private=private
-    )
-    exchange = start_exchange(
-        memory,
-        model,
-        messages,
-        conversation=conversation,
-        tools=body.tools,
-        memory_tools=body.tool_choice != "none",
-        temperature=body.temperature,
-        max_tokens=body.max_completion_tokens or body.max_tokens,
-    )
+    exchange = await run_memory(_begin_completion, memory, model, messages, body, conversation_id, private)
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(memory.clock())
     if not body.stream:
-        answer = exchange.complete()
+        answer = await run_upstream(exchange.complete)
         return JSONResponse(
-            _completion(exchange, answer, completion_id, created), headers=_headers(answer.conversation_id)
+            _completion(exchange, answer, completion_id, created),
+            headers=_headers(answer.conversation_id, exchange, started),
         )
     pieces = exchange.stream()
     # The first piece is awaited here, so that an upstream failure still gets its HTTP status.
-    first = next(pieces, None)
+    first = await run_upstream(next, pieces, None)
     events = _sse(
         exchange,
         pieces,
@@ -340,8 +340,32 @@ def chat_completions(
         model=model.model_id.split(":", 1)[-1],
         include_usage=bool(body.stream_options and body.stream_options.include_usage),
     )
-    headers = {"Cache-Control": "no-cache", **_headers(exchange.conversation_id)}
-    return StreamingResponse(events, media_type="text/event-stream", headers=headers)
+    headers = {"Cache-Control": "no-cache", **_headers(exchange.conversation_id, exchange, started)}
+    return StreamingResponse(iterate_upstream(events), media_type="text/event-stream", headers=headers)
+
+
+def _begin_completion(
+    memory: Memory,
+    model: ChatModel,
+    messages: list[ChatMessage],
+    body: ChatCompletionIn,
+    conversation_id: int | None,
+    private: bool,
+) -> Exchange:
+    """The memory half of a completion (on a memory thread): conversation, recorded turn, prompt."""
+    conversation = resolve_conversation(
+        memory, conversation_id, interface=_interface(memory), private=private
+    )
+    return start_exchange(
+        memory,
+        model,
+        messages,
+        conversation=conversation,
+        tools=body.tools,
+        memory_tools=body.tool_choice != "none",
+        temperature=body.temperature,
+        max_tokens=body.max_completion_tokens or body.max_tokens,
+    )
 
 
 @chat_router.get("/v1/models", response_model=ModelListOut, dependencies=[Depends(current_memory)])
@@ -354,29 +378,41 @@ def list_models(root: RootMemory) -> ModelListOut:
 
 
 @chat_router.post("/chat/text", response_model=TextOut)
-def chat_text(
+async def chat_text(
     memory: MemoryDep,
     model: UpstreamDep,
     body: TextIn,
     conversation_id: ConversationHeader = None,
     private: PrivateHeader = False,
-) -> TextOut:
-    """Lo-Bug's text chat: ``{"text"}`` in, the reply out; the conversation's last turns are the history."""
-    conversation = resolve_conversation(
-        memory, conversation_id, interface=_interface(memory), private=private
-    )
-    history = conversation_history(memory, conversation.id if conversation else None)
-    user = ChatMessage("user", body.text)
-    if not (history and history[-1] == user):  # else a retry of a turn that got no reply
-        history.append(user)
-    exchange = start_exchange(memory, model, history, conversation=conversation)
-    answer = exchange.complete()
-    return TextOut(
+) -> JSONResponse:
+    """Lo-Bug's text chat: ``{"text"}`` in, the reply out; the conversation's last turns are the history.
+
+    ``Server-Timing`` says what the answer cost in ms: context, record, model and total.
+    """
+    started = time.perf_counter()
+    exchange = await run_memory(_begin_text, memory, model, body.text, conversation_id, private)
+    answer = await run_upstream(exchange.complete)
+    out = TextOut(
         text=answer.content,
         conversation_id=answer.conversation_id,
         message_id=answer.message_id,
         guest=memory.is_guest,
     )
+    return JSONResponse(out.model_dump(), headers=_headers(None, exchange, started))
 
 
-__all__ = ["CONVERSATION_HEADER", "chat_messages", "chat_router", "upstream_model"]
+def _begin_text(
+    memory: Memory, model: ChatModel, text: str, conversation_id: int | None, private: bool
+) -> Exchange:
+    """The memory half of a text chat turn (on a memory thread)."""
+    conversation = resolve_conversation(
+        memory, conversation_id, interface=_interface(memory), private=private
+    )
+    history = conversation_history(memory, conversation.id if conversation else None)
+    user = ChatMessage("user", text)
+    if not (history and history[-1] == user):  # else a retry of a turn that got no reply
+        history.append(user)
+    return start_exchange(memory, model, history, conversation=conversation)
+
+
+__all__ = ["CONVERSATION_HEADER", "TIMING_HEADER", "chat_messages", "chat_router", "upstream_model"]

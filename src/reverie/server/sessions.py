@@ -38,8 +38,10 @@ Server to client:
     A turn was recorded (ids are null for a guest). The conversation id changes when an idle
     conversation was ended and a new one started.
 ``{"type": "delta", "content": "..."}``, then
-``{"type": "reply", "content": "...", "message_id": 13, "conversation_id": 3}``
+``{"type": "reply", "content": "...", "message_id": 13, "conversation_id": 3, "timing": {...}}``
     The assistant's answer, in pieces and then whole (``message_id``: the recorded reply).
+    ``timing`` is what the turn cost in ms, as in the HTTP ``Server-Timing`` header:
+    ``{"context": 2.1, "record": 0.6, "model": 310.0, "total": 315.2}``.
 ``{"type": "private", "value": true, "conversation_id": 3}``,
 ``{"type": "context", "text": "...", "tokens": 120, "budget": 800}``,
 ``{"type": "ended", "reason": "end", "conversation_id": 3, "state": "pending"}``, ``{"type": "pong"}``
@@ -56,12 +58,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+from starlette.concurrency import run_in_threadpool
 from starlette.types import Message
 
 from reverie.assistant import HISTORY_TURNS, Exchange, start_exchange
@@ -71,6 +74,7 @@ from reverie.llm import ChatMessage, ChatModel, chat_model_from_settings
 from reverie.memory import Memory
 from reverie.server.deps import MemoryDep
 from reverie.server.errors import code_for
+from reverie.server.workers import iterate_upstream
 
 log = logging.getLogger(__name__)
 sessions_router = APIRouter(prefix="/api/v1", tags=["sessions"])
@@ -253,6 +257,7 @@ class LiveSession:
 
     async def _reply(self, model: ChatModel, content: str, speaker: str | None) -> None:
         """Record the user's turn, then stream the model's answer with memory in the prompt."""
+        started = time.perf_counter()
         user = ChatMessage("user", content)
         prompt = [*([ChatMessage("system", self.system)] if self.system else []), *self.history, user]
         conversation_id = None if self.memory.is_guest else await self._conversation()
@@ -276,7 +281,7 @@ class LiveSession:
             }
         )
         try:
-            async for piece in iterate_in_threadpool(exchange.stream()):
+            async for piece in iterate_upstream(exchange.stream()):
                 await self.send({"type": "delta", "content": piece})
         except ReverieError as exc:
             await self.error(code_for(exc), str(exc))
@@ -289,6 +294,7 @@ class LiveSession:
                 "content": answer.content,
                 "message_id": answer.message_id,
                 "conversation_id": self.conversation_id,
+                "timing": exchange.timing.figures((time.perf_counter() - started) * 1000.0),
             }
         )
 

@@ -1,0 +1,128 @@
+"""Turn vectors come in background batches: keywords at once, meaning once the batch lands, none lost."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+from conftest import Clock
+
+from reverie import Memory, Settings, load_settings
+from reverie.retrieve.episodes import window_vector_text
+from reverie.retrieve.indexer import MessageIndexer
+
+WAIT = 60.0  # a deadline, not a delay: every wait returns as soon as the batch landed
+
+
+def _vector(memory: Memory, kind: str, item_id: int) -> np.ndarray | None:
+    service = memory.embeddings
+    assert service is not None
+    rows, _ = memory.scope.load_vectors(kind, service.model_id)  # type: ignore[arg-type]
+    found = dict(rows)
+    return np.frombuffer(found[item_id], dtype="<f4") if item_id in found else None
+
+
+def test_a_turn_is_found_by_meaning_once_its_batch_landed(memory: Memory) -> None:
+    conv = memory.start_conversation("chat")
+    row = memory.add_message(conv, "user", "We adopted a greyhound from the shelter last weekend")
+    memory.add_message(conv, "assistant", "Congratulations on the new family member!")
+    # Keywords find it at once, whatever the batch is doing.
+    assert memory.search("greyhound", scope="messages").messages[0].message.id == row.id
+    assert memory.wait_indexed(WAIT)
+    hits = memory.search("puppy dog", scope="messages").messages
+    assert hits and hits[0].message.id == row.id
+    assert memory.indexer is not None and memory.indexer.pending == 0
+
+
+def test_recording_waits_for_no_embedding(settings: Settings, clock: Clock) -> None:
+    """While the indexer is held inside a batch, turns are still recorded and found by keywords."""
+    with Memory(settings, clock=clock) as memory:
+        service = memory.embeddings
+        assert service is not None and memory.indexer is not None
+        entered, release = threading.Event(), threading.Event()
+        embed = service.embedder.embed_batch
+
+        def held(texts: list[str]) -> list[list[float]]:
+            if threading.current_thread().name == "reverie-indexer":  # queries go through
+                entered.set()
+                assert release.wait(WAIT)
+            return embed(texts)
+
+        service.embedder.embed_batch = held  # type: ignore[method-assign]
+        conv = memory.start_conversation("chat")
+        memory.add_message(conv, "user", "The plumber comes on Friday")
+        assert entered.wait(WAIT)  # the indexer is now stuck in its batch
+        second = memory.add_message(conv, "user", "Bring the spare key for the plumber")
+        assert second.id in [h.message.id for h in memory.search("spare key", scope="messages").messages]
+        assert _vector(memory, "message", second.id) is None
+        release.set()
+        assert memory.wait_indexed(WAIT)
+        assert _vector(memory, "message", second.id) is not None
+
+
+def test_the_window_before_a_new_turn_is_refreshed(memory: Memory) -> None:
+    conv = memory.start_conversation("chat")
+    first = memory.add_message(conv, "user", "What should I plant in March?")
+    assert memory.wait_indexed(WAIT)
+    alone = _vector(memory, "message_window", first.id)
+    second = memory.add_message(conv, "assistant", "Peas and broad beans do well then")
+    assert memory.wait_indexed(WAIT)
+    refreshed = _vector(memory, "message_window", first.id)
+    service = memory.embeddings
+    assert service is not None and alone is not None and refreshed is not None
+    expected = service.embed([window_vector_text(None, first, second, memory.tz)])[0]
+    assert float(np.dot(refreshed, expected)) > 0.999
+    assert float(np.dot(alone, expected)) < 0.99
+
+
+def test_turns_left_without_vectors_are_indexed_on_start(tmp_path: Path, clock: Clock) -> None:
+    """A crash before the batch: the turns are in the database, and the next start indexes them."""
+    home = tmp_path / "home"
+    base = {"REVERIE_MEMORY__TIMEZONE": "UTC"}
+    with Memory(
+        load_settings(home=home, environ={**base, "REVERIE_EMBEDDINGS__ENABLED": "false"}), clock=clock
+    ) as off:
+        conv = off.start_conversation("chat")
+        rows = [
+            off.add_message(conv, "user", "My sister Ines is getting married in Porto"),
+            off.add_message(conv, "assistant", "How lovely, a wedding by the river"),
+        ]
+        guest_thread = off.start_thread("kitchen speaker")
+        other = guest_thread.add_message(
+            guest_thread.start_conversation("kitchen"), "user", "Timer for pasta"
+        )
+    with Memory(load_settings(home=home, environ=base), clock=clock) as memory:
+        assert _vector(memory, "message", rows[0].id) is None
+        memory.recover_index()
+        assert memory.wait_indexed(WAIT)
+        for row in rows:
+            assert _vector(memory, "message", row.id) is not None
+            assert _vector(memory, "message_window", row.id) is not None
+        thread = memory.for_thread(guest_thread.user.name if guest_thread.user else "")
+        assert _vector(thread, "message", other.id) is not None
+        hits = memory.search("a family celebration", scope="messages").messages
+        assert hits and hits[0].message.id in {r.id for r in rows}
+
+
+def test_closing_lands_what_is_queued(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as memory:
+        conv = memory.start_conversation("cli")
+        row = memory.add_message(conv, "user", "Water the tomatoes every morning")
+    with Memory(settings, clock=clock) as memory:
+        assert _vector(memory, "message", row.id) is not None
+
+
+def test_indexer_waits_report_a_deadline(memory: Memory) -> None:
+    service = memory.embeddings
+    assert service is not None
+    indexer = MessageIndexer(memory.store, service, memory.tz, gather_seconds=0.0)
+    try:
+        assert indexer.wait(0)  # nothing queued: idle at once
+        conv = memory.start_conversation("chat")
+        row = memory.add_message(conv, "user", "Book the vet for the cat")
+        assert memory.wait_indexed(WAIT)
+        indexer.add(memory.scope.user_id, [row.id])
+        assert indexer.wait(WAIT) and indexer.pending == 0
+    finally:
+        indexer.close()
