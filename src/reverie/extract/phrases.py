@@ -298,8 +298,8 @@ def to_third_person(clause: str) -> str:
         subject = "User" if at_start else "the user"
         if low == "i" and not _is_ie(tokens, k):
             out[k] = subject
-            if not _is_compound_subject(tokens, words[:n]):
-                _agree(tokens, out, words[n + 1 :])
+            if not _is_compound_subject(tokens, words, n):
+                _agree(tokens, out, words, n + 1)
         elif low in _CONTRACTIONS:
             out[k] = f"{subject} {_CONTRACTIONS[low]}"
         elif low == "i'd":
@@ -399,12 +399,13 @@ def _is_ie(tokens: list[str], k: int) -> bool:
     return k + 2 < len(tokens) and tokens[k + 1] == "." and tokens[k + 2].lower() == "e"
 
 
-def _is_compound_subject(tokens: list[str], before: list[int]) -> bool:
-    """Tell whether the words before an "I" make it part of a subject like "my wife and I"."""
-    if not before or tokens[before[-1]].lower() not in ("and", "or", "nor"):
+def _is_compound_subject(tokens: list[str], words: list[int], n: int) -> bool:
+    """Tell whether the words before the "I" at ``words[n]`` make a subject like "my wife and I"."""
+    if n == 0 or tokens[words[n - 1]].lower() not in ("and", "or", "nor"):
         return False
     phrase: list[str] = []
-    for k in reversed(before[:-1]):
+    # At most four words back: a longer phrase is not a compound subject, and the walk stays linear.
+    for k in (words[i] for i in range(n - 2, max(-1, n - 6), -1)):
         phrase.append(tokens[k].lower())
         if k == 0 or _CLAUSE_BREAK.search(tokens[k - 1]):
             break
@@ -412,9 +413,9 @@ def _is_compound_subject(tokens: list[str], before: list[int]) -> bool:
     return 0 < len(phrase) <= 3 and "i" not in phrase
 
 
-def _agree(tokens: list[str], out: list[str], later: list[int]) -> None:
-    """Put the verb after a plain "I" in the third person, skipping adverbs."""
-    for j in later:
+def _agree(tokens: list[str], out: list[str], words: list[int], start: int) -> None:
+    """Put the verb after a plain "I" (words from ``words[start]`` on) in the third person, past adverbs."""
+    for j in (words[i] for i in range(start, len(words))):
         if tokens[j - 1].strip():  # punctuation between subject and verb: leave the clause alone
             return
         word = tokens[j]

@@ -163,8 +163,8 @@ def find_time_window(text: str, reference: float, tz: tzinfo) -> TimeWindow | No
     for _, kind, match in sorted(found, key=lambda item: item[0]):
         try:
             window = _window(kind, match, today, tz)
-        except (ValueError, KeyError):
-            continue  # "31 February" and the like name no day
+        except (ValueError, KeyError, OverflowError):
+            continue  # "31 February", "in 0000", "99999 years ago" and the like name no day
         if window is not None:
             return TimeWindow(window[0], window[1], match.group(0))
     return None
