@@ -38,15 +38,14 @@ def test_a_turn_is_found_by_meaning_once_its_batch_landed(memory: Memory) -> Non
 def test_recording_waits_for_no_embedding(settings: Settings, clock: Clock) -> None:
     """While the indexer is held inside a batch, turns are still recorded and found by keywords."""
     with Memory(settings, clock=clock) as memory:
-        service = memory.embeddings
-        assert service is not None and memory.indexer is not None
+        assert memory.indexer is not None
+        service = memory.indexer.service  # the indexer's own embedder
         entered, release = threading.Event(), threading.Event()
         embed = service.embedder.embed_batch
 
         def held(texts: list[str]) -> list[list[float]]:
-            if threading.current_thread().name == "reverie-indexer":  # queries go through
-                entered.set()
-                assert release.wait(WAIT)
+            entered.set()
+            assert release.wait(WAIT)
             return embed(texts)
 
         service.embedder.embed_batch = held  # type: ignore[method-assign]

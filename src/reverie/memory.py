@@ -99,6 +99,29 @@ def build_semantic(settings: Settings, store: Store, clock: Callable[[], float])
     )
 
 
+def build_indexer(
+    settings: Settings, store: Store, tz: tzinfo, clock: Callable[[], float]
+) -> MessageIndexer | None:
+    """The background indexer of new turns, or None when embeddings are off.
+
+    It has an embedder of its own on one thread and no cache: a local model then runs on the
+    indexer's own low-priority thread alone, so its batches never slow the turns being
+    answered, and window texts, which never repeat, do not churn the cache.
+    """
+    if not settings.embeddings.enabled:
+        return None
+    own = settings.model_copy(deep=True)
+    own.embeddings.threads = 1
+    service = EmbeddingService(
+        embedder_from_settings(own),
+        None,
+        cache_entries=0,
+        clock=clock,
+        pause_after_failure=settings.embeddings.pause_after_failure_seconds,
+    )
+    return MessageIndexer(store, service, tz)
+
+
 def _local_zone(name: str) -> tzinfo:
     if not name:
         local = time.localtime().tm_zone
@@ -146,9 +169,7 @@ class Memory(Conversations):
         )
         self.extraction_model = chat_model_from_settings(self.settings, "extraction")
         self.background = BackgroundTasks()
-        self.indexer = (
-            MessageIndexer(self.store, self.semantic.service, self.tz) if self.semantic is not None else None
-        )
+        self.indexer = build_indexer(self.settings, self.store, self.tz, self.clock)
         self.documents = DocumentLibrary(self.store, self.settings.rag, self.semantic, clock=self.clock)
         self.accounts = Accounts(
             self.store, clock=self.clock, session_hours=self.settings.server.session_hours
