@@ -108,11 +108,8 @@ def test_list_filters_and_pages(memory: Memory, clock: Clock) -> None:
     assert len(memory.list_memories(kind="fact")) == 7
     assert len(memory.list_memories(kind="preference")) == 1
     assert len(memory.list_memories(source="inferred")) == 3
-    page1 = memory.list_memories(kind="fact", limit=3)
-    page2 = memory.list_memories(kind="fact", limit=3, offset=3)
-    assert len(page1) == 3 and len(page2) == 3
-    assert not {m.id for m in page1} & {m.id for m in page2}
-    assert page1[0].text == VARIED_FACTS[6]  # newest first
+    pages = [[m.text for m in memory.list_memories(kind="fact", limit=3, offset=o)] for o in (0, 3, 6, 9)]
+    assert pages == [VARIED_FACTS[6:3:-1], VARIED_FACTS[3:0:-1], VARIED_FACTS[:1], []]  # newest first
 
 
 @pytest.mark.parametrize(

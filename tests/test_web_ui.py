@@ -15,6 +15,7 @@ import time
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from itertools import count
 from pathlib import Path
 
@@ -791,6 +792,44 @@ def test_charts_data(client: TestClient, settings: Settings) -> None:
     assert 14 <= len(timeline) <= 17
     bins = {b["low"]: (b["facts"], b["preferences"]) for b in data["confidence"]}
     assert bins[0.3] == (1, 0) and bins[0.5] == (0, 1) and bins[0.9] == (1, 0)
+
+
+def test_charts_count_every_page_of_memories(client: TestClient, settings: Settings) -> None:
+    from reverie.server.ui_api import _PAGE
+
+    headers = auth_headers(settings, "dot")
+    day = 86400.0
+    start = time.time() - 9 * day
+    rows = [  # one more than a page, spread over ten days, confidences 0.05 apart
+        {
+            "id": i + 1,
+            "kind": "fact",
+            "type": "general",
+            "key": None,
+            "text": f"User visited place {i} {'abcdefghij'[i % 10]}{'klmnopqrst'[i // 10 % 10]}{i // 100}",
+            "source": "explicit",
+            "confidence": 0.05 + (i % 19) * 0.05,
+            "status": "active",
+            "superseded_by": None,
+            "created_at": datetime.fromtimestamp(start + (i % 10) * day, UTC).isoformat(),
+            "updated_at": datetime.fromtimestamp(start + (i % 10) * day, UTC).isoformat(),
+            "last_accessed": None,
+            "access_count": 0,
+            "reinforcement_count": 1,
+            "sensitive": False,
+        }
+        for i in range(_PAGE + 1)
+    ]
+    document = {"format": "reverie-export", "version": 1, "user": "dot", "memories": rows, "summaries": []}
+    loaded = client.post("/api/v1/import", json=document | {"base_memory": None}, headers=headers)
+    assert loaded.status_code == 200 and loaded.json()["memories"] == _PAGE + 1, loaded.text
+    data = client.get("/api/v1/stats/charts", headers=headers).json()
+    assert data["total"] == _PAGE + 1 and data["bucket"] == "day"
+    assert data["timeline"][-1]["total"] == _PAGE + 1
+    assert [point["facts"] for point in data["timeline"][1:]] == [
+        sum(1 for i in range(_PAGE + 1) if i % 10 == d) for d in range(10)
+    ]
+    assert sum(b["facts"] for b in data["confidence"]) == _PAGE + 1
 
 
 def test_settings_are_validated_per_field_saved_and_applied(client: TestClient, settings: Settings) -> None:

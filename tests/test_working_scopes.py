@@ -193,7 +193,9 @@ def test_verb_first_functions_answer_with_ids(memory: Memory) -> None:
     )
     assert pref.ok and pref.data is not None and pref.data["memory"]["memory_type"] == "preference"
     updated = run_function(memory, "update_memory", json.dumps({"id": memory_id, "content": "User is vegan"}))
-    assert updated.data == {"status": "updated", "id": memory_id, "memory": updated.data["memory"]}  # type: ignore[index]
+    assert updated.data is not None
+    assert (updated.data["status"], updated.data["id"]) == ("updated", memory_id)
+    assert (updated.data["memory"]["id"], updated.data["memory"]["content"]) == (memory_id, "User is vegan")
     found = run_function(memory, "search_memory", {"query": "vegan"})
     assert found.data is not None and found.data["results"][0]["id"] == memory_id
     listed = run_function(memory, "list_memories", {"memory_type": "fact"})
@@ -211,7 +213,10 @@ def test_verb_first_functions_answer_with_ids(memory: Memory) -> None:
     bad = run_function(memory, "delete_memory", {"id": "seven"})
     assert not bad.ok and bad.data is not None and bad.data["error"] == "invalid_command"
     forgotten = run_function(memory, "forget_memory", {"query": "units"})
-    assert forgotten.data is not None and forgotten.data["status"] in ("forgotten", "not_found")
+    assert forgotten.data == {"status": "forgotten", "ids": [pref.data["id"]]}
+    assert memory.list_memories(kind="preference") == []
+    again = run_function(memory, "forget_memory", {"query": "units"})
+    assert again.data is not None and again.data["status"] == "not_found"
 
 
 def test_verb_first_functions_are_scoped_to_the_caller(memory: Memory) -> None:

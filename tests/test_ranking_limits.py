@@ -1,0 +1,136 @@
+"""Ranking options, limits and budgets, each tested with enough rows or text to cross them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import VARIED_FACTS, Clock
+from fastapi.testclient import TestClient
+
+from reverie import Memory, load_settings
+from reverie.retrieve.context import FENCE_CLOSE, FENCE_OPEN, PREAMBLE, _enforce, _Section
+from reverie.retrieve.hybrid import RRF_K, fuse
+from reverie.server import create_app
+from reverie.text import count_tokens
+from tests.apiauth import auth_headers
+
+
+# reciprocal rank fusion ------------------------------------------------------------------------
+def test_rrf_adds_weight_over_rank_and_ignores_the_scores() -> None:
+    keyword = [(1, 9.0), (2, 5.0), (3, 1.0)]
+    vector = [(3, 0.9), (4, 0.8)]
+    fused = fuse(keyword, vector, keyword_weight=0.3, vector_weight=0.7, fusion="rrf")
+    assert [item for item, _ in fused] == [3, 4, 1, 2]
+    assert dict(fused) == pytest.approx(
+        {
+            3: 0.3 / (RRF_K + 3) + 0.7 / (RRF_K + 1),
+            4: 0.7 / (RRF_K + 2),
+            1: 0.3 / (RRF_K + 1),
+            2: 0.3 / (RRF_K + 2),
+        }
+    )
+    rescaled = fuse(
+        [(i, s * 1000) for i, s in keyword], vector, keyword_weight=0.3, vector_weight=0.7, fusion="rrf"
+    )
+    assert rescaled == fused, "only ranks count"
+    weighted = fuse(keyword, vector, keyword_weight=0.3, vector_weight=0.7, fusion="weighted")
+    assert [item for item, _ in weighted] == [3, 4, 1, 2] and dict(weighted)[1] == pytest.approx(0.3)
+
+
+def test_rrf_ties_go_to_the_newer_item() -> None:
+    fused = fuse([(5, 1.0)], [(9, 1.0)], keyword_weight=0.5, vector_weight=0.5, fusion="rrf")
+    assert [item for item, _ in fused] == [9, 5]
+    assert [score for _, score in fused] == pytest.approx([0.5 / (RRF_K + 1)] * 2)
+
+
+def test_search_uses_rrf_when_configured(tmp_path: Path, clock: Clock) -> None:
+    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_EMBEDDINGS__HYBRID__FUSION": "rrf"})
+    with Memory(settings, clock=clock) as memory:
+        for fact in VARIED_FACTS:
+            memory.remember(fact)
+        both = memory.search("sourdough starter", limit=12).facts
+        by_meaning = memory.search("family members", limit=12).facts  # no stored fact has these words
+    assert both[0].memory.text == "User has a sourdough starter named Gerald"
+    assert both[0].score == pytest.approx((0.3 + 0.7) / (RRF_K + 1)), "first in both lists"
+    assert [hit.score for hit in by_meaning] == pytest.approx(
+        [0.7 / (RRF_K + r) for r in range(1, len(by_meaning) + 1)]
+    )
+    assert len(by_meaning) >= 3
+
+
+# the context's last trim --------------------------------------------------------------------------
+def _sections() -> list[_Section]:
+    facts, summaries = _Section("Known facts:", 10_000), _Section("Recent conversations:", 10_000)
+    for i, fact in enumerate(VARIED_FACTS[:6]):
+        facts.add(f"- {fact} (explicit, high confidence)", i + 1)
+    for i in range(3):
+        summaries.add(f"- Yesterday: talked about the garden, the bees and the shed, part {i}", 100 + i)
+    return [facts, summaries]
+
+
+def _render(sections: list[_Section]) -> str:
+    body = [s.render() for s in sections if s.lines]
+    return "\n".join([FENCE_OPEN, PREAMBLE, "", "\n\n".join(body), FENCE_CLOSE])
+
+
+def test_last_trim_drops_trailing_lines_until_the_block_fits() -> None:
+    whole = _render(_sections())
+    size = count_tokens(whole)
+    assert _enforce(whole, _sections(), size)[0] == whole, "a block at the budget stays whole"
+
+    text, sections = _enforce(whole, _sections(), size - 1)
+    assert [len(s.lines) for s in sections] == [6, 2] and sections[1].ids == [100, 101]
+    assert text == _render(sections) and count_tokens(text) <= size - 1
+
+    only_facts = _sections()[:1]
+    only_facts[0].lines, only_facts[0].ids = only_facts[0].lines[:4], only_facts[0].ids[:4]
+    budget = count_tokens(_render(only_facts))
+    text, sections = _enforce(whole, _sections(), budget)
+    assert [len(s.lines) for s in sections] == [4, 0] and sections[0].ids == [1, 2, 3, 4]
+    assert text == _render(only_facts)
+
+    assert _enforce(whole, _sections(), count_tokens(_render([])) - 1)[0] == ""
+
+
+def test_context_budget_keeps_the_first_lines_of_a_long_store(tmp_path: Path, clock: Clock) -> None:
+    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_MEMORY__CONTEXT_BUDGET_TOKENS": "200"})
+    with Memory(settings, clock=clock) as memory:
+        for fact in VARIED_FACTS:
+            clock.advance(60)
+            memory.remember(fact)
+        block = memory.context(touch=False)
+        memory.settings.memory.context_budget_tokens = 4000
+        roomy = memory.context(touch=False)
+    assert block.tokens <= 200 < roomy.tokens
+    shown = [line for line in block.text.splitlines() if line.startswith("- ")]
+    assert (
+        3 <= len(shown) < len(VARIED_FACTS) == len(roomy.fact_ids)
+        and block.fact_ids == roomy.fact_ids[: len(shown)]
+    )
+    assert block.text.splitlines()[:-1] == roomy.text.splitlines()[: len(block.text.splitlines()) - 1]
+
+
+# paging ----------------------------------------------------------------------------------------------
+def test_conversations_page_newest_first(tmp_path: Path, clock: Clock) -> None:
+    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})
+    with TestClient(create_app(settings, clock=clock), headers=auth_headers(settings, "bob")) as client:
+        made = []
+        for i in range(7):
+            clock.advance(3600)
+            made.append(client.post("/api/v1/conversations", json={"interface": f"room{i}"}).json()["id"])
+        pages = [
+            [c["id"] for c in client.get("/api/v1/conversations", params={"limit": 3, "offset": o}).json()]
+            for o in (0, 3, 6, 9)
+        ]
+    assert pages == [made[6:3:-1], made[3:0:-1], made[:1], []]
+
+
+def test_search_limit_cuts_a_longer_list(tmp_path: Path, clock: Clock) -> None:
+    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})
+    with Memory(settings, clock=clock) as memory:
+        for fact in VARIED_FACTS:
+            memory.remember(fact)
+        everything = [hit.memory.text for hit in memory.search("user", limit=50).facts]
+        first = [hit.memory.text for hit in memory.search("user", limit=4).facts]
+    assert len(everything) > 4 and first == everything[:4]
