@@ -6,6 +6,7 @@ Every scenario runs in a fresh temporary REVERIE home with a real SQLite file:
     .venv/bin/python bench/store_bench.py --sizes 1000,10000 --users none --queries 100
     .venv/bin/python bench/store_bench.py --json --out bench-results.json
     .venv/bin/python bench/store_bench.py --sizes 100000 --users none --profile
+    .venv/bin/python bench/store_bench.py --remember-slices   # remember/s per 1k slice (remember_slices.py)
 
 Data is generated deterministically (``random.Random(seed)``) from templates: people and
 relations, places, foods, hobbies, pets, work, dates and numbers, drawn with Zipf-like weights
@@ -43,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import remember_slices  # noqa: E402  (bench/ is on sys.path when this file runs as a script)
 
 from reverie.config import load_settings  # noqa: E402
 from reverie.errors import GuardRejected, ReverieError  # noqa: E402
@@ -967,6 +970,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="also write the output to this file")
     parser.add_argument("--profile", action="store_true",
                         help="after the runs, profile the search and context statements on the largest store")
+    remember_slices.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
         args.size_list = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
@@ -986,6 +990,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     args.load_before = _load_average()
     start = time.perf_counter()
+    if args.remember_slices:
+        now = time.time()
+        table = remember_slices.run(
+            args, lambda salt: Generator(args.seed * 1000 + 777_000 + salt, now), progress
+        )
+        output = (
+            f"{table}\nTotal runtime {time.perf_counter() - start:.0f}s (seed {args.seed}); load average"
+            f" {args.load_before} before, {_load_average()} after, on {os.cpu_count()} CPUs."
+        )
+        print(output)
+        if args.out:
+            args.out.write_text(output + "\n", encoding="utf-8")
+        return 0
     results = []
     scenarios = [(f"1 user, {n:,} facts", 1, n) for n in args.size_list]
     if args.multi:

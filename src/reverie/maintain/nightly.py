@@ -26,6 +26,9 @@ from reverie.store.base import DecayRates, PruneReport, Store
 log = logging.getLogger(__name__)
 DAY = 86400.0
 MIN_GAP_SECONDS = 20 * 3600.0
+# Vector change log rows kept per user (by version); a vector cache further behind reloads fully,
+# which costs about what catching up on that many changes would.
+VECTOR_CHANGES_KEPT = 20_000
 
 
 @dataclass
@@ -173,6 +176,9 @@ class Maintainer:
                     raise _DryRun
         except _DryRun:
             pass
+        if not dry_run:
+            # Separately, after the user's transaction: on PostgreSQL it locks the version row.
+            scope.prune_vector_changes(VECTOR_CHANGES_KEPT)
         decayed, pruned = outcome["r"]
         report.users += 1
         report.decayed += decayed

@@ -80,6 +80,24 @@ class NewMemory:
 
 
 @dataclass(frozen=True)
+class VectorChanges:
+    """What a vector cache needs to catch up with one kind of a user's vectors.
+
+    ``complete``: ``rows`` is every loadable vector (the mark was unknown, ahead of the store or
+    older than the pruned change log). Otherwise ``changed`` lists the items whose vector or
+    loadability changed since the mark and ``rows`` their current loadable vectors; the others
+    are no longer loadable. ``own``: this includes the caller's uncommitted writes, so the same
+    items must be fetched again after the transaction ends (it may roll back).
+    """
+
+    version: int
+    complete: bool
+    changed: list[int]
+    rows: list[tuple[int, bytes]]
+    own: bool = False
+
+
+@dataclass(frozen=True)
 class SummaryRow:
     """A summary of one conversation (or part of one)."""
 
@@ -546,6 +564,16 @@ class UserStore(Protocol):
         """A number that changes whenever this user's searchable vectors change."""
         ...
 
+    def vector_changes(
+        self, kind: VectorKind, model_id: str, after: int | None, also: Sequence[int] = ()
+    ) -> VectorChanges:
+        """Changes of one kind's loadable vectors since version ``after`` (None: load all), plus ``also``."""
+        ...
+
+    def prune_vector_changes(self, keep: int) -> int:
+        """Forget the change log but for its last ``keep`` versions; how many rows went."""
+        ...
+
     def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
         """Up to ``limit`` (id, text) items with no vector of this model yet (messages: content)."""
         ...
@@ -924,6 +952,7 @@ __all__ = [
     "PruneReport",
     "ConversationRow",
     "MessageRow",
+    "VectorChanges",
     "VectorKind",
     "Kind",
     "MemoryFilter",

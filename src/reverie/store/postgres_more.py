@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from reverie.errors import NotFound
-from reverie.store.base import ConversationRow, MessageRow, VectorKind
+from reverie.store.base import ConversationRow, MessageRow, VectorChanges, VectorKind
 from reverie.store.postgres_search import ranked
 from reverie.store.postgres_vectors import Vector
 
@@ -319,6 +319,62 @@ class PgConversationStatements:
         """A number that changes whenever this user's searchable vectors change."""
         rows = self._rows("SELECT version FROM vector_versions WHERE user_id = %s", (self.user_id,))
         return int(rows[0]["version"]) if rows else 0
+
+    def vector_changes(
+        self, kind: VectorKind, model_id: str, after: int | None, also: Sequence[int] = ()
+    ) -> VectorChanges:
+        """Changes of one kind's loadable vectors since version ``after`` (None: load all), plus ``also``.
+
+        Rows get their version when their transaction commits, so a reader sees them in commit
+        order; unstamped rows visible here are this transaction's own. The version is read
+        first and the floor last: a change committed in between is fetched again next time,
+        and a prune committed in between turns this into a full load.
+        """
+        version = self.vectors_version()
+        if after is not None and after <= version:
+            rows = self._rows(
+                "SELECT item_id, bool_or(version IS NULL) AS own FROM vector_changes WHERE user_id = %s"
+                " AND item_kind = %s AND (version > %s OR version IS NULL) GROUP BY item_id",
+                (self.user_id, kind, after),
+            )
+            floor = self._rows("SELECT pruned_to FROM vector_versions WHERE user_id = %s", (self.user_id,))
+            if not floor or after >= int(floor[0]["pruned_to"]):
+                own = any(row["own"] for row in rows)
+                ids = sorted({int(row["item_id"]) for row in rows}.union(also))
+                return VectorChanges(version, False, ids, self._vectors_of(kind, model_id, ids), own)
+        own = bool(
+            self._rows(
+                "SELECT 1 FROM vector_changes WHERE user_id = %s AND version IS NULL LIMIT 1", (self.user_id,)
+            )
+        )
+        loaded, _ = self.load_vectors(kind, model_id)
+        return VectorChanges(version, True, [], loaded, own)
+
+    def _vectors_of(self, kind: VectorKind, model_id: str, ids: Sequence[int]) -> list[tuple[int, bytes]]:
+        if not ids:
+            return []
+        join = _VECTOR_JOINS.get(kind, "")
+        rows = self._store.read(
+            f"SELECT v.item_id, v.embedding FROM vectors v{join} WHERE v.user_id = %s AND v.item_kind = %s"
+            " AND v.model_id = %s AND v.item_id = ANY(%s)",
+            (self.user_id, kind, model_id, list(ids)),
+            binary=True,
+        )
+        return [(int(row["item_id"]), bytes(row["embedding"])) for row in rows]
+
+    def prune_vector_changes(self, keep: int) -> int:
+        """Forget the change log but for its last ``keep`` versions; how many rows went."""
+        # Its own short transaction: the version row's lock is otherwise only taken at commit.
+        with self._store.transaction() as conn:
+            conn.execute(
+                "UPDATE vector_versions SET pruned_to = GREATEST(pruned_to, version - %s) WHERE user_id = %s",
+                (keep, self.user_id),
+            )
+            return conn.execute(
+                "DELETE FROM vector_changes WHERE user_id = %s AND version <= COALESCE("
+                "(SELECT pruned_to FROM vector_versions WHERE user_id = %s), 0)",
+                (self.user_id, self.user_id),
+            ).rowcount
 
     def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
         """Up to ``limit`` items with no vector of this model yet, oldest first."""

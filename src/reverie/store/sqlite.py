@@ -76,6 +76,7 @@ class SqliteStore(DocumentStatements, AccountStatements):
             return
         conn.execute("BEGIN IMMEDIATE")
         self._local.depth = 1
+        self._local.changes_at_begin = conn.total_changes
         try:
             yield conn
         except BaseException:
@@ -85,6 +86,11 @@ class SqliteStore(DocumentStatements, AccountStatements):
             conn.execute("COMMIT")
         finally:
             self._local.depth = 0
+
+    def uncommitted_writes(self) -> bool:
+        """True inside a transaction of this thread that has already changed rows."""
+        conn = self.connection()
+        return bool(self._local.depth) and conn.total_changes != self._local.changes_at_begin
 
     def close(self) -> None:
         """Close every connection this store opened."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reverie.errors import NotFound
-from reverie.store.base import ConversationRow, MessageRow, VectorKind, iter_batches
+from reverie.store.base import ConversationRow, MessageRow, VectorChanges, VectorKind, iter_batches
 
 if TYPE_CHECKING:
     from reverie.store.sqlite import SqliteStore
@@ -341,6 +341,59 @@ class ConversationStatements:
         """A number that changes whenever this user's searchable vectors change."""
         rows = self._rows("SELECT version FROM vector_versions WHERE user_id = ?", (self.user_id,))
         return int(rows[0][0]) if rows else 0
+
+    def vector_changes(
+        self, kind: VectorKind, model_id: str, after: int | None, also: Sequence[int] = ()
+    ) -> VectorChanges:
+        """Changes of one kind's loadable vectors since version ``after`` (None: load all), plus ``also``.
+
+        The version is read first and the floor last: a change committed in between is simply
+        fetched again next time, and a prune committed in between turns this into a full load.
+        """
+        own = self._store.uncommitted_writes()
+        version = self.vectors_version()
+        if after is not None and after <= version:
+            changed = {
+                int(row[0])
+                for row in self._rows(
+                    "SELECT item_id FROM vector_changes WHERE user_id = ? AND item_kind = ? AND version > ?",
+                    (self.user_id, kind, after),
+                )
+            }
+            floor = self._rows("SELECT pruned_to FROM vector_versions WHERE user_id = ?", (self.user_id,))
+            if not floor or after >= int(floor[0][0]):
+                ids = sorted(changed.union(also))
+                return VectorChanges(version, False, ids, self._vectors_of(kind, model_id, ids), own)
+        rows, _ = self.load_vectors(kind, model_id)
+        return VectorChanges(version, True, [], rows, own)
+
+    def _vectors_of(self, kind: VectorKind, model_id: str, ids: Sequence[int]) -> list[tuple[int, bytes]]:
+        join = _VECTOR_JOINS.get(kind, "")
+        found: list[tuple[int, bytes]] = []
+        for batch in iter_batches(ids, 500):
+            marks = ",".join("?" * len(batch))
+            found.extend(
+                (int(row[0]), bytes(row[1]))
+                for row in self._rows(
+                    f"SELECT v.item_id, v.vector FROM vectors v{join} WHERE v.user_id = ? AND v.item_kind = ?"
+                    f" AND v.model_id = ? AND v.item_id IN ({marks})",
+                    (self.user_id, kind, model_id, *batch),
+                )
+            )
+        return found
+
+    def prune_vector_changes(self, keep: int) -> int:
+        """Forget the change log but for its last ``keep`` versions; how many rows went."""
+        with self._store.transaction() as conn:
+            conn.execute(
+                "UPDATE vector_versions SET pruned_to = MAX(pruned_to, version - ?) WHERE user_id = ?",
+                (keep, self.user_id),
+            )
+            return conn.execute(
+                "DELETE FROM vector_changes WHERE user_id = ? AND version <= COALESCE("
+                "(SELECT pruned_to FROM vector_versions WHERE user_id = ?), 0)",
+                (self.user_id, self.user_id),
+            ).rowcount
 
     def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
         """Up to ``limit`` items with no vector of this model yet, oldest first."""

@@ -23,8 +23,8 @@ from reverie.store.postgres_vectors import Vector
 from reverie.store.sqlite import SqliteStore
 
 # Parents before children. Full-text tables are not copied: PostgreSQL computes its own from the
-# rows (the messages' indexed texts travel as columns); nor are vector_versions, which the
-# target's triggers keep (they are cache keys, not data).
+# rows (the messages' indexed texts travel as columns); nor are vector_versions and the
+# vector_changes log, which the target's triggers keep (they are cache keys, not data).
 TABLES = (
     "users",
     "interface_mappings",
