@@ -115,6 +115,7 @@ def world(tmp_path: Path) -> Iterator[World]:
                 "# Cooking\n\n- [2026-01-15] User bakes bread on Sundays\n"
             )
             book.sync()
+            memory.add_summary("Talked about baking bread.")  # the long-term cascade needs two
         world = World(settings, fake, env)
         with TestClient(create_app(settings)) as client:
             world.client = client
@@ -221,11 +222,25 @@ GUEST_DOORS: dict[str, Converse] = {
 
 # what happens after a session ----------------------------------------------------------------
 def _consolidate(world: World) -> None:
-    """What the server's workers do after sessions: consolidation, then both cascades for bob."""
+    """What the workers do after sessions: both cascades for bob, consolidation, the cascades again.
+
+    The cascades run first too: consolidation marks its turns summarized, and the short-term
+    cascade must meet the turns (the private ones among them) before it does.
+    """
     with Memory(world.settings) as memory:
         worker = memory.consolidator()
+        worker.run_cascades(memory.for_user("bob"))
         worker.run_pending()
         worker.run_cascades(memory.for_user("bob"))
+
+
+_STEPS = (  # words of each prompt that reaches the extraction model
+    "into one of their existing conversation topics",  # topic detection
+    "extract long-term facts about the user from one exchange",  # per-exchange extraction
+    "CONVERSATION TRANSCRIPT",  # consolidation
+    "Summarize the conversation turns below",  # the short-term cascade
+    "You maintain a short profile document",  # the long-term cascade
+)
 
 
 def _bob_keeps(world: World) -> list[str]:
@@ -274,6 +289,10 @@ def test_a_private_conversation_reaches_nothing(
     assert carrying[:during] == [True] * len(PRIVATE_TURNS), "each private turn gets its reply"
     assert carrying[during:] == [False] * (len(carrying) - during) and len(carrying) > during
     assert world.extractor_requests(), "the extractor, topic detection and cascades did run"
+    prompts = " ".join(world.extractor_requests())
+    # `reverie chat` consolidates as it exits, which marks its turns summarized before a cascade runs.
+    steps = _STEPS[:3] if door == "cli" else _STEPS
+    assert [step for step in steps if step not in prompts] == [], "every step that learns ran"
     assert [r for r in world.extractor_requests() if WORD in r] == []
     assert [text for text in _bob_keeps(world) if WORD in text.lower()] == []
     logged = [r.getMessage() for r in caplog.records if not r.name.startswith("httpx")]  # not the test's own
