@@ -86,6 +86,31 @@ def test_sign_in_session_cookie_and_csrf(settings: Settings, clock: Clock) -> No
         assert browser.get(f"{API}/memories").status_code == 401
 
 
+def test_a_session_lasts_its_lifetime_and_logout_ends_it(settings: Settings, clock: Clock) -> None:
+    _add_user(settings, "bob", "bob's long password")
+    lifetime = settings.server.session_hours * 3600
+    login = {"name": "bob", "password": "bob's long password"}
+    with _client(settings, clock) as browser, _client(settings, clock) as other:
+        signed = browser.post(f"{API}/auth/login", json=login)
+        assert f"max-age={int(lifetime)}" in signed.headers["set-cookie"].lower()
+        cookie = {"Cookie": f"reverie_session={signed.cookies['reverie_session']}"}
+        browser.cookies.clear()
+        clock.advance(lifetime - 1)
+        assert other.get(f"{API}/auth/me", headers=cookie).status_code == 200, "valid until its end"
+        clock.advance(2)
+        assert other.get(f"{API}/auth/me", headers=cookie).status_code == 401, "expired a second later"
+
+        signed = browser.post(f"{API}/auth/login", json=login)
+        cookie = {"Cookie": f"reverie_session={signed.cookies['reverie_session']}"}
+        second = other.post(f"{API}/auth/login", json=login)
+        assert second.status_code == 200
+        out = browser.post(f"{API}/auth/logout", headers={"X-CSRF-Token": signed.json()["csrf_token"]})
+        assert out.status_code == 204
+        browser.cookies.clear()
+        assert browser.get(f"{API}/auth/me", headers=cookie).status_code == 401, "the old cookie is dead"
+        assert other.get(f"{API}/auth/me").json()["user"]["name"] == "bob", "other sessions go on"
+
+
 def test_failed_sign_ins_are_rate_limited(settings: Settings, clock: Clock) -> None:
     _add_user(settings, "bob", "bob's long password")
     with _client(settings, clock) as browser:

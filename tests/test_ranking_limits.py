@@ -134,3 +134,38 @@ def test_search_limit_cuts_a_longer_list(tmp_path: Path, clock: Clock) -> None:
         everything = [hit.memory.text for hit in memory.search("user", limit=50).facts]
         first = [hit.memory.text for hit in memory.search("user", limit=4).facts]
     assert len(everything) > 4 and first == everything[:4]
+
+
+def test_context_ranks_facts_by_confidence_and_recency_after_the_relevant_ones(
+    tmp_path: Path, clock: Clock
+) -> None:
+    settings = load_settings(
+        home=tmp_path / "h",
+        environ={"REVERIE_MEMORY__CONTEXT_MAX_FACTS": "3", "REVERIE_EMBEDDINGS__ENABLED": "false"},
+    )
+    day = 86400.0
+    with Memory(settings, clock=clock) as memory:
+        memory.remember("User is colour-blind", confidence=0.95)  # 300 days old: 0.95
+        clock.advance(210 * day)
+        memory.remember("User sings in a community choir", confidence=0.9)  # 90 days old: 0.9075
+        clock.advance(90 * day)
+        memory.remember("User restores old motorcycles", confidence=0.9)  # new: 1.05
+        memory.remember("User brews kombucha at home", confidence=0.82)  # new: 0.97
+        memory.remember("User keeps bees in the back garden", confidence=0.5)  # new: 0.65
+
+        def facts(query: str | None) -> list[str]:
+            text = memory.context(query, touch=False).text
+            section = text.split("Known facts:\n", 1)[1].split("\n\n", 1)[0]
+            return [line[2:].split(" (", 1)[0] for line in section.splitlines() if line.startswith("- ")]
+
+        assert facts(None) == [
+            "User restores old motorcycles",
+            "User brews kombucha at home",
+            "User is colour-blind",
+        ]
+        assert facts("where are the bees?") == [
+            "User keeps bees in the back garden",
+            "User restores old motorcycles",
+            "User brews kombucha at home",
+            "User is colour-blind",
+        ]
