@@ -398,7 +398,12 @@ def test_chat_text_keeps_the_conversation(client: TestClient, fake: FakeModelSer
     assert first.status_code == 200, first.text
     body = first.json()
     assert body["text"] == "Nice to meet you, Alex." and body["guest"] is False
-    assert isinstance(body["message_id"], int)
+    turns = client.get(f"/api/v1/conversations/{body['conversation_id']}").json()["messages"]
+    assert [(m["id"], m["role"], m["content"]) for m in turns][-1] == (
+        body["message_id"],
+        "assistant",
+        "Nice to meet you, Alex.",
+    )
     second = client.post("/chat/text", json={"text": "Where do I work?"}).json()
     assert second["text"] == "You work at NASA." and second["conversation_id"] == body["conversation_id"]
     sent = fake.requests_to(UPSTREAM)[-1].body["messages"]
