@@ -144,7 +144,7 @@ def test_real_process_round_trip(tmp_path: Path) -> None:
     found = subprocess.run(
         [*cmd, "search", "Bruno", "--json"], check=True, env=env, capture_output=True, text=True
     )
-    assert json.loads(found.stdout)["facts"][0]["text"] == "My pet Bruno is a golden retriever"
+    assert json.loads(found.stdout)["facts"][0]["text"] == "User's pet Bruno is a golden retriever"
 
 
 def test_reindex_and_message_search(run) -> None:

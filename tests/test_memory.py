@@ -131,7 +131,10 @@ def test_edit_corrects_text_and_audits(memory: Memory) -> None:
     edited = memory.edit(row.id, "User's sister is called Hannah")
     assert edited.text == "User's sister is called Hannah"
     assert memory.search("hannah").facts[0].memory.id == row.id
-    assert not memory.search("anna").facts
+    # The old words and their vector went with the edit: "anna" now finds the cousin first.
+    cousin = memory.remember("User's cousin is called Anna").memory
+    assert [hit.memory.id for hit in memory.search("anna").facts][:1] == [cousin.id]
+    assert memory.search("hannah").facts[0].memory.id == row.id
     assert memory.scope.list_audit()[0].action == "edit"
 
 

@@ -36,7 +36,7 @@ def test_cli_search_by_meaning(tmp_path: Path) -> None:
     runner.invoke(cli, ["--home", home, "remember", "My pet Bruno is a golden retriever"])
     runner.invoke(cli, ["--home", home, "remember", "User is allergic to shellfish"])
     out = runner.invoke(cli, ["--home", home, "search", "dog's name"]).output
-    assert out.splitlines()[0].startswith("#1 My pet Bruno")
+    assert out.splitlines()[0].startswith("#1 User's pet Bruno")  # kept in the third person
     assert "shellfish" in runner.invoke(cli, ["--home", home, "search", "allergies"]).output.splitlines()[0]
 
 
@@ -257,7 +257,9 @@ def test_reindex_is_resumable(tmp_path: Path, clock: Clock) -> None:
         load_settings(home=home, environ={"REVERIE_EMBEDDINGS__ENABLED": "false"}), clock=clock
     ) as mem:
         for i in range(70):
-            mem.remember(f"{VARIED_FACTS[i % 30]} (note {i}, filed under {i * 7919 % 1000})")
+            # 70 different facts: the same fact with other numbers would be an update, not a new fact
+            mem.remember(f"Shelf {i * 7919 % 1000} of box {i} holds: {VARIED_FACTS[i % 30]}")
+        assert mem.count() == 70
     with Memory(load_settings(home=home, environ={}), clock=clock) as mem:
         service = mem.embeddings
         assert service is not None

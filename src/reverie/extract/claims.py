@@ -190,7 +190,11 @@ _SYNONYMS = {
     "be_from": "come_from",
     "hail_from": "come_from",
     "grow_up_in": "come_from",
-    "study_at": "attend", "work_in": "work_at", "teach": "work_as",
+    "pass_away": "die",
+    "pass_on": "die",
+    "study_at": "attend",
+    "work_in": "work_at",
+    "teach": "work_as",
     "be_enrolled_at": "attend",
     "be_student_at": "attend",
 }
@@ -219,6 +223,59 @@ _SINGLE = frozenset(
     }
 )
 _ANTONYM = {"like": "dislike", "dislike": "like"}
+# Opposite traits: "is shy" then "is outgoing" is a contradiction, not a second trait.
+_OPPOSITES = [
+    ("shy", "outgoing"),
+    ("introvert", "extrovert"),
+    ("introverted", "extroverted"),
+    ("friendly", "aggressive"),
+    ("friendly", "hostile"),
+    ("calm", "anxious"),
+    ("healthy", "sick"),
+    ("single", "married"),
+    ("married", "divorced"),
+    ("employed", "unemployed"),
+    ("awake", "asleep"),
+    ("vegetarian", "carnivore"),
+    ("left-handed", "right-handed"),
+    ("early", "late"),
+    ("morning", "night"),
+    ("tidy", "messy"),
+    ("quiet", "loud"),
+    ("patient", "impatient"),
+    ("optimistic", "pessimistic"),
+    ("religious", "atheist"),
+    ("sober", "drinker"),
+]
+_OPPOSITE = {a: b for a, b in _OPPOSITES} | {b: a for a, b in _OPPOSITES}
+# Events that end a state: "graduated from law school" ends "studies law".
+_ENDS = {
+    "graduate_from": frozenset({"study", "attend"}),
+    "graduate": frozenset({"study", "attend"}),
+    "leave": frozenset({"work_at", "live_in", "attend"}),
+    "divorce": frozenset({"marry"}),
+    "sell": frozenset({"have", "drive"}),
+    "move_out_of": frozenset({"live_in"}),
+}
+# "User's birthplace is Nairobi" says what "User was born in Nairobi" says.
+_ATTRIBUTE_PREDICATES = {
+    "birthplace": "be_born_in",
+    "hometown": "come_from",
+    "employer": "work_at",
+    "job": "work_as",
+    "work": "work_as",
+    "occupation": "work_as",
+    "profession": "work_as",
+    "age": "age",
+    "birthday": "be_born_on",
+    "address": "live_in",
+    "home": "live_in",
+    "city": "live_in",
+    "spouse": "marry",
+    "partner": "marry",
+    "name": "name",
+    "nickname": "name",
+}
 # Predicates read with confidence: two different ones are two different facts.
 _KNOWN = _SINGLE | {"allergic_to", "like", "dislike", "speak", "visit", "play", "fear"}
 # Words naming who or what a fact is about: facts that differ in one are about someone else.
@@ -243,11 +300,30 @@ _CHANGE = frozenset(
 _BE_FAMILY = frozenset({"be", "be_a", "be_attr", "be_at", "be_in", "be_identity", "be_a_job"})
 # Nouns that name the same thing, folded to one word for comparing values and subjects.
 _NOUN_SYNONYMS = {
-    "kids": "children", "kid": "child", "film": "movie", "films": "movie", "movies": "movie",
-    "dad": "father", "mom": "mother", "mum": "mother", "papa": "father", "mama": "mother",
-    "spouse": "partner", "husband": "partner", "wife": "partner", "pup": "dog", "puppy": "dog",
-    "kitty": "cat", "kitten": "cat", "automobile": "car", "cellphone": "phone", "smartphone": "phone",
-    "workplace": "office", "job": "work", "colour": "color", "favourite": "favorite",
+    "kids": "children",
+    "kid": "child",
+    "film": "movie",
+    "films": "movie",
+    "movies": "movie",
+    "dad": "father",
+    "mom": "mother",
+    "mum": "mother",
+    "papa": "father",
+    "mama": "mother",
+    "spouse": "partner",
+    "husband": "partner",
+    "wife": "partner",
+    "pup": "dog",
+    "puppy": "dog",
+    "kitty": "cat",
+    "kitten": "cat",
+    "automobile": "car",
+    "cellphone": "phone",
+    "smartphone": "phone",
+    "workplace": "office",
+    "job": "work",
+    "colour": "color",
+    "favourite": "favorite",
 }
 _NEG_WORDS = frozenset({"not", "never", "no"})
 _DETERMINERS = frozenset(
@@ -334,8 +410,15 @@ def _normalise(text: str) -> str:
 def _lemma(word: str) -> str:
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ying", "y")):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+    for suffix, repl in (
+        ("ied", "ie"),
+        ("ies", "ie"),
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ying", "y"),
+        ("ying", "ie"),
+    ):
+        if word.endswith(suffix) and len(word) > len(suffix) + 1 and word[: -len(suffix)] + repl in _VERBS:
             return word[: -len(suffix)] + repl
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
@@ -445,7 +528,15 @@ def parse_claim(text: str) -> Claim:
         changed = True  # "was changed to amlodipine", "was raised to 72,000"
         value_tokens = value_tokens[2:] if value_tokens[1:2] in (["to"], ["into"]) else value_tokens[1:]
     value_words = _content(value_tokens)
-    if len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
+    if (
+        len(subject) == 2
+        and subject[0] == "user"
+        and subject[1] in _ATTRIBUTE_PREDICATES
+        and predicate in ("be", "be_a", "be_identity", "be_in")
+    ):
+        predicate = _ATTRIBUTE_PREDICATES[subject[1]]  # "User's birthplace is X"
+        subject = ("user",)
+    elif len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
         predicate = _attribute_predicate(subject, predicate, value_tokens, names)
     return Claim(
         text=text,
@@ -486,12 +577,12 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     # "stopped playing tennis", "quit smoking", "gave up coffee", "no longer plays"
     if lemma in _CEASE and len(words) > 1:
         after = words[1:]
-        if after and after[0] in ("up", "on", "out", "off"):
+        if after and after[0] in ("up", "on", "out", "off", "from"):
             after = after[1:]
         if after and after[0].endswith("ing") and _lemma(after[0]) != after[0]:
             inner, value, _, _ = _predicate(after)
             return inner, value, True, False
-        if lemma in ("stop", "quit", "give", "drop", "kick", "abandon"):
+        if lemma in ("stop", "quit", "give", "drop", "kick", "abandon", "retire"):
             return "*", after, True, True
     if head in _COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
@@ -510,6 +601,8 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     elif len(rest) > 1 and rest[0] in ("up", "out", "back", "off", "down") and rest[1] in _PREPOSITIONS:
         name = f"{lemma}_{rest[0]}_{rest[1]}"
         rest = rest[2:]
+    elif rest and rest[0] in ("away", "up", "out", "back", "off", "down", "over"):
+        name, rest = f"{lemma}_{rest[0]}", rest[1:]  # "passed away", "gave up", "took over"
     if lemma in ("go", "come") and rest[:1] and rest[0].endswith("ing"):
         name, rest = _lemma(rest[0]), rest[1:]  # "goes running" = runs
     if (
@@ -666,16 +759,22 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if old.dates and new.dates and old.dates != new.dates:
         return "distinct"  # the same kind of event at another time: another event
     ceased = old.ceased or new.ceased
-    predicate_match = old.predicate == new.predicate or ceased
+    same_verb = _verb(old.predicate) == _verb(new.predicate)
+    predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
     antonyms = _ANTONYM.get(old.predicate) == new.predicate
+    old_plain, new_plain = _plain(old.value), _plain(new.value)
+    if old.predicate in _ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
+        return "update"  # "graduated from law school" ends "studies law"
     if not predicate_match and not antonyms:
-        if new.changed and not new.negated and old.predicate in _BE_FAMILY and new.predicate in _BE_FAMILY:
-            return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
+        if new.changed and not new.negated and not old.negated:
+            if same_verb:
+                return "update"  # "lives alone" -> "now lives with a roommate"
+            if old.predicate in _BE_FAMILY and (new.predicate in _BE_FAMILY or old.value & new.value):
+                return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
         if old.predicate in _KNOWN and new.predicate in _KNOWN:
             return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
         return "unsure"  # same subject, other words for the predicate: meaning decides
     negated_differs = (old.negated != new.negated) != antonyms
-    old_plain, new_plain = _plain(old.value), _plain(new.value)
     if negated_differs:
         if ceased and not (old_plain & new_plain) and old.predicate != new.predicate:
             # "quit smoking" (predicate open, no value) against "smokes": the verb is the value
@@ -695,6 +794,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "distinct"  # the same kind of event at another time: another event
     if old_plain == new_plain and old.numbers != new.numbers:
         return "update"  # the same thing in another quantity ("two cups" -> "three cups")
+    if new.changed and not old.negated:
+        return "update"  # "meets on Thursdays" -> "now meets on Tuesdays"
+    if any(_OPPOSITE.get(word) in new.value for word in old.value - new.value):
+        return "contradiction"  # "is shy" -> "is outgoing"
     if old.single:
         if new.value and old.value and (new.value > old.value) and new.numbers >= old.numbers:
             return "refines"
@@ -708,8 +811,20 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     return "distinct"
 
 
+def _verb(predicate: str) -> str:
+    return predicate.split("_", 1)[0]
+
+
 def _lemma_set(claim: Claim) -> set[str]:
-    return {_lemma(w) for w in claim.words} | {claim.predicate}
+    """The fact's words as verbs ("teacher" -> "teach"), with its predicate's verb."""
+    found = {claim.predicate, _verb(claim.predicate)}
+    for word in claim.words:
+        found.add(_lemma(word))
+        for suffix in ("er", "or", "r"):
+            stem = word[: -len(suffix)]
+            if word.endswith(suffix) and (stem in _VERBS or stem[:-1] in _VERBS and stem[-1:] == stem[-2:-1]):
+                found.add(stem if stem in _VERBS else stem[:-1])
+    return found
 
 
 def _same_subject(old: Claim, new: Claim) -> bool:
