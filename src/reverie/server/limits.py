@@ -14,6 +14,9 @@ MAX_BODY_BYTES = 1024 * 1024
 MAX_JSON_DEPTH = 64
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _JSON_BRACKET = re.compile(rb"[\[\]{}]")
+# NUL in text: SQLite keeps it, PostgreSQL refuses it; refused for both, before any route.
+_JSON_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
+_NUL_DETAIL = "Text may not contain NUL (\\u0000) characters; remove them"
 # A refused upload is read and dropped up to this much, so the client gets to see the 413
 # instead of a connection reset; beyond it the connection is simply closed.
 _DRAIN_BYTES = 16 * MAX_BODY_BYTES
@@ -43,6 +46,9 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
+        if "\x00" in scope.get("path", "") or b"%00" in scope.get("query_string", b""):
+            await error_response(422, "invalid_input", _NUL_DETAIL)(scope, receive, send)
+            return
         declared = headers.get("content-length")
         if declared is not None:
             if not declared.strip().isdigit():
@@ -78,6 +84,9 @@ class BodyLimitMiddleware:
                     f"Request body is not valid UTF-8 (bad byte at offset {exc.start}); "
                     "send JSON encoded as UTF-8",
                 )(scope, receive, send)
+                return
+            if b"\x00" in body or _JSON_NUL.search(body):
+                await error_response(422, "invalid_input", _NUL_DETAIL)(scope, receive, send)
                 return
             if json_depth(body) > MAX_JSON_DEPTH:
                 await error_response(
