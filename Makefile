@@ -44,5 +44,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/store_bench.py
 
+# Mutation testing with mutmut, module by module on SQLite; hours for all of src/reverie, so not part of
+# `make test`. MODULES="extract/keys.py accounts.py" limits the run; see tests/MUTATION.md.
+.PHONY: mutation
+mutation: $(STAMP)
+	$(BIN)/python bench/mutation_report.py $(MODULES)
+
 clean:
 	rm -rf $(VENV) build src/*.egg-info
