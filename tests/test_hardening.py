@@ -32,6 +32,7 @@ from reverie.server.tomlpatch import toml_value
 from reverie.text import keyword_terms
 from reverie.tools.memory_tool import run_tool
 from tests.apiauth import auth_headers
+from tests.fakeserver import FakeModelServer, chat_settings_for
 
 API = "/api/v1"
 
@@ -312,6 +313,25 @@ def test_huge_queries_and_messages_are_answered_or_refused_at_once(client: TestC
             assert body["error"] == "too_large" and "limit" in body["detail"]
         if response.request.url.path.endswith("/tool"):
             assert body["result"]["error"] == "too_large"
+
+
+def test_a_1mb_chat_message_is_answered_or_refused_within_a_second(settings: Settings, clock: Clock) -> None:
+    words = " ".join(f"w{i}" for i in range(120_000))[:1_000_000]  # a 1 MB body, just under the cap
+    with FakeModelServer() as fake:
+        chat_settings_for(settings, fake)
+        headers = auth_headers(settings, admin=True)
+        with TestClient(create_app(settings, clock=clock), headers=headers) as client:
+            assert client.post("/chat/text", json={"text": "hello"}).status_code == 200  # a warm server
+            for path, body in (
+                ("/chat/text", {"text": words}),
+                ("/v1/chat/completions", {"messages": [{"role": "user", "content": words}]}),
+                (f"{API}/observe", {"utterance": "remember that " + words}),
+                (f"{API}/observe", {"utterance": "I prefer " + "I " * 200_000}),
+            ):
+                started = time.perf_counter()
+                response = client.post(path, json=body)
+                assert time.perf_counter() - started < 1.0, path
+                assert response.status_code in (200, 413), response.text[:300]
 
 
 def test_the_library_refuses_an_oversized_query(memory: Memory) -> None:

@@ -25,6 +25,10 @@ Action = Literal[
 ]
 
 
+# Longer than this, an utterance is ordinary talk, not a power phrase (a memory holds 512 bytes).
+MAX_UTTERANCE_CHARS = 8192
+
+
 @dataclass(frozen=True)
 class PhraseIntent:
     """A memory command found in an utterance."""
@@ -267,6 +271,8 @@ _COMMANDS: tuple[tuple[re.Pattern[str], Action], ...] = (
 
 def detect_phrase(utterance: str) -> PhraseIntent | None:
     """Return the memory command in ``utterance``, or ``None`` for ordinary chat."""
+    if len(utterance) > MAX_UTTERANCE_CHARS:
+        return None  # a command is said in a sentence or two; reading a long text for one costs time
     text = _SPACES.sub(" ", utterance.translate(_APOSTROPHES)).strip()
     asked = text.endswith("?")
     text = _strip_trailing(_ADDRESS.sub("", text, count=1))
@@ -443,4 +449,4 @@ def _third_person_verb(word: str) -> str:
     return conjugated.capitalize() if word[:1].isupper() else conjugated
 
 
-__all__ = ["PhraseIntent", "detect_phrase", "infer_category", "to_third_person"]
+__all__ = ["MAX_UTTERANCE_CHARS", "PhraseIntent", "detect_phrase", "infer_category", "to_third_person"]
