@@ -60,6 +60,28 @@ def test_import_into_user_with_same_key_keeps_current_active(memory: Memory, clo
     assert [m.text for m in bob.list_memories(status="superseded")] == ["User lives in Lyon"]
 
 
+def test_import_applies_the_merge_policy_newest_wins(memory: Memory, clock: Clock) -> None:
+    memory.remember("User's cousin Ana lives in Lyon")
+    memory.remember("User resides in Porto")
+    memory.remember("User plays the cello")
+    doc = memory.export()
+    clock.advance(3600)
+    memory.add_user("bob")
+    bob = memory.for_user("bob")
+    bob.remember("User lives in Porto")  # a paraphrase of what the document holds
+    bob.remember("User stopped playing the cello")  # newer than the document's fact
+    bob.remember("User's aunt Rosa lives in Lyon")  # someone else, in the same shape
+    counts = bob.import_(doc)
+    assert counts["memories"] == 2 and counts["skipped"] == 1
+    assert sorted(m.text for m in bob.list_memories(kind="fact")) == [
+        "User lives in Porto",
+        "User stopped playing the cello",
+        "User's aunt Rosa lives in Lyon",
+        "User's cousin Ana lives in Lyon",
+    ]
+    assert [m.text for m in bob.list_memories(status="superseded")] == ["User plays the cello"]
+
+
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from reverie.errors import InvalidInput, TooLarge
 from reverie.extract.guard import ensure_memory_text
+from reverie.extract.merge import find_twin
 from reverie.retrieve.timeutil import LATEST, local_datetime
 from reverie.store.base import KINDS, SOURCES, STATUSES, MemoryFilter, NewMemory, NewSummary
 from reverie.text import normalize_key
@@ -201,7 +202,9 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
 
     Memories already present with the same kind, key, text and status are skipped, so
     importing the same document twice adds nothing. An imported active memory whose key is
-    already active is kept, but as superseded by the current one.
+    already active is kept, but as superseded by the current one. An imported active fact that
+    the merge policy finds repeated by a kept fact is skipped; one that updates or contradicts a
+    kept fact is kept too, the newer of the two (by last update) active and the other superseded.
     """
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InvalidInput(f'Not a Reverie export: expected an object with "format": "{FORMAT}"')
@@ -239,9 +242,34 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
             clash = (
                 scope.find_active_by_key(new.kind, new.key) if new.key and new.status == "active" else None
             )
-            row = scope.insert_memory(new if clash is None else _as_superseded(new), now)
+            twin = None
+            if new.kind == "fact" and new.status == "active" and existing:
+                # The merge policy, as for a remember: a repeat is not added again; an update or a
+                # contradiction of a kept fact is resolved by time, the newer one staying active.
+                found = find_twin(scope, new.text, memory.policy, key=new.key)
+                if found is not None and found[1] == "same":
+                    new_ids[local_id] = found[0].id
+                    counts["skipped"] += 1
+                    continue
+                twin = found[0] if found is not None else None
+            if clash is not None:
+                twin = None  # the key decides, as it always did: the current one stays active
+            newer = twin is not None and (new.updated_at or now) > twin.updated_at
+            keep_active = clash is None and (twin is None or newer)
+            row = scope.insert_memory(new if keep_active else _as_superseded(new), now)
             if clash is not None:
                 scope.supersede(row.id, clash.id, now)
+            elif twin is not None:
+                old, kept = (twin, row) if newer else (row, twin)
+                scope.supersede(old.id, kept.id, now)
+                scope.audit(
+                    "supersede",
+                    now,
+                    target_kind="fact",
+                    target_id=old.id,
+                    reason="import: the newer of two versions of a fact stays",
+                    detail={"text": old.text, "kept": kept.text},
+                )
             new_ids[local_id] = row.id
             counts["memories"] += 1
         for local_id, link in zip(local_ids, links, strict=True):

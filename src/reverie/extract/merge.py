@@ -363,10 +363,26 @@ def _twin(
     vector: npt.NDArray[np.float32] | None,
 ) -> MemoryRow | None:
     """The target's active fact that ``row`` repeats, updates or contradicts (the merge policy)."""
-    claim = parse_claim(row.text)
-    for other, similarity in _candidates(target, row.text, None, policy, service, index, vector):
-        if judge(other.text, claim, policy, similarity) != "distinct":
-            return other
+    found = find_twin(target, row.text, policy, service, index, vector)
+    return found[0] if found is not None else None
+
+
+def find_twin(
+    target: UserStore,
+    text: str,
+    policy: MergePolicy,
+    service: EmbeddingService | None = None,
+    index: VectorIndex | None = None,
+    vector: npt.NDArray[np.float32] | None = None,
+    *,
+    key: str | None = None,
+) -> tuple[MemoryRow, Verdict] | None:
+    """The active fact that ``text`` repeats, updates or contradicts, with the verdict; None if none."""
+    claim = parse_claim(text)
+    for other, similarity in _candidates(target, text, key, policy, service, index, vector):
+        verdict = judge(other.text, claim, policy, similarity)
+        if verdict != "distinct":
+            return other, verdict
     return None
 
 
@@ -460,6 +476,8 @@ __all__ = [
     "merge_memories",
     "embed_all_or_none",
     "embed_or_none",
+    "find_twin",
+    "judge",
     "remember_fact",
     "set_preference",
     "store_vector",
