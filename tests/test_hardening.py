@@ -221,6 +221,23 @@ def test_deeply_nested_json_is_refused_before_parsing(client: TestClient) -> Non
     _status(client.post(f"{API}/tool", json={"action": "search", "value": "tea", "x": nested}), 200)
 
 
+def test_deep_json_through_the_tool_and_the_websocket(client: TestClient, memory: Memory) -> None:
+    deep = "[" * 5000 + "]" * 5000  # under the tool's and the frame's byte limits
+    answer = run_tool(memory, deep)
+    assert answer.ok is False and "deeply" in (answer.data or {})["detail"]
+    with client.websocket_connect(f"{API}/sessions/ws") as ws:
+        ws.send_text(deep)
+        frame = ws.receive_json()
+        if frame["type"] == "ready":
+            frame = ws.receive_json()
+        assert frame["type"] == "error" and frame["error"] == "invalid_json" and "deeply" in frame["detail"]
+        ws.send_json({"type": "ping"})  # the socket stays open
+        frame = ws.receive_json()
+        if frame["type"] == "ready":  # the implicit hello, before the first well-formed frame
+            frame = ws.receive_json()
+        assert frame["type"] == "pong"
+
+
 @pytest.mark.parametrize(
     "params", [{"date_to": "9999-12-31"}, {"date": "9999-12-31"}, {"date_from": "0001-01-01"}]
 )

@@ -174,6 +174,8 @@ class LiveSession:
             frame = json.loads(raw)
         except ValueError as exc:
             raise FrameError("invalid_json", f"The frame is not valid JSON: {exc}") from exc
+        except RecursionError:  # "[[[[...]]]]": the decoder recurses once per level
+            raise FrameError("invalid_json", "The frame nests JSON too deeply") from None
         if not isinstance(frame, dict):
             raise FrameError("invalid_input", "A frame must be a JSON object with a 'type'")
         kind = frame.get("type")

@@ -137,7 +137,10 @@ def _parse(command: str | bytes | dict[str, Any]) -> dict[str, Any]:
         command = command.decode("utf-8")
     if len(command.encode("utf-8", "surrogatepass")) > MAX_COMMAND_BYTES:
         raise ValueError(f"command is longer than {MAX_COMMAND_BYTES} bytes")
-    parsed = json.loads(command)
+    try:
+        parsed = json.loads(command)
+    except RecursionError:  # the decoder recurses per level: "[[[[...]]]]" would otherwise escape
+        raise ValueError("the command nests JSON too deeply") from None
     if not isinstance(parsed, dict):
         raise ValueError(
             'a command is a JSON object like {"device":"memory","action":"search","value":"..."}'
