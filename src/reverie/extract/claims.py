@@ -834,7 +834,12 @@ def _same_subject(old: Claim, new: Claim) -> bool:
     a, b = set(old.subject), set(new.subject)
     if (a < b or b < a) and not (old.subject_names and new.subject_names):
         extra = (b - a) | (a - b)
-        return extra <= (old.subject_names | new.subject_names)
+        if extra <= (old.subject_names | new.subject_names):
+            return True
+        # "User's phone is a Pixel 8" and "User uses a Pixel 8 phone": the thing moved from the
+        # subject to the object. Not for people or pets ("User plays tennis with his sister").
+        shorter = new if len(b) < len(a) else old
+        return not (extra & PARTY_WORDS) and extra <= shorter.value and not (extra & shorter.subject_names)
     return False
 
 
