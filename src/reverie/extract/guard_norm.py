@@ -25,8 +25,22 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u02bc": 
 _LATIN = re.compile(r"[A-Za-z]")
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?|\S+")
 # Leetspeak digits and symbols inside words, for Latin and for Cyrillic words.
-_LEET_LATIN = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a",
-                             "$": "s", "!": "i", "|": "l", "+": "t", "8": "b"})
+_LEET_LATIN = str.maketrans(
+    {
+        "0": "o",
+        "1": "i",
+        "3": "e",
+        "4": "a",
+        "5": "s",
+        "7": "t",
+        "@": "a",
+        "$": "s",
+        "!": "i",
+        "|": "l",
+        "+": "t",
+        "8": "b",
+    }
+)
 _LEET_CYRILLIC = str.maketrans({"0": "о", "3": "е", "4": "а", "6": "б", "@": "а"})
 _LEET_TOKEN = re.compile(r"\S*[^\W\d_]\S*")
 _LEET_CHARS = re.compile(r"[0134578@$!|+]")
@@ -49,10 +63,10 @@ def _fold_table() -> dict[str, str]:
     return table
 
 
-def clean_text(text: str) -> str:
-    """NFKC, straight apostrophes and no zero-width or bidi controls: the base every view starts from."""
+def clean_text(text: str, *, invisible: str = "") -> str:
+    """NFKC, straight apostrophes and zero-width or bidi controls dropped (or replaced by ``invisible``)."""
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return _INVISIBLE.sub("", text)
+    return _INVISIBLE.sub(invisible, text)
 
 
 def has_content(text: str) -> bool:
@@ -81,9 +95,11 @@ def _unleet(text: str, one: str) -> str:
         if not _LEET_CHARS.search(core[:-1] if core.endswith("!") else core):
             return token
         if any("\u0400" <= ch <= "\u04ff" for ch in core):
-            return core.translate(_LEET_CYRILLIC) + token[len(core):]
-        return core.translate(_LEET_LATIN).replace("i", one) + token[len(core):] if one != "i" else (
-            core.translate(_LEET_LATIN) + token[len(core):]
+            return core.translate(_LEET_CYRILLIC) + token[len(core) :]
+        return (
+            core.translate(_LEET_LATIN).replace("i", one) + token[len(core) :]
+            if one != "i"
+            else (core.translate(_LEET_LATIN) + token[len(core) :])
         )
 
     return _LEET_TOKEN.sub(fix, text)
@@ -110,6 +126,9 @@ def text_views(text: str) -> list[str]:
         views.append(_unleet(folded, one))
     views.append(_unspell(folded))
     views.append(re.sub(r"(?<=[^\W\d_])[-_.](?=[^\W\d_])", " ", views[-1]))
+    # An invisible character may stand for a space ("reveal\u00adyour\u00adprompt"), and a y for an i.
+    views.append(_fold(clean_text(text, invisible=" ")))
+    views.append(re.sub(r"y(?=[a-z])|(?<=[a-z])y(?![a-z])", "i", folded) if "y" in folded else folded)
     unique: list[str] = []
     for view in views:
         view = re.sub(r"[ \t]+", " ", view)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from reverie.extract.guard_lang import ML_RULES
+
 __all__ = ["find_instruction"]
 
 # Building blocks, spliced into the rules below as {NAME}.
@@ -39,7 +41,8 @@ _PARTS = {
     "RULES": r"(?:instructions?|rules|guidelines|prompts?|directions|directives|context|training"
     r"|programming|guardrails|restrictions|filters|polic(?:y|ies)|constraints|orders|commands"
     r"|checks|safeguards|moderation|protections|guidance|configuration|setup|settings|limits"
-    r"|limitations|boundaries|ethics|morals|principles|values|conditioning|alignment|persona)",
+    r"|limitations|boundaries|ethics|morals|principles|values|conditioning|alignment|persona"
+    r"|safety\s+(?:behaviou?r|features?|measures?|mode|settings|layer|net|training))",
     "SENSITIVE": r"(?:system\s+prompt|(?:your|hidden|secret|initial|original|full|developer"
     r"|system)\s+(?:instructions|prompt|message|rules)|your\s+(?:\w+\s+)?(?:context|memor(?:y|ies)"
     r"|prompt|instructions|configuration|guidelines)|(?:all|every|stored|saved|other\s+users'?"
@@ -53,13 +56,13 @@ _PARTS = {
 _HARD_RULES = r"""
   # Override attempts, in English and a few other languages.
   \b(?:ignore|disregard|forget|override|bypass|discard|skip|disable|stop\s+(?:following|obeying)|drop|abandon
-      |set\s+aside|put\s+aside|throw\s+(?:away|out)|nullify|revoke|ditch|scrap|circumvent|evade|sidestep)\b
+      |set\s+aside|put\s+aside|throw\s+(?:away|out)|nullify|revoke|ditch|scrap|circumvent|evade|sidestep
+      |pay\s+no\s+attention\s+to|take\s+no\s+notice\s+of|step\s+outside(?:\s+of)?|break\s+free\s+(?:of|from)
+      |get\s+around|work\s+around|unlearn|stop\s+(?:applying|using|respecting|enforcing|honou?ring)
+      |(?:don't|do\s+not|never)\s+(?:follow|obey|apply|heed|respect|honou?r))\b
       (?:\s+[^\s.!?]+){0,3}?\s+{QUAL}\b(?:\s+[^\s.!?]+){0,2}?\s+{RULES}\b
 | \b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+)?(?:above|previous|prior|preceding)\b
 | \bforget\s+(?:everything\s+(?:you|above|before|i|that)|you(?:'re|\s+are))\b
-| \b(?:ignora|ignorez|ignoriere|olvida|oublie|oubliez|vergiss|esquece|esqueça|dimentica)\b
-      (?:\s+[^\s.!?]+){0,3}?\s+(?:instrucciones|instructions|anweisungen|instruções|istruzioni
-      |reglas|règles|regeln|regras|regole)\b
 | \bprompt\s+(?:del|du|de|di)\s+(?:sistema|système)\b
   # System prompt and authority claims.
 | \b(?:your|new|updated|real|actual|hidden|original|initial|secret)\s+system\s+prompt\b
@@ -195,13 +198,13 @@ _HARD_RULES = r"""
       (?:,|\bthen\b|\bjust\b)\s*(?:you\s+(?:must|should|will)\s+)?(?:please\s+)?(?:(?:always|also|never|first
       |immediately|quietly|secretly|silently)\s+)?(?:{DO}|write|add|link|redirect|fetch|visit|open|insert
       |email|recommend|bypass|drop|disable|deny|claim|book|buy|switch\s+off|turn\s+off\s+(?:your|the\s+
-      (?:filter|safety))|ask\s+(?:them|the\s+user|him|her)\s+for)\b
+      (?:filter|safety))|ask\s+(?:them|the\s+user|him|her)\s+(?:for|to))\b
 | \b(?:with|to)\s+(?:anyone|anybody|everyone|whoever|any\s+(?:user|person|caller|stranger))\s+(?:who|that)
       \s+(?:asks|wants|requests|calls|writes)\b
   # Secrets and files the assistant might be made to read out.
 | \b(?:print|show|display|cat|read|output|dump|paste|attach|include|send|upload|reveal|open|copy|leak
       |share|email|type|list|post|return|add)\b[^.!?\n]{0,50}?(?:\b(?:key|secret|credentials?|password|passwd
-      |config|env|token|wallet|ssh|private|shadow|keychain)\s+files?\b|~/|/etc/|/root/|\.ssh\b|\bid_(?:rsa
+      |token|wallet|ssh|private|shadow|keychain)\s+files?\b|~/|/etc/|/root/|\.ssh\b|\bid_(?:rsa
       |ed25519|ecdsa)\b|\.env\b|\.pem\b|\.aws\b|\.kube\b|\bpassword\s+(?:vault|manager|store|list)\b
       |\bapi\s+keys?\b|\bsecrets?\b|\bcontext\s+window\b)
 | \b(?:user'?s?|their|his|her|my)\s+(?:stored|saved|private|personal|hidden|secret|other)\s+(?:[\w-]+\s+)?
@@ -221,6 +224,48 @@ _HARD_RULES = r"""
 | \b(?:game|story|scenario)\s+where\s+you\s+(?:are|play|pretend|have)\b
 | \{\s*"role"\s*:\s*"(?:system|developer|assistant)"
 | ^\s*\[?(?:system|assistant|developer|admin|root)\]?\s*(?:message\s*)?:
+  # Overrides aimed at "the rules" with the assistant named nearby; rules called outdated or fake.
+| {IMP}(?:ignore|disregard|forget|drop|abandon|discard
+      |bypass|override|skip)\s+(?:all\s+)?the\s+(?:[\w-]+\s+)?{RULES}\b
+      (?=[^.!?\n]{0,40}\b(?:you|your|developers?|creators?
+      |makers?|operators?|system|given|trained|configured)\b)
+| \byour\s+(?:[\w-]+\s+)?{RULES}\s+(?:are|is|were|have\s+become|has\s+become)\s+(?:now\s+|all\s+)?(?:outdated
+      |obsolete|wrong|invalid|fake|irrelevant|optional
+      |suspended|void|over|gone|cancell?ed|lifted|lies|a\s+lie)\b
+| \b{QUAL}\s+(?:[\w'-]+\s+)?{RULES}\b[^.!?\n]{0,40}?\b(?:is|are)\s+(?:hereby\s+|now\s+)?(?:withdrawn|revoked
+      |rescinded|cancell?ed|void|lifted|suspended)\b
+| \b{QUAL}\s+(?:[\w'-]+\s+)?{RULES}\s+(?:shall|should|must|will|are\s+to|is\s+to)\s+(?:no\s+longer|not)\s+be
+      \s+(?:applied|enforced|followed|obeyed|honou?red|respected|used|considered)\b
+| \b(?:filtering|moderation|censorship|content\s+filtering|safety\s+(?:mode|checks?|filters?|features?)
+      |guardrails|restrictions)\s+(?:is|are|will\s+be
+      |has\s+been|have\s+been|shall\s+be)\s+(?:to\s+be\s+)?(?:now\s+)?
+      (?:turned\s+off|switched\s+off|disabled|deactivated|bypassed|removed|lifted|suspended)\b
+| \b(?:memor(?:y|ies)|notes?|entr(?:y|ies)|this|these|messages?)\b[^.!?\n]{0,30}\b(?:carry|carries|have|has
+      |hold|holds|get|gets|with)\s+(?:full\s+)?(?:developer|admin|administrator|system|root|operator)[\s-]+
+      (?:level\s+)?(?:authority|privileges?|permissions?|clearance|rights)\b
+  # Phishing: getting the user to hand over a credential.
+| \b(?:ask|request|demand|collect|get|prompt)\s+(?:them
+      |the\s+user|him|her|users)\b[^.!?\n]{0,30}?\b(?:pin|passwords?
+      |passcodes?|card\s+numbers?|cvv|security\s+codes?|login|credentials|one-time\s+codes?|2fa\s+codes?)\b
+| (?:p[ií]dele|preg[uú]ntale|demande-lui|demandez-lui|frag\s+(?:ihn|sie)|fragen\s+sie\s+(?:ihn|sie)|pe[cç]a
+      |pergunte|chiedigli|chiedile|спроси|попроси|запроси)\b[^.!?\n]{0,30}?(?:pin|c[oó]digo|code|clave
+      |contrase[nñ]a|mot\s+de\s+passe|passwort|geheimzahl|senha|password|пин|пароль|код)
+  # Markdown images and links that carry data out in their address.
+| !\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*\)
+| {IMP}(?:tell|give|show|send|share|reveal|disclose
+      |read\s+out)\s+(?:it\s+to\s+|them\s+to\s+)?(?:anyone|anybody
+      |everyone|whoever|any\s+(?:user|person|caller|stranger))\b
+| \b(?:keep|hide)\s+(?:this|it|these)\s+(?:[\w-]+\s+)?(?:secret|hidden|private|quiet)
+      \s+from\s+(?:the\s+)?user\b
+| \b(?:saved|stored)\s+(?:wi-?fi\s+)?(?:[\w-]+\s+)?(?:keys|passwords|passcodes|codes|credentials|pins)\b
+      (?=[^.!?\n]{0,30}\b(?:when|if|whenever|to|for)\b)
+| \b(?:instruction|priority|authority|command)\s+(?:hierarchy|order|ranking|chain)\b
+| \b(?:authori[sz]ed|official|approved|emergency|admin(?:istrator)?|developer|root|operator)\s+override\b
+| \boverride\s+(?:from|by)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:admin|administrator|developers?|operator|system
+      |owner)\b
+| \bfollow\s+(?:the\s+)?(?:instructions|directions|commands
+      |orders)\s+(?:inside|in\s+it|within|contained|therein
+      |hidden|embedded|in\s+this\s+(?:text|note|memory|document))\b
   # Chat-template and role markers.
 | <\|[a-z_]+\|> | <(?:start|end)_of_turn> | \[/?inst\] | <</?sys>> | </?(?:system|assistant|instructions?)>
 | ^\s*\#{2,}\s*(?:instruction|system|response) | ^\s*(?:system|assistant|developer)\s*:
@@ -240,6 +285,11 @@ _SOFT_RULES = r"""
 | {IMP}(?:always|never)\s+{DO}\b
 | (?:^|\b(?:the|all|every|any|your)\s+|[.,:;]\s*){BOT}\s+(?:{MODAL}|now|has\s+been\s+(?:updated
       |reconfigured|upgraded|given|granted))\b
+| \byour\s+(?:own\s+)?(?:[\w'-]+\s+)?(?:rules|rulebook|instructions|guidelines|restrictions|filters|policies
+      |programming|training|directives|guardrails|makers'?|creators'?|developers'?|operators'?|system\s+prompt
+      |configuration|settings|limits|boundaries|ethics|morals|principles|defaults|default\s+\w+)\b
+| {IMP}(?!be\b)\w+\s+yourself\b
+| \bhow\s+you\s+(?:behave|respond|act|answer|reply|operate)\b | \brepeat\s+after\s+me\b
 | \b(?:text|output|content|responses?|answers?|messages?|emails?|code)\s+you\s+(?:generate|produce
       |draft|write|create|send)\b
 """
@@ -271,241 +321,24 @@ def _snippet(text: str, start: int, end: int) -> str:
     return snippet if len(snippet) <= 60 else snippet[:57] + "..."
 
 
-
-# Multilingual rules: one alternative per line, by language; the shapes mirror the English ones
-# (override verb + the assistant's rules, "from now on you", "you must <verb>", role play, system
-# prompt, reveal verbs + secrets, conditional triggers, secrecy and priority claims).
-_ML_RULES = r"""
-  # Spanish
-  \b(?:ignora|ignore|ignorad|olvida|olvide|olvidad|omite|descarta|desobedece|salt(?:a|ate)|anula|elimina
-      |no\s+sigas|deja\s+de\s+(?:seguir|obedecer|respetar)|no\s+hagas\s+caso\s+(?:a|de))\b[^.!?\n]{0,40}?
-      \b(?:instrucci[oó]n(?:es)?|reglas|normas|directrices|indicaciones|pautas|restricciones|filtros|prompt
-      |[oó]rdenes|l[ií]mites|configuraci[oó]n|programaci[oó]n)\b
-| \b(?:instrucciones|reglas|normas|directrices|indicaciones|pautas|[oó]rdenes)\s+(?:anteriores|previas
-      |originales|iniciales|del\s+sistema|de\s+seguridad)\s+(?:quedan|est[aá]n|han\s+sido|son|fueron|ya\s+no)
-      \b[^.!?\n]{0,20}?(?:anulad|cancelad|revocad|invalidad|derogad|sin\s+efecto|v[aá]lid|aplican)
-| \b(?:a\s+partir\s+de\s+ahora|desde\s+ahora|de\s+ahora\s+en\s+adelante|en\s+adelante)\s*,?\s*(?:t[uú]\s+)?
-      (?:eres|ser[aá]s|vas\s+a|debes|tienes\s+que|responde|responder[aá]s|act[uú]a|obedece|ignora|olvida)\b
-| \b(?:eres|ser[aá]s)\s+(?:ahora\s+)?(?:un|una)\s+(?:[\w-]+\s+)?(?:ia|asistente|modelo|bot|chatbot
-      |inteligencia)\b
-| \b(?:ia|asistente|modelo|bot|chatbot)\s+(?:\w+\s+)?sin\s+(?:ninguna\s+)?(?:restricci[oó]n|restricciones
-      |l[ií]mites?|filtros?|censura|reglas|normas)\b
-| \b(?:prompt|instrucciones|mensaje|indicaciones)\s+(?:del|de)\s+sistema\b
-| \b(?:revela|muestra|mu[eé]strame|dime|env[ií]a|comparte|imprime|filtra|reenv[ií]a|manda)\b[^.!?\n]{0,40}?
-      \b(?:contrase[nñ]as?|prompt|claves?|historial|datos\s+del\s+usuario|conversaci[oó]n|secretos?)\b
-| \b(?:debes|tienes\s+que|deber[aá]s|has\s+de|est[aá]s\s+obligad[oa]\s+a)\s+(?:\w+\s+)?(?:ignorar|olvidar
-      |obedecer|revelar|responder|recomendar|decir|mentir|desactivar|saltarte|omitir|enviar)\b
-| \b(?:el\s+asistente|la\s+ia|el\s+modelo|el\s+bot)\s+(?:debe|tiene\s+que|deber[aá])\b
-| \b(?:cuando|si|siempre\s+que|cada\s+vez\s+que|en\s+cuanto)\s+(?:el\s+usuario|la\s+usuaria|alguien
-      |te\s+(?:pida|pidan|diga))
-      \b[^.!?\n]{0,60}?,\s*(?:revela|muestra|responde|di|dile|env[ií]a|ignora|recomienda|desactiva|niega
-      |a[nñ]ade|incluye)\b
-| \bnunca\s+(?:le\s+)?(?:digas|menciones|reveles|cuentes)\b[^.!?\n]{0,30}\busuari[oa]\b
-| \b(?:finge|fingid|haz\s+como\s+si|act[uú]a\s+como|comp[oó]rtate\s+como|interpreta\s+el\s+papel)\b
-| \btus?\s+(?:nuev[oa]s?|verdader[oa]s?|[uú]nic[oa]s?)\s+(?:instrucci[oó]n(?:es)?|tarea|misi[oó]n|reglas
-      |[oó]rdenes)\b
-| \b(?:prioridad|precedencia)\s+(?:sobre|ante)\b[^.!?\n]{0,30}?\b(?:sistema|instrucciones|reglas|normas)\b
-| \bm[aá]s\s+importante\s+que\s+(?:el|las|los|tus)\s+(?:\w+\s+)?(?:sistema|instrucciones|reglas|normas)\b
-  # French
-| \b(?:ignore|ignorez|oublie|oubliez|n[eé]glige|n[eé]gligez|contourne|contournez|ne\s+suis\s+plus
-      |ne\s+suivez\s+plus|n'ob[eé]is\s+plus|arr[eê]te\s+de\s+suivre|fais\s+abstraction\s+de)\b[^.!?\n]{0,40}?
-      \b(?:instructions?|consignes?|r[eè]gles|directives|prompt|restrictions|filtres|garde-fous|limites
-      |param[eè]tres|programmation)\b
-| \b(?:instructions|consignes|r[eè]gles|directives)\s+(?:pr[eé]c[eé]dentes|ant[eé]rieures|du\s+syst[eè]me
-      |d'origine|initiales|originales)\s+(?:sont|ont\s+[eé]t[eé]|seront|ne\s+sont\s+plus)\b[^.!?\n]{0,20}?
-      (?:annul|r[eé]voqu|caduques|abrog|nulles|remplac|valables|applicables)
-| \b(?:[aà]\s+partir\s+de\s+maintenant|d[eé]sormais|dor[eé]navant|d[eè]s\s+maintenant
-      |[aà]\s+partir\s+d'aujourd'hui)
-      \s*,?\s*(?:tu|vous)\s+(?:es|[eê]tes|dois|devez|ob[eé]is|ob[eé]issez|r[eé]ponds|r[eé]pondez|vas
-      |allez|seras|serez)\b
-| \b(?:tu\s+es|vous\s+[eê]tes)\s+(?:maintenant\s+|d[eé]sormais\s+)?(?:une?|l')\s*(?:[\w-]+\s+)?(?:ia|assistant
-      |mod[eè]le|bot|chatbot|intelligence)\b
-| \b(?:ia|assistant|mod[eè]le|bot)\s+(?:\w+\s+)?sans\s+(?:aucune?\s+)?(?:limites?|restrictions?|filtres?
-      |censure|r[eè]gles?)\b
-| \b(?:prompt|instructions|message|consignes)\s+(?:du\s+)?syst[eè]me\b
-| \b(?:r[eé]v[eè]le|r[eé]v[eé]lez|montre|montrez|affiche|affichez|envoie|envoyez|partage|partagez|donne
-      |donnez|imprime|transf[eè]re)\b[^.!?\n]{0,40}?\b(?:mots?\s+de\s+passe|prompt|historique|cl[eé]s?
-      |donn[eé]es
-      |secrets?|conversation)\b
-| \b(?:tu\s+dois|vous\s+devez|il\s+faut\s+que\s+tu)\s+(?:\w+\s+)?(?:ignorer|oublier|ob[eé]ir
-      |r[eé]v[eé]ler|r[eé]pondre
-      |recommander|d[eé]sactiver|mentir|contourner|envoyer|dire)\b
-| \b(?:l'assistant|l'ia|le\s+mod[eè]le|le\s+bot)\s+(?:doit|devra)\b
-| \b(?:quand|si|chaque\s+fois\s+que|d[eè]s\s+que|lorsque)\s+(?:l'utilisat(?:eur|rice)|quelqu'un|on\s+te)
-      \b[^.!?\n]{0,60}?,\s*(?:r[eé]v[eè]le|affiche|r[eé]ponds|envoie|dis|ignore|recommande|d[eé]sactive
-      |nie|ajoute|inclus)\b
-| \bne\s+(?:dis|r[eé]v[eè]le|mentionne|parle)\s+jamais\b
-| \b(?:fais|faites)\s+(?:comme\s+si|semblant)\b | \b(?:joue|jouez)\s+le\s+r[oô]le\b
-| \b(?:agis|agissez|comporte-toi|comportez-vous)\s+comme\b
-| \b(?:prioritaire|a\s+(?:la\s+)?priorit[eé])\s+sur\b[^.!?\n]{0,30}?\b(?:syst[eè]me|instructions
-      |r[eè]gles|consignes)\b
-| \bplus\s+important(?:e)?\s+que\s+(?:le|les|tes|vos)\s+(?:\w+\s+)?(?:syst[eè]me|instructions|r[eè]gles
-      |consignes)\b
-  # German
-| \b(?:ignoriere|ignorier|ignorieren\s+sie|vergiss|vergessen\s+sie|missachte|missachten\s+sie|[uü]bergehe
-      |umgehe|verwirf|befolge\s+nicht\s+mehr|h[oö]r\s+auf,?\s+(?:die|deine)|setze?\s+au[sß]er\s+kraft)\b
-      [^.!?\n]{0,40}?(?:anweisung|regeln|richtlinie|vorgaben|systemprompt|prompt|filter|einschr[aä]nkung
-      |beschr[aä]nkung|befehle|programmierung|sicherheit)
-| \b(?:du|sie)\s+(?:musst|sollst|m[uü]ssen|sollen|wirst|darfst)\b[^.!?\n]{0,60}?\b(?:ignorieren|vergessen
-      |missachten|verraten|ausgeben|preisgeben|gehorchen|umgehen|deaktivieren|l[uü]gen|empfehlen
-      |verschweigen)\b
-| \b(?:bisherigen|vorherigen|fr[uü]heren|alten|urspr[uü]nglichen|vorigen)\s+(?:anweisungen|regeln|richtlinien
-      |vorgaben|befehle)\s+(?:sind|werden|wurden|gelten)\b[^.!?\n]{0,30}?(?:ung[uü]ltig|aufgehoben
-      |au[sß]er\s+kraft
-      |widerrufen|nichtig|ersetzt|nicht\s+mehr)
-| \b(?:ab\s+jetzt|ab\s+sofort|von\s+nun\s+an|ab\s+heute|ab\s+diesem\s+moment)\s*,?\s*(?:bist\s+du|du\s+bist
-      |musst\s+du|antwortest\s+du|wirst\s+du|sollst\s+du|gehorchst\s+du|ignorierst\s+du)\b
-| \bdu\s+bist\s+(?:jetzt\s+|nun\s+|ab\s+sofort\s+)?(?:eine?|der|die)\s+(?:[\w-]+\s+)?(?:ki|assistent
-      |modell|bot|chatbot)\b
-| \b(?:ki|assistent|modell|bot)\s+(?:\w+\s+)?ohne\s+(?:jegliche\s+)?(?:einschr[aä]nkungen|regeln|filter
-      |zensur|grenzen)\b
-| \bsystem-?(?:prompt|anweisung|nachricht)
-| \b(?:gib|zeige|zeig|verrate|sende|schicke|schick|teile|drucke|leite)\b[^.!?\n]{0,40}?(?:passw[oö]rt
-      |kennw[oö]rt
-      |systemprompt|prompt|chatverlauf|verlauf|schl[uü]ssel|geheimnis|nutzerdaten)
-| \btu\s+so,?\s+als\b | \bgib\s+vor\b | \bspiele?\s+die\s+rolle\b | \bverhalte\s+dich\s+(?:wie|als)\b
-| \b(?:wenn|immer\s+wenn|sobald|falls|jedes\s+mal,?\s+wenn)\s+(?:der\s+(?:nutzer|benutzer|user)
-      |die\s+(?:nutzerin
-      |benutzerin)|jemand)\b[^.!?\n]{0,60}?,\s*(?:gib|zeige|zeig|sende|schicke|antworte|sag|ignoriere
-      |empfiehl|verrate|deaktiviere|f[uü]ge)\b
-| \bsag\s+(?:dem\s+(?:nutzer|benutzer)|niemandem)\b[^.!?\n]{0,20}?\b(?:nie|niemals|nichts)\b
-| \b(?:der\s+assistent|die\s+ki|das\s+modell|der\s+bot)\s+(?:muss|soll|darf\s+(?:jetzt|nun))\b
-| \b(?:vorrang|priorit[aä]t)\s+(?:vor|[uü]ber)\b[^.!?\n]{0,30}?(?:system|anweisung|regeln|richtlinie)
-| \bwichtiger\s+als\s+(?:der|die|deine|alle)\s+(?:\w+\s+)?(?:system|anweisung|regeln)
-  # Portuguese
-| \b(?:ignore|ignora|ignorem|esque[cç]a|esquece|esque[cç]am|desconsidere|desconsidera|pule|descarte
-      |n[aã]o\s+siga|deixe\s+de\s+seguir|pare\s+de\s+seguir
-      |desobede[cç]a)\b[^.!?\n]{0,40}?\b(?:instru[cç](?:[aã]o|[oõ]es)
-      |regras|diretrizes|orienta[cç][oõ]es|restri[cç][oõ]es|filtros|prompt|comandos|limites
-      |programa[cç][aã]o)\b
-| \b(?:instru[cç][oõ]es|regras|diretrizes|orienta[cç][oõ]es)\s+(?:anteriores|pr[eé]vias|originais|iniciais
-      |do\s+sistema)\s+(?:foram|est[aã]o|s[aã]o|ficam|n[aã]o\s+(?:valem
-      |s[aã]o))\b[^.!?\n]{0,20}?(?:cancelad|anulad
-      |revogad|sem\s+efeito|invalidad|v[aá]lid|mais)
-| \b(?:a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|daqui\s+(?:para|pra)\s+(?:a\s+)?frente)\s*,?\s*
-      (?:voc[eê]|tu)\s+(?:[eé]|[eé]s|deve|vai|responde|ser[aá]|obedece|ignora|est[aá])\b
-| \b(?:voc[eê]\s+[eé]|tu\s+[eé]s)\s+(?:agora\s+)?(?:uma?)\s+(?:[\w-]+\s+)?(?:ia|assistente|modelo|bot
-      |chatbot|intelig[eê]ncia)\b
-| \b(?:ia|assistente|modelo|bot)\s+(?:\w+\s+)?sem\s+(?:nenhuma\s+)?(?:restri[cç][oõ]es|limites|filtros
-      |censura|regras)\b
-| \b(?:prompt|instru[cç][oõ]es|mensagem)\s+do\s+sistema\b
-| \b(?:revele|revela|mostre|mostra|envie|envia|compartilhe|partilhe|diga|imprima|encaminhe)\b[^.!?\n]{0,40}?
-      \b(?:senhas?|prompt|hist[oó]rico|chaves?|dados\s+do\s+usu[aá]rio|conversa|segredos?)\b
-| \b(?:voc[eê]\s+(?:deve|precisa|tem\s+que)|tu\s+deves)\s+(?:\w+\s+)?(?:ignorar|esquecer|obedecer|revelar
-      |responder
-      |recomendar|desativar|mentir|enviar|dizer)\b
-| \b(?:o\s+assistente|a\s+ia|o\s+modelo|o\s+bot)\s+(?:deve|tem\s+que|precisa)\b
-| \b(?:quando|se|sempre\s+que|toda\s+vez\s+que|assim\s+que)\s+(?:o\s+usu[aá]rio|a\s+usu[aá]ria|algu[eé]m
-      |o\s+utilizador)
-      \b[^.!?\n]{0,60}?,\s*(?:revele|mostre|responda|diga|envie|ignore|recomende|desative|negue|adicione
-      |inclua)\b
-| \bnunca\s+(?:diga|conte|revele|mencione)\b[^.!?\n]{0,30}?\b(?:usu[aá]rio|utilizador)\b
-| \b(?:finja|finge|fa[cç]a\s+de\s+conta|aja\s+como|comporte-se\s+como|interprete\s+o\s+papel)\b
-| \b(?:prioridade|preced[eê]ncia)\s+sobre\b[^.!?\n]{0,30}?\b(?:sistema|instru[cç][oõ]es|regras)\b
-| \bmais\s+importante\s+(?:que|do\s+que)\s+(?:o|as|os|suas)\s+(?:\w+\s+)?(?:sistema|instru[cç][oõ]es|regras)\b
-  # Italian
-| \b(?:ignora|ignorate|dimentica|dimenticate|trascura|tralascia|aggira|scavalca|non\s+seguire
-      |smetti\s+di\s+seguire
-      |non\s+rispettare|salta)\b[^.!?\n]{0,40}?\b(?:istruzion[ei]|regole|linee\s+guida|direttive
-      |indicazioni|restrizioni
-      |filtri|prompt|comandi|limiti|impostazioni|programmazione)\b
-| \b(?:istruzioni|regole|direttive|linee\s+guida)\s+(?:precedenti|originali|iniziali|di\s+sistema
-      |del\s+sistema)
-      \s+(?:sono|vengono|sono\s+state|non\s+(?:valgono|sono))\b[^.!?\n]{0,20}?(?:annullat|revocat|abrogat
-      |null|sostituit|valid|pi[uù])
-| \b(?:da\s+ora\s+in\s+poi|d'ora\s+in\s+poi|da\s+adesso|a\s+partire\s+da\s+(?:ora|adesso
-      |oggi))\s*,?\s*(?:tu\s+)?
-      (?:sei|sarai|devi|rispondi|risponderai|obbedisci|ignora|agisci)\b
-| \bsei\s+(?:ora\s+|adesso\s+)?(?:un|una|un')\s*(?:[\w-]+\s+)?(?:ia|intelligenza|assistente|modello|bot
-      |chatbot)\b
-| \b(?:ia|intelligenza\s+artificiale|assistente|modello
-      |bot)\s+(?:\w+\s+)?senza\s+(?:alcun[oa]?\s+)?(?:limiti|restrizioni
-      |filtri|censura|regole)\b
-| \b(?:prompt|istruzioni|messaggio)\s+(?:di|del)\s+sistema\b
-| \b(?:rivela|mostra|mostrami|invia|manda|condividi|dimmi|stampa|inoltra)\b[^.!?\n]{0,40}?\b(?:password|prompt
-      |cronologia|chiav[ei]|dati\s+dell'utente|conversazion[ei]|segreti?)\b
-| \b(?:devi|dovrai|sei\s+tenut[oa]\s+a)\s+(?:\w+\s+)?(?:ignorare|dimenticare|obbedire|rivelare|rispondere
-      |raccomandare
-      |disattivare|mentire|inviare|dire)\b
-| \b(?:l'assistente|l'ia|il\s+modello|il\s+bot)\s+(?:deve|dovr[aà])\b
-| \b(?:quando|se|ogni\s+volta\s+che|appena)\s+(?:l'utente|qualcuno|ti\s+(?:chiede|dice))\b[^.!?\n]{0,60}?,\s*
-      (?:rivela|mostra|rispondi|di'|d[iì]|invia|ignora|raccomanda|disattiva|nega|aggiungi|includi)\b
-| \bnon\s+(?:dire|rivelare|menzionare)\s+mai\b
-| \b(?:fai\s+finta|fingi|comportati\s+come|agisci\s+come|interpreta\s+il\s+ruolo)\b
-| \bpriorit[aà]\s+(?:sulle|sul|sugli|sopra|rispetto)\b[^.!?\n]{0,30}?\b(?:sistema|istruzioni|regole)\b
-| \bpi[uù]\s+important[ei]\s+(?:delle|del|dei|di)\s+(?:\w+\s+)?(?:sistema|istruzioni|regole)\b
-  # Russian
-| (?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|не\s+обращай\s+внимания|отбрось
-      |пренебреги
-      |обойди|не\s+следуй|перестань\s+следовать|не\s+соблюдай|отмени|отключи
-      |нарушь)[^.!?\n]{0,40}?(?:инструкци|указани
-      |правил|ограничени|промпт|фильтр|директив|настро|команд|установк|запрет)
-| (?:предыдущие|прежние|прошлые|старые|системные|исходные|все)\s+(?:инструкции|указания|правила|директивы
-      |ограничения)
-      [^.!?\n]{0,15}?(?:отменен|недействительн|аннулирован|больше\s+не|утратили|сняты)
-| (?:с\s+этого\s+момента|отныне|с\s+сегодняшнего\s+дня|теперь|начиная\s+с\s+этого)\s*,?\s*(?:ты|вы)\s
-| (?:^|[\s,.])ты\s+(?:теперь\s+|—\s*|-\s*)*(?:ии|ассистент|бот|модель|нейросеть|искусственный)\b
-| (?:ии|бот|модель|ассистент|нейросеть)\s+(?:\S+\s+)?без\s+(?:каких-либо\s+|всяких\s+)?(?:ограничений
-      |правил|фильтров|цензуры)
-| (?:покажи|выведи|раскрой|отправь|перешли|сообщи|назови|напечатай|скажи|повтори
-      |напиши)[^.!?\n]{0,40}?(?:парол|промпт
-      |ключ|истори|переписк|данные\s+пользовател|секрет|системн)
-| (?:ты\s+должен|ты\s+обязан|вы\s+должны|тебе\s+(?:нужно|следует|надо)
-      |ты\s+будешь)\s+(?:\S+\s+)?(?:игнорировать
-      |забыть|подчиняться|слушаться|раскрыть|отвечать|рекомендовать|отключить|лгать|говорить|выполнять
-      |обходить)
-| (?:ассистент|ии|модель|бот)\s+(?:должен|обязан)
-| (?:притворись|представь,?\s+что\s+ты|веди\s+себя\s+как|действуй\s+как|играй\s+роль|сыграй\s+роль)
-| (?:когда|если|каждый\s+раз,?\s+когда|как\s+только)\s+(?:пользователь|кто-то|кто-нибудь|тебя\s+спросят)
-      [^.!?\n]{0,60}?,\s*(?:покажи|выведи|ответь|скажи|отправь|игнорируй|порекомендуй|отключи|добавь
-      |включи|раскрой)
-| никогда\s+не\s+(?:говори|сообщай|рассказывай|упоминай)
-| (?:важнее|приоритетнее|выше\s+по\s+приоритету|имеет\s+приоритет\s+над)[^.!?\n]{0,30}?(?:системн
-      |инструкци|правил)
-  # Chinese
-| (?:忽略|无视|忽视|忘记|忘掉|不要理会|别管|跳过|抛开|抛弃|放弃|违反|绕过|不要遵守|不再遵守
-      |停止遵守|不用遵守|不必遵守)
-      [^。！？\n]{0,12}?(?:指令|指示|说明|规则|提示|设定|限制|约束|准则|要求|命令|过滤|安全)
-| (?:之前|以前|先前|原来|原有|所有|上面|此前)的?(?:指令|指示|规则|设定|限制
-      |要求)[^。！？\n]{0,6}?(?:作废|无效|失效|取消|废除|不再)
-| 从(?:现在|此|今天|今以后)(?:开始|起|以后)?[，,]?\s*你
-| 你(?:现在|从此)?(?:是|将是|就是|变成|成为)(?:一个)?[^。！？\n]{0,10}?(?:AI|ＡＩ|人工智能|助手|模型|机器人)
-| (?:没有|不受|毫无|无)(?:任何)?[^。！？\n]{0,4}?(?:限制|规则|约束|过滤
-      |审查)的?(?:AI|人工智能|助手|模型|机器人)
-| (?:输出|显示|泄露|透露|告诉|发送|打印|展示|说出|给出|公开|发给
-      |复述)[^。！？\n]{0,12}?(?:系统提示|提示词|密码|聊天记录|对话记录|密钥|设定|秘密)
-| 你(?:必须|应该|要|需要|得|务必)(?:永远|一直|总是)?(?:忽略|无视|忘记|服从|听从|透露
-      |泄露|推荐|关闭|撒谎|隐瞒|绕过|遵守这)
-| (?:假装|扮演|装作|充当|模拟)(?:你|自己|一个|成)
-| (?:当|如果|每当|只要|一旦)用户[^。！？\n]{0,20}?[，,]\s*(?:就|请
-      |你就)?(?:输出|显示|发送|回答|告诉|忽略|推荐|泄露|透露|关闭)
-| (?:永远|绝对|千万)?(?:不要|别|不准|不许)(?:告诉|透露给|提醒)用户
-| (?:优先级?(?:高于|超过|优先于)|优先于|凌驾于)[^。！？\n]{0,10}?(?:系统|指令|规则|提示)
-  # Japanese
-| (?:指示|命令|ルール|規則|プロンプト|設定|制限|ガイドライン|指令|制約|フィルター
-      |ポリシー)[^。！？\n]{0,10}?(?:を|は)?
-      (?:すべて|全て|全部)?(?:無視|忘れ|破棄|従わな|無効|取り消|解除)
-| (?:無視|忘れ)(?:して|しろ|せよ)[^。！？\n]{0,10}?(?:指示|命令|ルール|規則|プロンプト|設定|制限)
-| (?:今から|これから|今後|今日から|以後|以降)[、,]?\s*(?:あなた|君|きみ|お前)は
-| (?:あなた|君|お前)は[^。！？\n]{0,15}?(?:AI|ＡＩ|アシスタント|モデル|ボット)(?:です|だ|になります)
-| (?:制限|ルール|規則|フィルター|検閲)(?:の|が)(?:ない|無い
-      |一切ない)[^。！？\n]{0,4}?(?:AI|ＡＩ|アシスタント|モデル|ボット)
-| (?:システムプロンプト|パスワード|履歴|秘密鍵|APIキー|プロンプト
-      |会話)[^。！？\n]{0,20}?(?:送信|表示|出力|教え|見せ|漏ら|公開)
-| (?:あなた|君)は[^。！？\n]{0,25}?(?:なければなりません|なければならない|なさい|べきです|必要があります)
-| (?:ふりをして|ふりをしろ|振る舞って|振舞って|演じて|なりきって|として行動)
-| ユーザー(?:が|から)[^。！？\n]{0,25}?(?:たら|ときは|時は|場合は
-      |なら)[、,]?[^。！？\n]{0,30}?(?:表示|出力|送信|教え|無視|答え|言っ|勧め)
-| ユーザーに(?:は)?(?:絶対に|決して)?[^。！？\n]{0,10}?(?:言わないで|教えないで
-      |伝えないで|知らせないで|話さないで)
-| (?:システム|指示|ルール|プロンプト|規則|設定)[^。！？\n]{0,15}?(?:より|よりも)(?:優先|重要)
-"""
-
-_MULTILINGUAL = re.compile(_ML_RULES, re.IGNORECASE | re.MULTILINE | re.VERBOSE)
+_MULTILINGUAL = re.compile(ML_RULES, re.IGNORECASE | re.MULTILINE | re.VERBOSE)
 # Letters spelled out one by one are suspicious only when they spell one of these stems.
 _SPELLED_STEMS = (
-    "ignor", "disregard", "forget", "override", "bypass", "jailbreak", "systemprompt", "instruction",
-    "reveal", "previous", "yourrules", "guideline", "pretend", "password", "restriction",
+    "ignor",
+    "disregard",
+    "forget",
+    "override",
+    "bypass",
+    "jailbreak",
+    "systemprompt",
+    "instruction",
+    "reveal",
+    "previous",
+    "yourrules",
+    "guideline",
+    "pretend",
+    "password",
+    "restriction",
 )
 
 

@@ -40,6 +40,9 @@ _NOT_A_VALUE = (
 _KEYWORD = (
     r"(?:password|passwd|pwd|pw|pass|passcode|passphrase|pin(?:\s+(?:number|code))?|api[\s_-]?key"
     r"|contrase[nñ]a|clave|mot\s+de\s+passe|mdp|passwort|kennwort|senha|parola\s+d'ordine|пароль|пин-?код"
+    r"|code\s+(?:de\s+(?:la\s+)?carte(?:\s+bancaire)?|secret|confidentiel|d'acc[eè]s|de\s+l'alarme)|geheimzahl"
+    r"|keypad(?:\s+code)?|cvv2?|cvc|csc|card\s+security\s+code|zugangscode|c[oó]digo\s+(?:de|del|do|da)\s+(?:la\s+)?(?:tarjeta|cart[aã]o|alarma|alarme|puerta|porta"
+    r"|acceso|acesso)|codice\s+(?:del|della|di)\s+(?:bancomat|carta|accesso|allarme)"
     r"|secret(?:[\s_-]?key)?|access[\s_-]?(?:key|token|code)|auth[\s_-]?token|token"
     r"|(?:alarm|door|gate|garage(?:\s+door)?|safe|lock|locker|security|entry|unlock|verification"
     r"|backup|recovery|2fa|otp|wi-?fi)\s+code|(?:safe|lock|locker|padlock)\s+combination"
@@ -65,6 +68,7 @@ _SECRET_KINDS = {
     "pair2": "login and password",
     "slash_pair": "login and password",
     "cjk_password": "password or access code",
+    "labelled": "password or access code",
     "wifi": "Wi-Fi password",
     "gov_id": "government ID number",
     "bank": "bank account number",
@@ -92,6 +96,7 @@ _PHRASE_RULES = r"""
         {VALUE}
     |(?i:\b{KEYWORD}\s+(?:for|of|to|on|de|du|del|da|do|della|dello|dell'|für|von|zu|zum|zur|от|для|на)\s+
         (?:[^\s:=]+\s+){0,2}?[^\s:=]*\s*(?:(?:is|es|est|ist|lautet|é|è|era)\s+|[:=]\s*){VALUE})))
+  | (?P<labelled>(?i:\b{KEYWORD}\b[^:\n]{0,30}:\s*(?=\S*[\d\W])[^\s"'`]{4,}))
   | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン)[^。\n]{0,12}?
         (?:是|为|は|:|：)\s*[^\s。、，,]{4,})
   | (?P<assignment>(?i:\b[\w-]{0,40}?(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|login
@@ -105,7 +110,7 @@ _PHRASE_RULES = r"""
   | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}))
   | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pw)\b\s*(?:(?:is|was)\s+|[:=]\s*)?{VALUE}))
   | (?P<gov_id>(?i:\b(?:passport|driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
-        |social\s+security|social|ssn|sin|nino|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
+        |social\s+security|social|ssn|sin|nino|nhs|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
       |nie|nif
         |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis
       |s[eé]cu(?:rit[eé]\s+sociale)?
