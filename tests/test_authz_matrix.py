@@ -45,11 +45,12 @@ BASE = "http://127.0.0.1:8765"  # a loopback Host: /setup answers only there
 
 @dataclass(frozen=True)
 class Call:
-    """One request: path (filled in), JSON body and query."""
+    """One request: path (filled in), JSON body, query and headers beside the credential's."""
 
     path: str
     body: Any = None
     query: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,9 @@ class World:
         messages = [len(bob.messages(c[0], limit=1000)) for c in conversations]
         tokens = [(t.id, t.revoked_at) for t in self.root.accounts.list_tokens(self.bob)]
         summaries = [s.id for s in bob.summaries(limit=1000)]
-        return memories, conversations, messages, tokens, summaries
+        now = self.clock.now
+        working = [bob.working_state(c[0]).to_dict(now) for c in conversations[:3]]
+        return memories, conversations, messages, tokens, summaries, working
 
 
 def _turn(role: str, content: str) -> Turn:
@@ -231,6 +234,7 @@ def _document_path(suffix: str = "") -> Callable[[World], Call]:
 
 
 _CHAT = {"messages": [{"role": "user", "content": "What is the weather like?"}]}
+_TEXT = {"text": "What is the weather like?"}
 _EXPORT = {
     "format": "reverie-export",
     "version": 1,
@@ -311,7 +315,10 @@ MATRIX.update(
         _row("GET", "/api/v1/context"): _mine(_get("/api/v1/context"), 200, 200, 200),
         _row("GET", "/api/v1/stats"): _mine(_get("/api/v1/stats"), 200, 200, 200),
         _row("POST", "/api/v1/tool"): _mine(
-            _post("/api/v1/tool", {"command": "search", "value": "kayak"}), 200, 200, 200
+            _post("/api/v1/tool", {"device": "memory", "action": "search", "value": "kayak"}),
+            "ok",
+            "ok",
+            "error",
         ),
         _row("GET", "/api/v1/tool/schema"): _pub(_get("/api/v1/tool/schema"), 200),
         _row("POST", "/api/v1/observe"): _mine(
@@ -367,10 +374,20 @@ MATRIX.update(
             lambda w: Call(f"/api/v1/topics/{w.topic_slug()}/split"), 400, 404, 409
         ),
         # chat
-        _row("POST", "/v1/chat/completions"): _mine(_post("/v1/chat/completions", _CHAT), 200, 200, 200),
+        _row("POST", "/v1/chat/completions"): _mine(
+            lambda w: Call(
+                "/v1/chat/completions", _CHAT, headers={"X-Reverie-Conversation": str(w.conversation_id())}
+            ),
+            200,
+            404,
+            200,
+        ),
         _row("GET", "/v1/models"): _mine(_get("/v1/models"), 200, 200, 200),
         _row("POST", "/chat/text"): _mine(
-            _post("/chat/text", {"text": "What is the weather like?"}), 200, 200, 200
+            lambda w: Call("/chat/text", _TEXT, headers={"X-Reverie-Conversation": str(w.conversation_id())}),
+            200,
+            404,
+            200,
         ),
         _row("WS", "/api/v1/sessions/ws"): _mine(_get("/api/v1/sessions/ws"), "ready", "ready", "ready"),
         _row("POST", "/mcp"): _mine(
@@ -402,6 +419,43 @@ MCP_TOOLS: dict[str, Row] = {
     "search_memory": _mine(_mcp("search_memory", {"query": "kayak"}), "ok", "ok", "error"),
     "forget_memory": _mine(lambda w: _mcp("forget_memory", {"id": w.memory_id()})(w), "ok", "error", "error"),
     "documents_search": _mine(_mcp("documents_search", {"value": "boiler"}), "ok", "ok", "error"),
+}
+# Commands of POST /api/v1/tool (always 200): "ok" or "error" as the answer says, or the HTTP status.
+TOOL_COMMANDS: dict[str, Row] = {
+    "memory search": _mine(
+        _post("/api/v1/tool", {"device": "memory", "action": "search", "value": "kayak"}), "ok", "ok", "error"
+    ),
+    "memory forget": _mine(
+        _post("/api/v1/tool", {"device": "memory", "action": "forget", "value": "kayak"}), "ok", "ok", "error"
+    ),
+    "state show": _mine(
+        lambda w: Call(
+            "/api/v1/tool", {"device": "state", "action": "show", "conversation": w.conversation_id()}
+        ),
+        "ok",
+        "error",
+        "error",
+    ),
+    "state task": _mine(
+        lambda w: Call(
+            "/api/v1/tool",
+            {
+                "device": "state",
+                "action": "task",
+                "value": "water plants",
+                "conversation": w.conversation_id(),
+            },
+        ),
+        "ok",
+        "error",
+        "error",
+    ),
+    "documents search": _mine(
+        _post("/api/v1/tool", {"device": "documents", "action": "search", "value": "boiler"}),
+        "ok",
+        "ok",
+        "error",
+    ),
 }
 MCP_CONTEXT = _mine(
     lambda w: Call(
@@ -454,7 +508,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 def _ask(world: World, method: str, path: str, caller: str, call: Call) -> tuple[int | str, str]:
     """Make the request as the caller: (the outcome to compare, the answer's text)."""
-    headers = dict(world.headers[caller])
+    headers = {**call.headers, **world.headers[caller]}
     client = world.client
     client.cookies.clear()
     try:
@@ -471,6 +525,8 @@ def _ask(world: World, method: str, path: str, caller: str, call: Call) -> tuple
         if path == "/mcp":
             headers["Accept"] = "application/json, text/event-stream"
         answer = client.request(method, call.path, json=call.body, params=call.query or None, headers=headers)
+        if path == "/api/v1/tool" and answer.status_code == 200:  # always 200: the answer says how it went
+            return ("ok" if answer.json()["ok"] else "error"), answer.text
         return answer.status_code, answer.text
     finally:
         client.cookies.clear()
@@ -514,6 +570,11 @@ def test_route_answers_each_caller_as_the_table_says(world: World, door: str) ->
 @pytest.mark.parametrize("tool", sorted(MCP_TOOLS))
 def test_mcp_tool_answers_each_caller_as_the_table_says(world: World, tool: str) -> None:
     assert _check(world, "POST", "/mcp", MCP_TOOLS[tool]) == []
+
+
+@pytest.mark.parametrize("command", sorted(TOOL_COMMANDS))
+def test_tool_command_answers_each_caller_as_the_table_says(world: World, command: str) -> None:
+    assert _check(world, "POST", "/api/v1/tool", TOOL_COMMANDS[command]) == []
 
 
 def test_mcp_context_resource_answers_each_caller_as_the_table_says(world: World) -> None:
