@@ -452,3 +452,38 @@ def test_shutdown_requeues_a_job_stuck_in_the_llm_call(
     abandoned.join(10)  # the old call ends; its result is discarded (the job is no longer its)
     assert not abandoned.is_alive()
     assert llm_memory.conversation(conv_id).consolidation_state == "done"
+
+
+def test_llm_settles_a_pair_the_rules_kept_both_of(llm_memory: Memory, fake_server: FakeModelServer) -> None:
+    older = llm_memory.remember("User keeps the bike in the garage").memory
+    newer = llm_memory.remember("User stores the bike in the garage")
+    assert newer.status == "stored", "the rules cannot tell: both are kept"
+    assert [e.action for e in llm_memory.scope.list_audit()][:1] == ["keep_both"]
+    _talk(llm_memory, "Hi", "Hello")
+    fake_server.script_chat([json.dumps({"facts": [], "summary": "Greetings."}), '{"relation": "same"}'])
+    assert [r.state for r in llm_memory.consolidator().run_pending()] == ["done"]
+    asked = fake_server.requests_to("/api/chat")[-1].body["messages"][0]["content"]
+    assert "<older_fact>User keeps the bike in the garage</older_fact>" in asked
+    assert [m.text for m in llm_memory.list_memories(kind="fact")] == ["User stores the bike in the garage"]
+    assert llm_memory.get(older.id).superseded_by == newer.memory.id
+    # Settled once: the next consolidation does not ask again.
+    _talk(llm_memory, "Bye", "Bye")
+    fake_server.script_chat([json.dumps({"facts": [], "summary": "Farewell."})])
+    llm_memory.consolidator().run_pending()
+    assert len(fake_server.requests_to("/api/chat")) == 3
+
+
+def test_an_unusable_llm_answer_leaves_the_pair_open(
+    llm_memory: Memory, fake_server: FakeModelServer
+) -> None:
+    llm_memory.remember("User keeps the bike in the garage")
+    llm_memory.remember("User stores the bike in the garage")
+    _talk(llm_memory, "Hi", "Hello")
+    fake_server.script_chat([json.dumps({"facts": [], "summary": "Greetings."}), '{"relation": "maybe"}'])
+    assert [r.state for r in llm_memory.consolidator().run_pending()] == ["done"]
+    assert llm_memory.count(kind="fact") == 2
+    _talk(llm_memory, "Again", "Sure")
+    fake_server.script_chat([json.dumps({"facts": [], "summary": "Again."}), '{"relation": "distinct"}'])
+    llm_memory.consolidator().run_pending()
+    assert llm_memory.count(kind="fact") == 2
+    assert [e.action for e in llm_memory.scope.list_audit()][0] == "resolve_unsure"

@@ -22,6 +22,7 @@ from reverie.errors import GuardRejected, ProviderError, ReverieError
 from reverie.extract import prompts
 from reverie.extract.extraction import Extraction, Rejection, extract_conversation, validate
 from reverie.extract.guard import ensure_memory_text
+from reverie.extract.llm_merge import resolve_open_pairs
 from reverie.extract.merge import correct_fact, remember_fact, set_preference
 from reverie.llm import ChatMessage, ChatModel
 from reverie.store.base import MemoryFilter, MemoryRow, MessageRow
@@ -135,7 +136,9 @@ class Consolidator:
                 texts += [p.value for p in kept.preferences] + ([kept.summary] if kept.summary else [])
                 if texts:
                     view.embeddings.embed(texts)
-            return self._apply(view, conversation_id, messages, kept, rejected)
+            result = self._apply(view, conversation_id, messages, kept, rejected)
+            self._settle_unsure(view)
+            return result
         except (ProviderError, ReverieError) as exc:
             attempts = conversation.attempts  # counted by the claim
             delay = self.settings.retry_after_minutes * 60 * 2 ** (attempts - 1)
@@ -144,6 +147,20 @@ class Consolidator:
                 "Consolidation of conversation %s failed (attempt %s): %s", conversation_id, attempts, exc
             )
             return JobResult(conversation_id, user_id, "failed", error=str(exc))
+
+    def _settle_unsure(self, view: Memory) -> None:
+        """With an LLM, settle the pairs of facts the merge rules kept both of (extract/llm_merge.py)."""
+        if self.model is None:
+            return
+        try:
+            settled = resolve_open_pairs(
+                view.scope, self.model, view.clock, temperature=self.settings.temperature
+            )
+        except ReverieError as exc:  # the conversation is consolidated; the pairs wait for the next run
+            log.warning("Could not settle undecided pairs of facts: %s", exc)
+            return
+        if any(settled.values()):
+            log.info("Undecided pairs of facts settled by the LLM: %s", settled)
 
     def _extract(self, view: Memory, messages: Sequence[MessageRow]) -> Extraction:
         scope = view.scope

@@ -17,8 +17,9 @@ polarity (``reverie.extract.claims``) and gives one verdict:
 A fact the rules cannot read is merged only on strong evidence: nearly the same content words
 with the same names and numbers (``duplicate_similarity``), a bare negation flip, or a cosine
 of at least ``paraphrase_similarity`` with the same names and numbers. Otherwise both are
-kept: losing a fact is worse than a duplicate, and LLM consolidation (when an LLM is
-configured) can merge them later. A key given by the caller is the caller's decision: the
+kept (**unsure**): losing a fact is worse than a duplicate. A close undecided pair is noted
+in the audit trail, and consolidation with an LLM settles it later
+(``reverie.extract.llm_merge``). A key given by the caller is the caller's decision: the
 same key with other words supersedes. The vector of a new or changed text is written in the
 same transaction as the row.
 """
@@ -48,6 +49,7 @@ from reverie.extract.claims import (
 )
 from reverie.extract.guard import ensure_memory_text, find_personal_sensitive
 from reverie.extract.keys import infer_key
+from reverie.extract.llm_merge import note_unsure
 from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore, VectorKind
 from reverie.text import keyword_terms, token_similarity
 
@@ -162,9 +164,10 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
         return "same" if set(content_sequence(new.text)) <= set(content_sequence(old)) else "refines"
     if similarity is not None and similarity >= policy.paraphrase_similarity:
         return "refines"
-    return "distinct"
+    return "unsure"  # both are kept; an LLM can settle it at consolidation (extract/llm_merge.py)
 
 
+_NOTE_SIMILARITY = 0.6  # an undecided pair this close is noted for the LLM to settle
 _REASONS = {
     "refines": "a more detailed version of the same fact",
     "update": "a newer value of the same attribute",
@@ -223,6 +226,14 @@ def remember_fact(
             now,
         )
         store_vector(scope, service, "memory", new.id, vector)
+        unsure = [
+            row
+            for row, verdict, similarity in verdicts
+            if verdict == "unsure"
+            and ((similarity or 0.0) >= _NOTE_SIMILARITY or token_similarity(row.text, text) >= 0.5)
+        ]
+        for row in unsure[:3]:
+            note_unsure(scope, new, row, now)
         if not replace:
             return RememberResult("stored", new)
         for row, verdict in replace:
@@ -381,7 +392,7 @@ def find_twin(
     claim = parse_claim(text)
     for other, similarity in _candidates(target, text, key, policy, service, index, vector):
         verdict = judge(other.text, claim, policy, similarity)
-        if verdict != "distinct":
+        if verdict in ("same", *_REASONS):
             return other, verdict
     return None
 
