@@ -13,13 +13,16 @@ from reverie.server import build_server
 
 
 @contextmanager
-def live_server(settings: Settings) -> Iterator[str]:
-    """Serve the app until the block ends; yields its base URL, e.g. ``http://127.0.0.1:54321``."""
+def live_server(settings: Settings, *, log_level: str = "warning") -> Iterator[str]:
+    """Serve the app until the block ends; yields its base URL, e.g. ``http://127.0.0.1:54321``.
+
+    ``log_level="info"`` turns uvicorn's access log on.
+    """
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings.server.port = port
-    server = build_server(settings, log_level="warning")
+    server = build_server(settings, log_level=log_level)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

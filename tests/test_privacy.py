@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from engines import settings_rows
@@ -33,6 +34,7 @@ from reverie.cli import cli
 from reverie.server import create_app
 from tests.apiauth import auth_headers
 from tests.fakeserver import FakeModelServer, chat_settings_for
+from tests.liveserver import live_server
 
 WORD = "marzipan"  # in every private turn, and nowhere else
 PRIVATE_TURNS = [
@@ -120,6 +122,22 @@ def world(tmp_path: Path) -> Iterator[World]:
         with TestClient(create_app(settings)) as client:
             world.client = client
             yield world
+
+
+@pytest.fixture
+def every_log(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    """Records of every logger, Reverie's and uvicorn's included (the server's log config stops
+    them from reaching the root logger, where caplog listens)."""
+    caplog.set_level(logging.DEBUG)
+    loggers = [logging.getLogger(name) for name in ("reverie", "uvicorn", "uvicorn.access", "uvicorn.error")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(caplog.handler)
+        logger.setLevel(logging.DEBUG)
+    yield caplog
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.removeHandler(caplog.handler)
+        logger.setLevel(level)
 
 
 # the doors ------------------------------------------------------------------------------------
@@ -276,9 +294,8 @@ def _counts(world: World) -> dict[str, int]:
 # the invariants ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("door", sorted(DOORS))
 def test_a_private_conversation_reaches_nothing(
-    world: World, door: str, caplog: pytest.LogCaptureFixture
+    world: World, door: str, every_log: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG)
     DOORS[door](world, PRIVATE_TURNS, world.bob, True)
     _consolidate(world)
     during = len(world.chat_requests())
@@ -295,7 +312,9 @@ def test_a_private_conversation_reaches_nothing(
     assert [step for step in steps if step not in prompts] == [], "every step that learns ran"
     assert [r for r in world.extractor_requests() if WORD in r] == []
     assert [text for text in _bob_keeps(world) if WORD in text.lower()] == []
-    logged = [r.getMessage() for r in caplog.records if not r.name.startswith("httpx")]  # not the test's own
+    logged = [
+        r.getMessage() for r in every_log.records if not r.name.startswith("httpx")
+    ]  # not the test's own
     assert [line for line in logged if WORD in line.lower()] == []
     assert [text for text in _readers(world) if WORD in text.lower()] == []
 
@@ -309,3 +328,30 @@ def test_a_guest_session_stores_nothing(world: World, door: str) -> None:
     assert _counts(world) == before
     assert world.extractor_requests() == []
     assert len(world.chat_requests()) == (0 if door == "mcp" else len(PRIVATE_TURNS))
+
+
+def test_a_private_conversation_leaves_no_words_in_the_access_log(
+    world: World, every_log: pytest.LogCaptureFixture
+) -> None:
+    """Through a real server with its access log on: a private turn, and a client asking memory about it."""
+    bob, private = world.bob, {"X-Reverie-Private": "true"}
+    access_log = logging.getLogger("uvicorn.access")
+    with (
+        live_server(world.settings, log_level="info") as base,
+        httpx.Client(base_url=base, headers=bob) as http,
+    ):
+        access_log.addHandler(every_log.handler)  # the server's log config has just replaced its handlers
+        said = http.post("/chat/text", json={"text": PRIVATE_TURNS[0]}, headers=private)
+        assert said.status_code == 200, said.text
+        conversation = said.json()["conversation_id"]
+        for path, query in [
+            ("/api/v1/search", {"q": WORD}),
+            ("/api/v1/context", {"q": f"the {WORD} surprise"}),
+            (f"/api/v1/conversations/{conversation}", {"limit": 5}),
+        ]:
+            assert http.get(path, params=query).status_code == 200
+        assert http.post(f"/api/v1/conversations/{conversation}/end").status_code == 200
+    access_log.removeHandler(every_log.handler)
+    access = [r.getMessage() for r in every_log.records if r.name == "uvicorn.access"]
+    assert len(access) >= 5, "the access log was on"
+    assert [line for line in access if WORD in line.lower()] == []
