@@ -199,3 +199,32 @@ def test_maintenance_prunes_the_change_log(plain: Memory, clock: Clock) -> None:
         _add_facts(scope, [seed], clock())
     assert scope.prune_vector_changes(keep=VECTOR_CHANGES_KEPT) == 0
     assert scope.prune_vector_changes(keep=1) == 2
+
+
+@pytest.mark.postgres_only
+def test_a_transaction_committing_late_is_not_skipped(settings: Settings, clock: Clock) -> None:
+    import threading
+
+    settings.embeddings.enabled = False
+    with Memory(settings, clock=clock) as first, Memory(settings, clock=clock) as second:
+        index, scope = VectorIndex(), Spy(first.scope)
+        ids = _add_facts(first.scope, range(3), clock())
+        assert len(_found(index, scope, 0)) == 3
+        started, finish = threading.Event(), threading.Event()
+        late: list[int] = []
+
+        def late_writer() -> None:
+            with second.scope.transaction():
+                late.extend(_add_facts(second.scope, [80], clock()))
+                started.set()
+                finish.wait(10)
+
+        thread = threading.Thread(target=late_writer)
+        thread.start()
+        assert started.wait(10)
+        (early,) = _add_facts(first.scope, [81], clock())  # began later, commits first
+        assert set(_found(index, scope, 0)) == {*ids, early}
+        finish.set()
+        thread.join()
+        assert set(_found(index, scope, 0)) == {*ids, early, *late}
+        assert scope.complete == 1
