@@ -127,6 +127,10 @@ class MessageIndexer:
                     self._ready.notify_all()
 
     def _scan_all(self) -> None:
+        try:  # load the model now, at start, rather than with the first turn's batch
+            self.service.embed(["warm up"])
+        except ReverieError as exc:
+            log.warning("The indexer's embedder is not available yet: %s", exc)
         model = self.service.model_id
         for user in [*self.store.list_users(), *self.store.list_threads()]:
             scope = self.store.scope(user.id)

@@ -31,7 +31,7 @@ from reverie.server.ops import UpstreamProbe, check_listen_address, health_repor
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
 from reverie.server.topics import topics_router
-from reverie.server.workers import size_pools
+from reverie.server.workers import one_thread_per_request, size_pools
 from reverie.server.working import working_router
 from reverie.store import open_store
 
@@ -70,6 +70,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         size_pools()  # memory work on as many threads as cores; model waits on their own pool
+        one_thread_per_request(settings)
         memory = Memory(settings, clock=clock)
         app.state.memory = memory
         memory.recover_index()  # turns a crash left without vectors are indexed in the background
