@@ -318,10 +318,10 @@ def render(report: Report, split: str) -> str:
     for door in report.outcomes:
         out.append(_row(door, report.tally(door, split)["all"]))
     base = "check" if "check" in report.outcomes else next(iter(report.outcomes))
-    out.append(f"{'category (' + base + ')':<22}" + head[22:])
+    out.append(f"{'category':<22}" + head[22:] + f"   ({base} door)")
     for name, tally in report.tally(base, split, lambda c: c.category).items():
         out.append(_row(name, tally))
-    out.append(f"{'language (' + base + ')':<22}" + head[22:])
+    out.append(f"{'language':<22}" + head[22:] + f"   ({base} door)")
     for name, tally in report.tally(base, split, lambda c: c.language).items():
         out.append(_row(name, tally))
     return "\n".join(out)

@@ -194,7 +194,8 @@ def _text(value: str, what: str, *, allow_empty: bool = False) -> str:
     if len(clean) > MAX_TEXT:
         raise InvalidInput(f"The {what} is {len(clean)} characters; at most {MAX_TEXT}")
     # Live state goes into the prompt and unfinished items become memories: the same guard applies.
-    return ensure_memory_text(clean, max_bytes=4 * MAX_TEXT) if clean else clean
+    hint = "remember it as a sensitive memory, not as live state,"  # a secret has no place in the prompt
+    return ensure_memory_text(clean, max_bytes=4 * MAX_TEXT, hint=hint) if clean else clean
 
 
 def _status(value: str) -> TaskStatus:

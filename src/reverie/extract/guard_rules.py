@@ -269,6 +269,7 @@ _HARD_RULES = r"""
   # Chat-template and role markers.
 | <\|[a-z_]+\|> | <(?:start|end)_of_turn> | \[/?inst\] | <</?sys>> | </?(?:system|assistant|instructions?)>
 | ^\s*\#{2,}\s*(?:instruction|system|response) | ^\s*(?:system|assistant|developer)\s*:
+| \b(?:said|says|wrote|writes)\s*:\s*["']?(?:system|assistant|developer)\s*:
 | \[(?:system|admin)(?:\s+(?:message|note|override))?\]
   # Named jailbreaks.
 | (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)\bjailbreak(?:s|ing|ed)?\b(?!\s+(?:techniques?|attacks?|research
