@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +57,8 @@ TESTS: dict[str, tuple[str, ...]] = {
 DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")
 # The modules issue 24 names first; a run without arguments starts with them.
 PRIORITY = tuple(TESTS)
+# A mutant is stopped after this many times its tests' CPU time (mutmut's default is 15).
+TIMEOUT_MULTIPLIER = 4.0
 # Tests that fail on a loaded machine for reasons no mutant causes (timing), left out of the runs.
 DESELECT: tuple[str, ...] = ("tests/test_semantic.py::test_reindex_is_resumable",)
 
@@ -97,12 +99,11 @@ def slug(module: str) -> str:
 
 def tests_for(module: str) -> list[str]:
     """The test files (relative to the project) selected for one module."""
-    stem = slug(module).rsplit(".", 1)[-1]
     if module in TESTS:
         names = list(TESTS[module])
     else:
         names = sorted(p.name for p in (ROOT / "tests").glob("test_*.py") if p.name not in DEFAULT_EXCLUDED)
-    own = f"test_mutation_kills_{stem}.py"
+    own = _own_tests(module)
     if (ROOT / "tests" / own).exists() and own not in names:
         names.append(own)
     return [f"tests/{name}" for name in names if (ROOT / "tests" / name).exists()]
@@ -159,6 +160,8 @@ def prepare(module: str, fresh: bool) -> Path:
         f"pytest_add_cli_args = {_toml_list(['-p', 'no:cacheprovider', *args])}\n"
         'also_copy = ["README.md", "bench"]\n'
         "use_git_change_detection = false\n"
+        # mutmut's default (15x the tests' CPU time) lets one endless-loop mutant hold a core for minutes.
+        f"timeout_multiplier = {TIMEOUT_MULTIPLIER}\n"
     )
     (work / "pyproject.toml").write_text(config, encoding="utf-8")
     return work
@@ -228,7 +231,28 @@ def run(module: str, *, fresh: bool, retest: bool, children: int) -> Row:
     row = tally(module)
     if done.returncode != 0:
         print(f"{module}: mutmut exited {done.returncode}; see {work / 'mutmut.log'}", file=sys.stderr)
+    _remember_before(module, row)
     return row
+
+
+def _remember_before(module: str, row: Row) -> None:
+    """Keep a finished run's row as the module's score before tests were written for its survivors."""
+    work = WORK / slug(module)
+    config = (work / "pyproject.toml").read_text(encoding="utf-8")
+    finished = row.mutants and not row.other
+    if finished and _own_tests(module) not in config and not (work / "before.json").exists():
+        (work / "before.json").write_text(json.dumps(asdict(row)), encoding="utf-8")
+
+
+def _own_tests(module: str) -> str:
+    """The file of tests written for a module's surviving mutants."""
+    return f"test_mutation_kills_{slug(module).rsplit('.', 1)[-1]}.py"
+
+
+def before(module: str) -> Row | None:
+    """The module's row from its last run without tests written for its survivors, if any."""
+    path = WORK / slug(module) / "before.json"
+    return Row(**json.loads(path.read_text(encoding="utf-8"))) if path.exists() else None
 
 
 def show(module: str) -> str:
@@ -277,7 +301,15 @@ def main(argv: list[str] | None = None) -> int:
             for m in done:
                 print(f"### {m}\n{show(m)}\n")
             return 0
-        print(table([tally(m) for m in done]))
+        rows = [tally(m) for m in done]
+        for row in rows:
+            _remember_before(row.module, row)
+        earlier = [row for row in (before(m) for m in done) if row is not None]
+        if earlier:
+            print("Before tests were written for the survivors:")
+            print(table(earlier))
+            print()
+        print(table(rows))
         return 0
     rows = []
     for module in modules:
