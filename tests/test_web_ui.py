@@ -899,7 +899,7 @@ def test_settings_are_validated_per_field_saved_and_applied(client: TestClient, 
     }
     root = client.app.state.memory  # type: ignore[attr-defined]
     assert root.settings.memory.decay.hour == 5 and root.settings.memory.extraction.provider == "none"
-    assert root.semantic is None or root.semantic.vector_weight == 0.6
+    assert root.semantic is not None and root.semantic.vector_weight == 0.6
     assert load_settings(home=settings.home).memory.decay.hour == 5
     same = client.put("/api/v1/settings", headers=admin, json={"memory.decay.hour": 5}).json()
     assert same["changed"] == [] and same["restart_required"] == ["memory.extraction.provider"]
