@@ -920,3 +920,19 @@ def test_config_file_edits_keep_comments_or_rewrite_the_whole_file() -> None:
     rewritten = tomllib.loads(patched_toml(dotted, {"memory.decay.hour": 4, "embeddings.model": 'say "hi"'}))
     assert rewritten["memory"] == {"decay": {"hour": 4}} and rewritten["embeddings"] == {"model": 'say "hi"'}
     assert rewritten["when"].year == 1979
+
+
+@needs_chromium
+def test_a_secret_is_kept_only_when_keep_as_sensitive_is_ticked(page: Page, site: Site) -> None:
+    sign_in(page, site, make_user(site))
+    page.get_by_label("Remember a fact").fill("Garage door code is 4821")
+    page.get_by_role("button", name="Remember").click()
+    expect(page.locator("#toasts")).to_contain_text("ask to keep it as sensitive")
+    expect(page.get_by_label("Remember a fact")).to_have_value("Garage door code is 4821")
+    errors = page.watch.errors  # type: ignore[attr-defined]
+    assert [e for e in errors if "422" in e] and all("422" in e for e in errors), errors
+    errors.clear()  # the browser logs the refusal (422) the page just showed
+    page.get_by_label("Keep as sensitive").check()
+    page.get_by_role("button", name="Remember").click()
+    expect(page.locator("#memory-panel .item")).to_have_count(1)
+    expect(page.get_by_label("Keep as sensitive")).not_to_be_checked()
