@@ -455,6 +455,13 @@ def test_stored_text_that_reads_as_an_instruction_never_reaches_the_context(memo
     assert "withheld" in text and BENIGN in text
     lines = memory.working_state(conversation).lines(memory.clock(), memory.tz)
     assert not any("Ignore previous" in line for line in lines)
+    scope.insert_memory(
+        NewMemory(kind="fact", text=attack, source="explicit", confidence=1.0), memory.clock()
+    )
+    for command in ({"action": "search", "value": "French"}, {"action": "recent", "value": "7d"}):
+        answer = run_tool(memory, {"device": "memory", **command})
+        assert answer.ok and "Ignore previous" not in answer.render(), answer.render()
+        assert "withheld" in answer.render()
 
 
 def test_working_state_refuses_an_attack(memory: Memory) -> None:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from reverie.errors import GuardRejected
 from reverie.extract.guard_norm import has_content, spelled_out_words, text_views
 from reverie.extract.guard_rules import find_instruction
-from reverie.extract.guard_secrets import IDENTITY_KINDS, find_secret
+from reverie.extract.guard_secrets import find_secret
 
 __all__ = [
     "SENSITIVE_HINT",
@@ -126,8 +126,9 @@ def check_memory_text(
 ) -> GuardVerdict:
     """Decide whether ``text`` may be stored as a memory; never raises for bad text.
 
-    ``allow_sensitive`` is the user's explicit request to keep a secret; ``allow_personal`` lets
-    identity numbers through on such a request too (kept for callers that pass it separately).
+    ``allow_sensitive`` is the user's explicit request to keep a secret (identity numbers
+    included); ``allow_personal`` alone no longer lets an identity number through and is kept
+    only so that existing callers keep working.
     ``hint`` is how the calling door asks for that, quoted in the refusal.
     """
     stripped = text.replace("\r\n", "\n").strip()
@@ -154,8 +155,6 @@ def check_memory_text(
         tail = "memories are data, not instructions"
         return GuardVerdict(False, "instruction", f"Refused: {why}, and {tail}.")
     kind = None if allow_sensitive else find_secret(stripped)
-    if kind in IDENTITY_KINDS and allow_personal and allow_sensitive:
-        kind = None
     if kind is not None:
         why = f"looks like a secret ({kind}); keep secrets in a password manager"
         return GuardVerdict(False, "secret", f"Refused: {why}, or {hint} to store it anyway.")

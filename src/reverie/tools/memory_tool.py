@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reverie.errors import GuardRejected, ReverieError
+from reverie.extract.guard import guard_prompt_text
 from reverie.retrieve.search import RecentResults, SearchResults
 from reverie.retrieve.timeutil import humanize_ago, to_day
 from reverie.tools.schemas import function_schema
@@ -153,7 +154,7 @@ def search_payload(results: SearchResults, memory: Memory) -> dict[str, Any]:
     return {
         "facts": [
             {
-                "text": hit.memory.text,
+                "text": guard_prompt_text(hit.memory.text, label="fact"),
                 "confidence": round(hit.memory.confidence, 2),
                 "created": to_day(hit.memory.created_at, memory.tz),
             }
@@ -162,14 +163,14 @@ def search_payload(results: SearchResults, memory: Memory) -> dict[str, Any]:
         "preferences": [
             {
                 "category": hit.memory.key or "general",
-                "value": hit.memory.text,
+                "value": guard_prompt_text(hit.memory.text, label="preference"),
                 "confidence": round(hit.memory.confidence, 2),
             }
             for hit in results.preferences
         ],
         "summaries": [
             {
-                "summary": hit.summary.text,
+                "summary": guard_prompt_text(hit.summary.text, label="summary"),
                 "date": to_day(hit.summary.created_at, memory.tz),
                 "topics": hit.summary.topics,
             }
@@ -183,19 +184,24 @@ def recent_text(results: RecentResults, now: float) -> str:
     lines: list[str] = []
     if results.facts:
         lines.append("RECENT FACTS:")
-        lines += [f"- {m.text} ({m.source}, {humanize_ago(m.created_at, now)})" for m in results.facts]
+        lines += [
+            f"- {guard_prompt_text(m.text, label='fact')} ({m.source}, {humanize_ago(m.created_at, now)})"
+            for m in results.facts
+        ]
     if results.preferences:
         lines += [""] if lines else []
         lines.append("RECENT PREFERENCES:")
         lines += [
-            f"- {m.key}: {m.text} ({m.source}, {humanize_ago(m.created_at, now)})"
+            f"- {m.key}: {guard_prompt_text(m.text, label='preference')} ({m.source}, "
+            f"{humanize_ago(m.created_at, now)})"
             for m in results.preferences
         ]
     if results.summaries:
         lines += [""] if lines else []
         lines.append("RECENT CONVERSATIONS:")
         for summary in results.summaries:
-            lines.append(f"- [{humanize_ago(summary.created_at, now)}] {summary.text}")
+            text = guard_prompt_text(summary.text, label="summary")
+            lines.append(f"- [{humanize_ago(summary.created_at, now)}] {text}")
             if summary.topics:
                 lines.append(f"  Topics: {', '.join(summary.topics)}")
     if not lines:
