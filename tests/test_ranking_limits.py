@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import VARIED_FACTS, Clock
@@ -13,6 +14,7 @@ from reverie.retrieve.context import FENCE_CLOSE, FENCE_OPEN, PREAMBLE, _enforce
 from reverie.retrieve.hybrid import RRF_K, fuse
 from reverie.server import create_app
 from reverie.text import count_tokens
+from reverie.tools.memory_tool import run_function
 from tests.apiauth import auth_headers
 
 
@@ -169,3 +171,28 @@ def test_context_ranks_facts_by_confidence_and_recency_after_the_relevant_ones(
             "User brews kombucha at home",
             "User is colour-blind",
         ]
+
+
+def test_list_memories_verb_limits_and_filters_over_more_rows_than_the_limit(
+    tmp_path: Path, clock: Clock
+) -> None:
+    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})
+    with Memory(settings, clock=clock) as memory:
+        for fact in VARIED_FACTS[:25]:
+            clock.advance(60)
+            assert run_function(memory, "create_memory", {"content": fact}).ok
+        notes = [f"Note {word}: check the {word} before winter" for word in ("gutter", "boiler", "roof")]
+        for note in notes:
+            clock.advance(60)
+            assert run_function(memory, "create_memory", {"content": note, "memory_type": "note"}).ok
+
+        def listed(**args: Any) -> list[str]:
+            data = run_function(memory, "list_memories", args).data
+            assert data is not None and data["count"] == len(data["memories"])
+            return [row["content"] for row in data["memories"]]
+
+        newest_first = [*reversed(notes), *reversed(VARIED_FACTS[:25])]
+        assert listed() == newest_first[:20], "default limit 20, newest first"
+        assert listed(limit=200) == newest_first
+        assert listed(memory_type="fact", limit=20) == newest_first[3:23], "notes do not eat the limit"
+        assert listed(memory_type="note", limit=2) == newest_first[:2]

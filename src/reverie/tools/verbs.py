@@ -21,6 +21,7 @@ from reverie.tools.schemas import function_schema
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
+    from reverie.store.base import MemoryRow
 
 MEMORY_TYPES = ("fact", "preference", "task", "note")
 _ID = {"type": "integer", "minimum": 1, "description": "the memory's id, as returned when it was created"}
@@ -143,19 +144,30 @@ def _delete(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
     return {"status": "deleted", "id": row.id}
 
 
+def _of_type(row: MemoryRow, kind: str | None) -> bool:
+    if kind in ("task", "note"):
+        return row.type == kind
+    if kind == "fact":
+        return row.kind == "fact" and row.type not in ("task", "note")
+    return True
+
+
 def _list(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
-    limit = _int(args, "limit", 20)
+    limit = max(1, min(_int(args, "limit", 20), 200))
     kind = args.get("memory_type")
     if kind is not None and kind not in MEMORY_TYPES:
         raise ValueError(f"'memory_type' must be one of {', '.join(MEMORY_TYPES)}")
-    rows = memory.list_memories(
-        kind="preference" if kind == "preference" else None, limit=max(1, min(limit, 200))
-    )
-    if kind in ("task", "note"):
-        rows = [row for row in rows if row.type == kind]
-    elif kind == "fact":
-        rows = [row for row in rows if row.kind == "fact" and row.type not in ("task", "note")]
-    return {"count": len(rows), "memories": [_memory_dict(row) for row in rows]}
+    rows: list[MemoryRow] = []
+    offset = 0
+    while len(rows) < limit:  # filtered page by page, so rows of other types never eat the limit
+        page = memory.list_memories(
+            kind="preference" if kind == "preference" else None, limit=200, offset=offset
+        )
+        rows += [row for row in page if _of_type(row, kind)]
+        if len(page) < 200:
+            break
+        offset += len(page)
+    return {"count": len(rows[:limit]), "memories": [_memory_dict(row) for row in rows[:limit]]}
 
 
 def _search(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
