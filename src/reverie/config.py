@@ -9,6 +9,8 @@ library code never reads the environment.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -282,6 +284,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"Config file {path} does not exist; create it or drop --config") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {path} is not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(
+            f"Cannot read the config file {path} ({exc.strerror}): fix its permissions, "
+            "or point --config (REVERIE_CONFIG) at a readable file"
+        ) from exc
 
 
 def load_settings(
@@ -297,7 +304,14 @@ def load_settings(
     file_path = Path(path).expanduser() if path else home_dir.expanduser() / CONFIG_FILE_NAME
     data: dict[str, Any] = {}
     origin = "the defaults"
-    if path or file_path.exists():
+    try:
+        found = file_path.exists()
+    except OSError as exc:
+        raise ConfigError(
+            f"Cannot read the config file {file_path} ({exc.strerror}): set REVERIE_HOME (or pass --home) "
+            "to a folder you can read and write, or REVERIE_CONFIG to a readable file"
+        ) from exc
+    if path or found:
         data = _read_toml(file_path)
         origin = str(file_path)
     overrides = _env_overrides(env)
@@ -347,6 +361,26 @@ def _parse_env_value(value: str) -> Any:
         return value
 
 
+
+def check_home(settings: Settings) -> None:
+    """ConfigError, with the fix, unless the data folder is a folder this process can write in."""
+    home = settings.home
+    fix = "set REVERIE_HOME (or pass --home) to a folder you can write"
+    try:
+        if home.exists() and not home.is_dir():
+            raise ConfigError(f"The data folder {home} is a file, not a folder: {fix}, e.g. ~/reverie-data")
+        home.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=home):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        if isinstance(exc, PermissionError) and home.is_dir():
+            fix += f", or give yourself write access: chmod u+rwx {home}"
+        raise ConfigError(f"Cannot use the data folder {home} ({reason}): {fix}") from exc
+    if not os.access(home, os.R_OK | os.X_OK):
+        raise ConfigError(f"Cannot read the data folder {home}: {fix}, or run chmod u+rwx {home}")
+
+
 __all__ = [
     "CONFIG_FILE_NAME",
     "CacheSettings",
@@ -361,5 +395,6 @@ __all__ = [
     "ServerSettings",
     "Settings",
     "StoreSettings",
+    "check_home",
     "load_settings",
 ]

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from reverie.accounts import check_password_strength
-from reverie.config import Settings, load_settings
+from reverie.config import Settings, check_home, load_settings
 from reverie.errors import ReverieError
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
 from reverie.retrieve.timeutil import humanize_ago, to_day
@@ -39,6 +39,7 @@ class _State:
     def settings(self) -> Settings:
         if self._settings is None:
             self._settings = load_settings(self.config, home=self.home, environ=os.environ)
+            check_home(self._settings)
         return self._settings
 
     @property

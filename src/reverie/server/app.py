@@ -14,11 +14,12 @@ import uvicorn
 from fastapi import APIRouter, FastAPI, Request
 
 import reverie
-from reverie.config import Settings
+from reverie.config import Settings, check_home
 from reverie.docs.watcher import DocumentWatcher
 from reverie.errors import Forbidden, InvalidInput, Unauthenticated
 from reverie.memory import Memory
 from reverie.server.api import api_router
+from reverie.server.apidocs import docs_router
 from reverie.server.auth import auth_router
 from reverie.server.chat import chat_router
 from reverie.server.conversations import conversations_router
@@ -27,7 +28,13 @@ from reverie.server.documents import documents_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
 from reverie.server.mcp import mcp_router
-from reverie.server.ops import UpstreamProbe, check_listen_address, health_report, log_config
+from reverie.server.ops import (
+    UpstreamProbe,
+    check_listen_address,
+    check_port_free,
+    health_report,
+    log_config,
+)
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
 from reverie.server.topics import topics_router
@@ -122,7 +129,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
             'Errors are JSON: `{"error": code, "detail": message}`.'
         ),
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,  # served by apidocs.py, with no CDN
         openapi_url="/openapi.json",
         redoc_url=None,
     )
@@ -131,6 +138,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES)
     app.include_router(meta_router)
+    app.include_router(docs_router)
     app.include_router(auth_router)
     app.include_router(api_router)
     app.include_router(conversations_router)
@@ -154,6 +162,7 @@ def build_server(settings: Settings, *, log_level: str | None = None) -> uvicorn
     ConfigError when the address reaches beyond this machine without TLS or before an admin exists.
     """
     conf = settings.server
+    check_home(settings)
     if not is_loopback(conf.host):
         store = open_store(settings)
         try:
@@ -177,8 +186,13 @@ def build_server(settings: Settings, *, log_level: str | None = None) -> uvicorn
 
 
 def run_server(settings: Settings) -> None:
-    """Serve the HTTP API until stopped (Ctrl-C); this is what ``reverie serve`` runs."""
-    build_server(settings).run()
+    """Serve the HTTP API until stopped (Ctrl-C); this is what ``reverie serve`` runs.
+
+    ConfigError, before anything starts, when the data folder is unusable or the port is taken.
+    """
+    server = build_server(settings)
+    check_port_free(settings.server.host, settings.server.port)
+    server.run()
 
 
 __all__ = ["build_server", "create_app", "meta_router", "run_server"]

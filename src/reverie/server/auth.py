@@ -21,6 +21,7 @@ from reverie.memory import Memory
 from reverie.retrieve.timeutil import to_iso
 from reverie.server.deps import SESSION_COOKIE, AdminDep, CredentialDep, RootMemory, is_loopback, json_body
 from reverie.server.schemas import ErrorOut, UserListOut, UserOut, user_out
+from reverie.server.ui import security_headers
 from reverie.store.base import TokenRow
 
 auth_router = APIRouter(
@@ -167,26 +168,33 @@ def _signed_in(request: Request, root: Memory, credential: Credential, status: i
 _SETUP_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Reverie setup</title>
-<style>body{{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}}
-label{{display:block;margin:.8rem 0 .2rem}}input{{width:100%;padding:.5rem;font:inherit}}
-button{{margin-top:1rem;padding:.6rem 1.2rem;font:inherit}}.msg{{color:#a00}}</style></head>
-<body><main><h1>Welcome to Reverie</h1>
-<p>Create the first admin account. This page is only shown on this machine,
+<meta name="color-scheme" content="light dark">
+<title>Set up Reverie</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/app.css"></head>
+<body><main id="main"><section class="login card">
+<div class="login-brand"><img src="/static/icon.svg" alt="" width="40" height="40">
+<h1>Welcome to Reverie</h1></div>
+<p class="muted">Create the first admin account. This page is only shown on this machine,
 and only until an admin exists.</p>
-<p class="msg" role="alert">{message}</p>
-<form method="post" action="/setup">
-<label for="name">User name</label>
-<input id="name" name="name" required autocomplete="username" value="{name}">
-<label for="password">Password (at least 8 characters)</label>
-<input id="password" name="password" type="password" required minlength="8" autocomplete="new-password">
-<button type="submit">Create admin</button></form></main></body></html>"""
+<form class="login-form" method="post" action="/setup">
+<label class="label" for="name">User name</label>
+<input class="input" id="name" name="name" required autocomplete="username" value="{name}">
+<label class="label" for="password">Password (at least 8 characters)</label>
+<input class="input" id="password" name="password" type="password" required minlength="8"
+ autocomplete="new-password">
+<p class="form-error" role="alert">{message}</p>
+<button class="btn btn-primary btn-block" type="submit">Create admin</button></form>
+<p class="hint">The admin signs in here and manages the other users on the Users page, or with
+<code>reverie users add NAME --password</code> on this machine.</p>
+</section></main></body></html>"""
 
 
 def _check_setup(request: Request, root: Memory) -> None:
     if not is_loopback(request.client.host if request.client else None):
         raise Forbidden(
-            "The setup page answers only on this machine (loopback); or run `reverie users add --admin`"
+            "The setup page answers only on this machine (loopback); "
+            "or run `reverie users add NAME --admin` there"
         )
     host = request.headers.get("host", "")
     if not is_loopback(urlsplit(f"//{host}").hostname):
@@ -205,7 +213,7 @@ def _check_setup(request: Request, root: Memory) -> None:
 def setup_page(request: Request, root: RootMemory) -> HTMLResponse:
     """The first-run page that creates the first admin (loopback only, until an admin exists)."""
     _check_setup(request, root)
-    return HTMLResponse(_SETUP_PAGE.format(message="", name=""))
+    return HTMLResponse(_SETUP_PAGE.format(message="", name=""), headers=security_headers())
 
 
 @auth_router.post("/setup", tags=["accounts"], status_code=201, response_model=MeOut)
@@ -230,7 +238,7 @@ async def setup(request: Request, root: RootMemory) -> Response:
         if not form:
             raise
         page = _SETUP_PAGE.format(message=html.escape(str(exc)), name=html.escape(data.name))
-        return HTMLResponse(page, status_code=400)
+        return HTMLResponse(page, status_code=400, headers=security_headers())
     user = root.store.get_user_by_id(user.id) or user
     response = _signed_in(request, root, Credential(user), status=201)
     if form:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import socket
@@ -36,6 +37,26 @@ def check_listen_address(settings: Settings, memory_admins: int | None = None) -
             f"Refusing to listen on {conf.host} before an admin account exists (the setup page answers "
             "only on this machine): run `reverie users add NAME --admin` first."
         )
+
+
+def check_port_free(host: str, port: int) -> None:
+    """ConfigError naming the fix when another program already listens on ``host``:``port``."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ConfigError(f"Cannot listen on {host}: {exc.strerror}; set host under [server]") from exc
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = "is in use by another program" if exc.errno == errno.EADDRINUSE else f"({exc.strerror})"
+            raise ConfigError(
+                f"Cannot listen on {host}:{port}: the port {reason}. Stop that program (another "
+                f"`reverie serve`?), or pick a free port: `reverie serve --port {port + 1}` or "
+                "port = ... under [server] in reverie.toml"
+            ) from exc
 
 
 class JsonFormatter(logging.Formatter):
@@ -172,6 +193,7 @@ __all__ = [
     "QueryRedactor",
     "UpstreamProbe",
     "check_listen_address",
+    "check_port_free",
     "health_report",
     "log_config",
     "redact_query",
