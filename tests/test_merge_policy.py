@@ -96,32 +96,8 @@ def test_events_at_other_times_are_other_events(memory: Memory) -> None:
 
 
 def test_crowded_store_loses_nothing_and_applies_each_update_to_its_own_subject(memory: Memory) -> None:
-    people = [
-        f"User's {rel} {name}"
-        for rel in ("cousin", "aunt", "mentor", "colleague")
-        for name in (
-            "Hugo",
-            "Rosa",
-            "Wen",
-            "Amara",
-            "Bjorn",
-            "Chiara",
-            "Dmitri",
-            "Esme",
-            "Farid",
-            "Greta",
-            "Hiro",
-            "Ines",
-            "Jonas",
-            "Kalani",
-            "Leila",
-            "Mateo",
-            "Nadia",
-            "Olu",
-            "Priya",
-            "Quentin",
-        )
-    ]
+    names = "Hugo Rosa Wen Amara Bjorn Chiara Dmitri Esme Farid Greta Hiro Ines Jonas Kalani Leila".split()
+    people = [f"User's {rel} {name}" for rel in ("cousin", "aunt", "mentor", "colleague") for name in names]
     cities = ["Lima", "Quito", "Oslo", "Porto", "Lyon", "Kyoto", "Austin", "Dublin"]
     first = {}
     for n, person in enumerate(people):

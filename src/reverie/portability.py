@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from reverie.errors import InvalidInput, TooLarge
 from reverie.extract.guard import ensure_memory_text
-from reverie.extract.merge import find_twin
+from reverie.extract.merge import find_twin, supersede_fact
 from reverie.retrieve.timeutil import LATEST, local_datetime
 from reverie.store.base import KINDS, SOURCES, STATUSES, MemoryFilter, NewMemory, NewSummary
 from reverie.text import normalize_key
@@ -261,15 +261,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
                 scope.supersede(row.id, clash.id, now)
             elif twin is not None:
                 old, kept = (twin, row) if newer else (row, twin)
-                scope.supersede(old.id, kept.id, now)
-                scope.audit(
-                    "supersede",
-                    now,
-                    target_kind="fact",
-                    target_id=old.id,
-                    reason="import: the newer of two versions of a fact stays",
-                    detail={"text": old.text, "kept": kept.text},
-                )
+                supersede_fact(scope, old, kept, now, "import: the newer of two versions of a fact stays")
             new_ids[local_id] = row.id
             counts["memories"] += 1
         for local_id, link in zip(local_ids, links, strict=True):

@@ -207,7 +207,7 @@ def remember_fact(
             best = max(same, key=lambda pair: (pair[0].key == key and key is not None, pair[1] or 0.0))[0]
             result = _reinforce(scope, best, now, confidence)
             for row, verdict in replace:
-                _supersede(scope, row, result.memory, now, _REASONS[verdict])
+                supersede_fact(scope, row, result.memory, now, _REASONS[verdict])
             return RememberResult(result.status, result.memory, [row for row, _ in replace])
         key_taken = key is not None and any(
             row.key == key for row, verdict, _ in verdicts if verdict not in _REASONS
@@ -238,7 +238,7 @@ def remember_fact(
             return RememberResult("stored", new)
         for row, verdict in replace:
             reason = f"key '{key}' set again" if given and row.key == given else _REASONS[verdict]
-            _supersede(scope, row, new, now, reason)
+            supersede_fact(scope, row, new, now, reason)
         if key and not key_taken and new.key != key:
             new = scope.update_memory(new.id, now, key=key) or new
         reworded = [row for row, verdict in replace if verdict == "refines"]
@@ -255,7 +255,8 @@ def remember_fact(
         return RememberResult("superseded", new, [row for row, _ in replace])
 
 
-def _supersede(scope: UserStore, old: MemoryRow, new: MemoryRow, now: float, reason: str) -> None:
+def supersede_fact(scope: UserStore, old: MemoryRow, new: MemoryRow, now: float, reason: str) -> None:
+    """``new`` replaces ``old``, which is kept with a link to it and an audit entry saying why."""
     scope.supersede(old.id, new.id, now)
     scope.audit(
         "supersede",
@@ -492,4 +493,5 @@ __all__ = [
     "remember_fact",
     "set_preference",
     "store_vector",
+    "supersede_fact",
 ]
