@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from reverie import Memory, load_settings
 from reverie.retrieve.context import FENCE_CLOSE, FENCE_OPEN, PREAMBLE, _enforce, _Section
 from reverie.retrieve.hybrid import RRF_K, fuse
 from reverie.server import create_app
+from reverie.server.ui_api import timeline
 from reverie.text import count_tokens
 from reverie.tools.memory_tool import run_function
 from tests.apiauth import auth_headers
@@ -196,3 +198,31 @@ def test_list_memories_verb_limits_and_filters_over_more_rows_than_the_limit(
         assert listed(limit=200) == newest_first
         assert listed(memory_type="fact", limit=20) == newest_first[3:23], "notes do not eat the limit"
         assert listed(memory_type="note", limit=2) == newest_first[:2]
+
+
+# dashboard charts ----------------------------------------------------------------------------
+@pytest.mark.parametrize(("span", "bucket"), [(62, "day"), (63, "week"), (728, "week"), (729, "month")])
+def test_chart_buckets_switch_at_their_spans(tmp_path: Path, clock: Clock, span: int, bucket: str) -> None:
+    settings = load_settings(home=tmp_path / "h", environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})
+    day = 86400.0
+    with Memory(settings, clock=clock) as memory:
+        memory.remember("User is colour-blind")
+        clock.advance(span * day)
+        memory.remember("User sings in a community choir")
+        memory.prefer("units", "metric")
+        rows = memory.list_memories(limit=10)
+    got, points = timeline(rows, UTC, clock.now)
+    starts = [date.fromisoformat(point.start) for point in points]
+    days = [datetime.fromtimestamp(row.created_at, UTC).date() for row in rows]
+    first_day, last_day = min(days), max(days)
+    assert got == bucket
+    assert (points[0].total, points[1].facts, points[-1].facts, points[-1].preferences) == (0, 1, 1, 1)
+    assert points[-1].total == 3 and sum(p.facts + p.preferences for p in points) == 3
+    assert starts[1] <= first_day < starts[2] and starts[-1] <= last_day
+    steps = {(later - earlier).days for earlier, later in zip(starts, starts[1:], strict=False)}
+    if bucket == "day":
+        assert steps == {1} and len(points) == span + 2
+    elif bucket == "week":
+        assert steps == {7} and all(start.weekday() == 0 for start in starts)
+    else:
+        assert steps <= {28, 29, 30, 31} and all(start.day == 1 for start in starts)
