@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
+from starlette.routing import Route, WebSocketRoute
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
@@ -206,6 +206,10 @@ _EXPORT = {
 # How each door is knocked on: a request made fresh for each caller (bob's rows made just before).
 REQUESTS: dict[str, Callable[[World], Call]] = {
     "GET /health": _get("/health"),
+    "GET /openapi.json": _get("/openapi.json"),
+    "GET /docs": _get("/docs"),
+    "GET /docs/assets/{name}": _get("/docs/assets/swagger-ui.css"),
+    "GET /favicon.ico": _get("/favicon.ico"),
     "GET /setup": _get("/setup"),
     "POST /setup": _send("/setup", {"name": "eve", "password": PASSWORD}),
     "POST /api/v1/auth/login": _send("/api/v1/auth/login", {"name": "bob", "password": PASSWORD}),
@@ -327,6 +331,10 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
 TABLE = """
 door                                                   anon  user  other admin device guest revoked expired
 GET /health                                            200   200   200   200   200    200   200     200
+GET /openapi.json                                      200   200   200   200   200    200   200     200
+GET /docs                                              200   200   200   200   200    200   200     200
+GET /docs/assets/{name}                                200   200   200   200   200    200   200     200
+GET /favicon.ico                                       200   200   200   200   200    200   200     200
 GET /setup                                             409   409   409   409   409    409   409     409
 POST /setup                                            409   409   409   409   409    409   409     409
 POST /api/v1/auth/login                                200   200   200   200   200    200   200     200
@@ -442,12 +450,12 @@ def _walk(routes: list[Any]) -> Iterator[Any]:
 
 
 def app_doors(app: FastAPI) -> set[str]:
-    """Every route of the app as 'METHOD path' ('WS path' for WebSockets), FastAPI's docs pages aside."""
+    """Every route of the app as 'METHOD path' ('WS path' for WebSockets)."""
     doors = set()
     for route in _walk(list(app.routes)):
-        if isinstance(route, APIWebSocketRoute):
+        if isinstance(route, WebSocketRoute):
             doors.add(f"WS {route.path}")
-        elif isinstance(route, APIRoute):
+        elif isinstance(route, Route):
             doors.update(f"{m} {route.path}" for m in (route.methods or set()) - {"HEAD"})
     return doors
 
