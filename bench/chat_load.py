@@ -450,7 +450,8 @@ class Bench:
             base_url=self.base, headers=self.headers, timeout=120, limits=limits
         ) as client:
             await client.post(
-                "/v1/chat/completions", json={"messages": [{"role": "user", "content": "warm up"}]}
+                "/v1/chat/completions",
+                json={"model": "x", "messages": [{"role": "user", "content": "warm up"}]},
             )
             for n in self.args.sessions:
                 loads.append(await self.run_load(f"chat {n}", n, self._chat(client)))
