@@ -234,8 +234,9 @@ ML_RULES = r"""
       |desenvolvedores|regole|restrizioni|istruzioni
       |linee\s+guida|limiti|filtri|creatori|sviluppatori|правил\w*
       |ограничени\w*|инструкци\w*|создател\w*|разработчик\w*|фильтр\w*|запрет\w*)\b
-| (?:你的|您的)(?:\S{0,4}?)(?:规则|限制|指令|开发者|设定|准则|过滤|约束)
-      | あなたの(?:ルール|制限|指示|開発者|設定|ガイドライン|フィルター)
+| 你(?:以前|之前|原来|原先|现在)?的(?:\S{0,4}?)(?:规则|限制|指令|开发者|设定|准则|过滤|约束)
+      | 您的(?:\S{0,4}?)(?:规则|限制|指令|开发者|设定|准则|过滤|约束)
+      | あなたの(?:\S{0,4}?)(?:ルール|制限|指示|開発者|設定|ガイドライン|フィルター)
 | \b(?:reglas|normas|instrucciones|r[eè]gles|consignes|instructions|regeln|anweisungen|regras|instru[cç][oõ]es
       |regole|istruzioni|правила|инструкции)\b[^.!?\n]{0,12}?(?:que\s+te\s+(?:dieron|han\s+dado|dio|deram|deu)
       |qu'on\s+t'a|que\s+l'on\s+t'a|die\s+man\s+dir|die\s+dir|che\s+ti\s+hanno|che\s+ti\s+ha|которые\s+тебе
@@ -323,6 +324,39 @@ ML_RULES = r"""
 | (?:какой|каков)\s+(?:у\s+тебя\s+)?(?:твой\s+)?системн
 | 你的系统提示 | 系统提示词?是什么 | (?:逐字|一字一句)
 | システムプロンプト(?:は何|を(?:書|表示|出力|教え|見せ)) | あなたのシステムプロンプト
+| \b(?:puedes|podr[aá]s|tu\s+peux|vous\s+pouvez|du\s+kannst|voc[eê]\s+pode|pode|podes|puoi|можешь|можете)\b
+      [^.!?\n]{0,25}?(?:ignorar|olvidar|saltarte|ignorer|oublier|ignorieren|vergessen|[uü]bergehen|esquecer
+      |ignorare|dimenticare|игнорировать|забыть|не\s+слушать)
+| 你可以(?:放心|随便|尽管)?(?:忽略|无视|忘记|不管)
+| (?:指示|命令|ルール|規則|プロンプト|設定|制限)[^。！？\n]{0,12}?無視して(?:構いません
+      |かまいません|いい|大丈夫)
+| (?:instrucciones|indicaciones|reglas)\s+que\s+(?:recibiste|te\s+dieron|has\s+recibido)
+      |(?:instructions|consignes)\s+(?:re[cç]ues
+      |que\s+tu\s+as\s+re[cç]ues)|(?:erhaltenen|bisherigen)\s+(?:anweisungen
+      |vorgaben)|anweisungen\s+von\s+(?:vorhin|vorher|zuvor)|instru[cç][oõ]es\s+que\s+(?:recebeu|recebeste)
+      |istruzioni\s+ricevute|полученн\w+\s+(?:ранее\s+)?(?:инструкци|указани)
+| 收到的(?:指示|指令|规则) | 受けた(?:指示|命令)
+| (?:mensaje|instrucci[oó]n|orden)\s+(?:verificad[oa]\s+)?del\s+desarrollador
+      |message\s+(?:v[eé]rifi[eé]\s+)?du
+      \s+d[eé]veloppeur|nachricht\s+des\s+entwicklers|mensagem\s+(?:verificada\s+)?do\s+desenvolvedor
+      |messaggio\s+(?:verificato\s+)?dello\s+sviluppatore|сообщение\s+от\s+разработчика
+| 开发者(?:的)?(?:消息|指令|命令) | 開発者からの(?:\S{0,6}?)(?:メッセージ|指示|命令)
+| (?:prioridad|priorit[eé]|priorit[aä]t|prioridade
+      |priorit[aà]|приоритет\w*)[^.!?\n]{0,15}?(?:sobre|sur|vor|[uü]ber
+      |su|sulle|над)\s+(?:cualquier|toda|todas|toute|tout
+      |toutes|allen|alle|jede|qualquer|qualsiasi|tutte|любым
+      |любыми|всеми|всех)
+| 优先(?:级)?(?:高于|于)任何 | (?:他の|どの)[^。！？\n]{0,10}?(?:指示|命令|ルール)より(?:も)?優先
+| \b(?:desactiva|desactive|d[eé]sactive|d[eé]sactivez
+      |deaktiviere|desative|desativa|disattiva|отключи)\s+(?:las\s+
+      |los\s+|les\s+|die\s+|as\s+|os\s+|i\s+
+      |все\s+)?(?:negativas|rechazos|refus|ablehnungen|recusas|rifiuti|отказы)
+| (?:negativas|rechazos|refus|ablehnungen|recusas|rifiuti
+      |отказ\w*)[^.!?\n]{0,10}?(?:desactiv|d[eé]sactiv|deaktivier
+      |desativ|disattiv|отключ)
+| 关闭拒绝 | 拒否を無効
+| (?:regras|instru[cç][oõ]es|diretrizes)\b[^.!?\n]{0,20}?\b(?:importa|importam|valem|vale|contam
+      |conta)\s+mais\b
   # Chinese
 | (?:忽略|无视|忽视|忘记|忘掉|不要理会|别再理会|不要再理会|别理会|别管|跳过|抛开|抛弃|放弃|违反|绕过
       |不要遵守|不再遵守

@@ -20,7 +20,8 @@ _PARTS = {
     # Lookbehinds keep the softener out of the match, so the quoted snippet starts at the verb.
     "IMP": r"(?:^\s*|(?<=[.!?:;,)\]>\"])\s*|(?<=\bplease\s)|(?<=\bkindly\s)|(?<=\bnow\s)"
     r"|(?<=\bjust\s)|(?<=\balso\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\blet's\s)|(?<=\blet\sus\s))",
-    "ADV": r"(?:(?:not|never|always|now|only|also|just|immediately|quietly|secretly|silently)\s+)*",
+    "ADV": r"(?:(?:not|never|always|now|only|also|just|immediately|quietly|secretly|silently|safely|freely"
+    r"|simply|happily|easily|gladly|totally|completely|fully|go\s+ahead\s+and)\s+)*",
     # Verbs that turn "you must <verb>" or "the assistant should <verb>" into a directive.
     "DO": r"(?:respond|reply|answer|say|tell|reveal|disclose|output|print|include|append|prepend"
     r"|recommend|mention|promote|share|send|give|refuse|obey|comply|ignore|disregard|forget"
@@ -56,7 +57,9 @@ _PARTS = {
 _HARD_RULES = r"""
   # Override attempts, in English and a few other languages.
   \b(?:ignore|disregard|forget|override|bypass|discard|skip|disable|stop\s+(?:following|obeying)|drop|abandon
-      |set\s+aside|put\s+aside|throw\s+(?:away|out)|nullify|revoke|ditch|scrap|circumvent|evade|sidestep
+      |set\s+aside|put\s+aside|throw\s+(?:away|out)|nullify
+      |revoke|ditch|scrap|circumvent|evade|sidestep|dismiss
+      |reject|defy|violate
       |pay\s+no\s+attention\s+to|take\s+no\s+notice\s+of|step\s+outside(?:\s+of)?|break\s+free\s+(?:of|from)
       |get\s+around|work\s+around|unlearn|stop\s+(?:applying|using|respecting|enforcing|honou?ring)
       |(?:don't|do\s+not|never)\s+(?:follow|obey|apply|heed|respect|honou?r))\b
@@ -155,7 +158,10 @@ _HARD_RULES = r"""
       |cancell?ed|revoked|rescinded|suspended|lifted|obsolete|invalid|superseded|replaced|deprecated
       |disabled|removed|waived|withdrawn|annulled|inactive|off|expired|no\s+longer\s+(?:valid|in\s+effect
       |in\s+force|applicable|apply|binding|relevant))\b
-| \b{QUAL}\s+(?:[\w'-]+\s+)?{RULES}\b[^.!?\n]{0,30}?\bno\s+longer\s+(?:appl(?:y|ies)|holds?|matters?|counts?
+| \b(?:previous|prior|earlier|original|initial|system|safety
+      |your|its|existing|default|built-in|content|all|any
+      |(?:assistant|model|ai|developer
+      |operator)'s)\s+(?:[\w'-]+\s+)?{RULES}\b[^.!?\n]{0,30}?\bno\s+longer\s+(?:appl(?:y|ies)|holds?|matters?|counts?
       |valid|binding|in\s+effect|in\s+force)\b
 | \b(?:{BOT}'s|your|its)\s+(?:[\w-]+\s+)?{RULES}\s+(?:no\s+longer|don't|do\s+not|doesn't|does\s+not)
       \s+(?:apply|matter|count|hold|bind)\b
@@ -266,6 +272,22 @@ _HARD_RULES = r"""
 | \bfollow\s+(?:the\s+)?(?:instructions|directions|commands
       |orders)\s+(?:inside|in\s+it|within|contained|therein
       |hidden|embedded|in\s+this\s+(?:text|note|memory|document))\b
+| \b(?:consider|treat|deem|regard)\s+(?:all\s+|any\s+|the\s+
+      |your\s+)?(?:[\w-]+\s+)?{RULES}\s+(?:as\s+)?(?:null
+      |void|obsolete|invalid|cancell?ed|revoked|irrelevant|optional|expired)\b
+| \bnull\s+and\s+void\b
+| \b(?:verified|trusted|official|authenticated|signed|genuine|confirmed)\s+(?:system|developer|admin|operator
+      |platform)\s+(?:message|instruction|directive|notice|update|order|command)s?\b
+| \b(?:developer|admin|administrator|operator|platform)\s+(?:instruction|directive|order|command)s?\b
+| \bauthoritative\s+(?:over|than)\b
+| \b(?:added|written|placed|inserted|put)\s+(?:here\s+)?by\s+(?:the\s+|your\s+)?(?:anthropic|openai|google
+      |microsoft|platform|system|developers?|engineers?|admins?|administrators?|operators?)\b
+| \b(?:following|this|these|below|above)\s+(?:[\w-]+\s+)?(?:overrides?|supersedes?|outranks?|trumps?)\s+(?:all
+      |any|every|the|your)\s+(?:other\s+)?(?:[\w-]+\s+)?(?:guidance|rules|directions|settings|configuration
+      |instructions|guidelines|everything)\b
+| \b(?:turn|switch)\s+off\s+(?:[\w'-]+\s+){0,4}?refus\w*
+      | \b(?:disable|stop|deactivate|remove|drop)\s+(?:all\s+
+      |your\s+|the\s+|any\s+)?refusals?\b | \bpart\s+of\s+you\s+that\b
   # Chat-template and role markers.
 | <\|[a-z_]+\|> | <(?:start|end)_of_turn> | \[/?inst\] | <</?sys>> | </?(?:system|assistant|instructions?)>
 | ^\s*\#{2,}\s*(?:instruction|system|response) | ^\s*(?:system|assistant|developer)\s*:
@@ -288,7 +310,10 @@ _SOFT_RULES = r"""
       |reconfigured|upgraded|given|granted))\b
 | \byour\s+(?:own\s+)?(?:[\w'-]+\s+)?(?:rules|rulebook|instructions|guidelines|restrictions|filters|policies
       |programming|training|directives|guardrails|makers'?|creators'?|developers'?|operators'?|system\s+prompt
-      |configuration|settings|limits|boundaries|ethics|morals|principles|defaults|default\s+\w+)\b
+      |configuration|settings|limits|boundaries|ethics|morals|principles|defaults|default\s+\w+|safeguards
+      |protections|checks|restraints|refusals|censorship)\b
+| \b(?:instructions|rules|guidelines|directions|orders|guidance|prompt)\s+(?:that\s+)?you\s+(?:got|received
+      |were\s+given|have\s+been\s+given|were\s+told|were\s+trained\s+on|have\s+received)\b
 | {IMP}(?!be\b)\w+\s+yourself\b
 | \bhow\s+you\s+(?:behave|respond|act|answer|reply|operate)\b | \brepeat\s+after\s+me\b
 | \b(?:text|output|content|responses?|answers?|messages?|emails?|code)\s+you\s+(?:generate|produce
