@@ -192,7 +192,7 @@ def _document_path(suffix: str = "") -> Callable[[World], Call]:
     return lambda w: Call(f"/api/v1/documents/{w.document_id}{suffix}")
 
 
-_CHAT = {"messages": [{"role": "user", "content": "What is the weather like?"}]}
+_CHAT = {"model": "reverie", "messages": [{"role": "user", "content": "What is the weather like?"}]}
 _TEXT = {"text": "What is the weather like?"}
 _EXPORT = {
     "format": "reverie-export",
