@@ -253,7 +253,7 @@ def test_upstream_down_is_502_and_the_user_message_is_kept(client: TestClient, f
     response = client.post(COMPLETIONS, json=_chat("Remember the boiler service is in March"))
     assert response.status_code == 502
     body = response.json()
-    assert body["error"] == "provider_unavailable" and "Cannot reach" in body["detail"]
+    assert body["error"]["code"] == "provider_unavailable" and "Cannot reach" in body["error"]["message"]
     conversations = client.get("/api/v1/conversations").json()
     assert _turns(client, conversations[0]["id"]) == [("user", "Remember the boiler service is in March")]
     # The client retries once the model is back: the turn is not recorded twice.
@@ -270,7 +270,7 @@ def test_upstream_down_is_502_and_the_user_message_is_kept(client: TestClient, f
 def test_upstream_down_while_streaming_is_502(client: TestClient, fake: FakeModelServer) -> None:
     fake.mode = "down"
     response = client.post(COMPLETIONS, json=_chat("Hello?", stream=True, tool_choice="none"))
-    assert response.status_code == 502 and response.json()["error"] == "provider_unavailable"
+    assert response.status_code == 502 and response.json()["error"]["code"] == "provider_unavailable"
 
 
 def test_upstream_timeout_is_504(client: TestClient, fake: FakeModelServer, chat_settings: Settings) -> None:
@@ -280,8 +280,8 @@ def test_upstream_timeout_is_504(client: TestClient, fake: FakeModelServer, chat
     response = client.post(COMPLETIONS, json=_chat("Are you there?"))
     assert response.status_code == 504, response.text
     assert (
-        response.json()["error"] == "provider_timeout"
-        and "did not answer within" in response.json()["detail"]
+        response.json()["error"]["code"] == "provider_timeout"
+        and "did not answer within" in response.json()["error"]["message"]
     )
     assert time.monotonic() - started < 4
     conversations = client.get("/api/v1/conversations").json()
@@ -310,17 +310,17 @@ def test_malformed_requests_are_refused(
 ) -> None:
     response = client.post(COMPLETIONS, json=body)
     assert response.status_code == status, response.text
-    assert response.json()["error"] == "invalid_input" and response.json()["detail"]
+    assert response.json()["error"]["code"] == "invalid_input" and response.json()["error"]["message"]
     assert fake.requests_to(UPSTREAM) == []
 
 
 def test_bad_json_bad_header_and_unknown_conversation(client: TestClient, fake: FakeModelServer) -> None:
     bad = client.post(COMPLETIONS, content=b'{"messages": [', headers={"Content-Type": "application/json"})
-    assert bad.status_code == 400 and bad.json()["error"] == "invalid_input"
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_input"
     header = client.post(COMPLETIONS, json=_chat("hi"), headers={"X-Reverie-Conversation": "abc"})
     assert header.status_code == 422
     missing = client.post(COMPLETIONS, json=_chat("hi"), headers={"X-Reverie-Conversation": "999"})
-    assert missing.status_code == 404 and missing.json()["error"] == "not_found"
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
     assert fake.requests_to(UPSTREAM) == []
 
 
@@ -385,8 +385,9 @@ def test_no_upstream_model_is_a_clear_error(settings: Settings, clock: Clock) ->
     settings.embeddings.enabled = False
     with TestClient(create_app(settings, clock=clock), headers=auth_headers(settings, "bob")) as client:
         response = client.post(COMPLETIONS, json=_chat("hi"))
-        assert response.status_code == 500 and response.json()["error"] == "config_error"
-        assert "[llm]" in response.json()["detail"]
+        error = response.json()["error"]  # OpenAI's shape, which its SDKs read
+        assert response.status_code == 503 and error["code"] == "not_configured"
+        assert "[llm]" in error["message"] and str(settings.config_file) in error["message"]
         assert client.get("/v1/models").json() == {"object": "list", "data": []}
 
 

@@ -74,7 +74,8 @@ def test_chat_without_a_model_is_a_clear_error(tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.returncode == 1
-    assert "No conversation model" in proc.stderr and "Traceback" not in proc.stderr
+    assert "Chat needs a language model and none is configured" in proc.stderr
+    assert str(tmp_path / "h" / "reverie.toml") in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_conversation_routes(tmp_path: Path, clock: Clock) -> None:

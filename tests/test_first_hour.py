@@ -31,6 +31,7 @@ from test_web_ui import (  # noqa: F401  (browser and playwright are fixtures)
 from reverie import Settings, load_settings
 from reverie.cli import cli
 from reverie.server import create_app
+from tests.apiauth import auth_headers
 
 
 @pytest.fixture
@@ -145,3 +146,94 @@ def test_a_port_in_use_is_one_line_with_the_fix(tmp_path: Path) -> None:
         f"program (another `reverie serve`?), or pick a free port: `reverie serve --port {port + 1}` or "
         "port = ... under [server] in reverie.toml"
     )
+
+
+# item 3: chat with no LLM, or an unreachable one, on every door ---------------------------
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_chat_without_an_llm_is_a_503_naming_the_settings_and_the_config_file(
+    client: TestClient, settings: Settings
+) -> None:
+    headers = auth_headers(settings, "ann")
+    text = client.post("/chat/text", json={"text": "hi"}, headers=headers)
+    assert text.status_code == 503 and text.json()["error"] == "not_configured"
+    for needed in ("[llm]", str(settings.config_file), "REVERIE_LLM__PROVIDER", "Settings"):
+        assert needed in text.json()["detail"], needed
+    body = {"model": "any", "messages": [{"role": "user", "content": "hi"}]}
+    proxy = client.post("/v1/chat/completions", json=body, headers=headers)
+    assert proxy.status_code == 503
+    error = proxy.json()["error"]
+    assert error["type"] == "api_error" and error["code"] == "not_configured"
+    assert str(settings.config_file) in error["message"]
+    assert client.get("/api/v1/conversations", headers=headers).json() == []
+
+
+def test_openai_proxy_errors_come_in_openai_shape(tmp_path: Path) -> None:
+    fake = FakeModelServer(dimensions=8).start()
+    try:
+        environ = {
+            "REVERIE_EMBEDDINGS__ENABLED": "false",
+            "REVERIE_LLM__PROVIDER": "openai_compatible",
+            "REVERIE_LLM__MODEL": "fake-chat",
+            "REVERIE_LLM__ENDPOINT": fake.url,
+            "REVERIE_LLM__RETRY_BACKOFF_SECONDS": "0",
+        }
+        settings = load_settings(home=tmp_path / "home", environ=environ)
+        with TestClient(create_app(settings), headers=auth_headers(settings, "ann")) as client:
+            hello = [{"role": "user", "content": "hi"}]
+            no_model = client.post("/v1/chat/completions", json={"messages": hello})
+            assert no_model.status_code == 422
+            error = no_model.json()["error"]
+            assert error["type"] == "invalid_request_error" and "model" in error["message"]
+            assert client.post("/v1/chat/completions", json={}).json()["error"]["code"] == "invalid_input"
+            unauthorized = client.get("/v1/models", headers={"Authorization": "Bearer rv_nope"})
+            assert unauthorized.status_code == 401
+            assert unauthorized.json()["error"]["type"] == "authentication_error"
+            fake.mode = "down"
+            body = {"model": "fake-chat", "messages": [{"role": "user", "content": "hi"}]}
+            down = client.post("/v1/chat/completions", json=body)
+            assert down.status_code == 502 and down.json()["error"]["type"] == "api_error"
+            assert down.json()["error"]["message"]
+            assert client.get("/api/v1/nothing").json()["error"] == "not_found"  # REST keeps its shape
+    finally:
+        fake.stop()
+
+
+def test_cli_chat_with_an_unreachable_llm_advises_and_records_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    result = CliRunner().invoke(
+        cli, ["--home", str(home), "chat", "--url", url, "--model", "llama"], input="hello\n"
+    )
+    assert result.exit_code == 1, result.output
+    line = result.output.strip()
+    assert line.startswith(f"reverie: Cannot reach the chat model openai_compatible:llama at {url}")
+    assert "nothing was recorded" in line and "--url" in line and str(home / "reverie.toml") in line
+    assert 'provider = "none"' not in line
+    listed = CliRunner().invoke(cli, ["--home", str(home), "conversations", "--json"])
+    assert listed.exit_code == 0 and listed.output.strip() == "[]"
+
+
+@needs_chromium
+def test_chat_page_says_before_the_first_message_that_no_llm_is_set_up(
+    fresh_page: Page, fresh: Site
+) -> None:
+    from reverie import Memory
+
+    with Memory(fresh.settings) as memory:
+        user = memory.add_user("ada", is_admin=True)
+        memory.accounts.set_password(user, PASSWORD)
+    fresh_page.goto(fresh.url + "/#/chat")
+    fresh_page.get_by_label("User name").fill("ada")
+    fresh_page.get_by_label("Password").fill(PASSWORD)
+    fresh_page.get_by_role("button", name="Sign in").click()
+    notice = fresh_page.locator(".chat-main .notice")
+    expect(notice).to_contain_text("Chat needs a language model, and none is configured")
+    expect(notice.get_by_role("link", name="Set up a chat model (LLM)")).to_be_visible()
+    expect(fresh_page.get_by_role("button", name="Send")).to_be_disabled()
+    expect(fresh_page.locator(".msg-assistant")).to_have_count(0)
+    shot(fresh_page, "first-hour-chat-without-llm")

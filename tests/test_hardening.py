@@ -341,7 +341,7 @@ def test_a_1mb_chat_message_is_answered_or_refused_within_a_second(settings: Set
             assert client.post("/chat/text", json={"text": "hello"}).status_code == 200  # a warm server
             for path, body in (
                 ("/chat/text", {"text": words}),
-                ("/v1/chat/completions", {"messages": [{"role": "user", "content": words}]}),
+                ("/v1/chat/completions", {"model": "x", "messages": [{"role": "user", "content": words}]}),
                 (f"{API}/observe", {"utterance": "remember that " + words}),
                 (f"{API}/observe", {"utterance": "I prefer " + "I " * 200_000}),
             ):

@@ -332,7 +332,7 @@ def test_reply_without_a_model_keeps_the_turn(settings: Settings, clock: Clock) 
             ack = _say(ws, "Hello?", reply=True)
             error = ws.receive_json()
             assert (
-                error["type"] == "error" and error["error"] == "config_error" and "[llm]" in error["detail"]
+                error["type"] == "error" and error["error"] == "not_configured" and "[llm]" in error["detail"]
             )
         assert _turns(client, ack["conversation_id"]) == [("user", "Hello?")]
 

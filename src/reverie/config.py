@@ -362,6 +362,16 @@ def _parse_env_value(value: str) -> Any:
 
 
 
+def llm_setup_hint(settings: Settings) -> str:
+    """Where to set the chat model: the [llm] keys, the config file's path, the variables, the web UI."""
+    return (
+        f'set provider and model under [llm] in {settings.config_file} (for example provider = "ollama" '
+        'and model = "llama3.2"), or REVERIE_LLM__PROVIDER and REVERIE_LLM__MODEL, or in the web UI: '
+        "Settings, Chat model (LLM)"
+    )
+
+
+
 def check_home(settings: Settings) -> None:
     """ConfigError, with the fix, unless the data folder is a folder this process can write in."""
     home = settings.home
@@ -396,5 +406,6 @@ __all__ = [
     "Settings",
     "StoreSettings",
     "check_home",
+    "llm_setup_hint",
     "load_settings",
 ]

@@ -7,6 +7,7 @@
     ├── NotFound                 no such memory, user or conversation (for this user)
     ├── Conflict                 the request clashes with the current state
     ├── ConfigError              reverie.toml or REVERIE_* settings are wrong
+    │   └── NotConfigured        a feature needs a setting not set yet (chat without an LLM)
     ├── ProviderError            an embedding or LLM provider answered badly
     │   └── ProviderUnavailable  a provider could not be reached
     └── MigrationError           the database schema could not be brought up to date
@@ -86,6 +87,12 @@ class ConfigError(ReverieError):
     code = "config_error"
 
 
+class NotConfigured(ConfigError):
+    """A feature needs a setting that is not set yet (chat without an LLM); the message names it."""
+
+    code = "not_configured"
+
+
 class ProviderError(ReverieError):
     """An embedding or LLM provider failed or answered with something unusable."""
 
@@ -111,6 +118,7 @@ __all__ = [
     "GuardRejected",
     "InvalidInput",
     "MigrationError",
+    "NotConfigured",
     "NotFound",
     "ProviderError",
     "ProviderUnavailable",

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 
 from reverie.cli.main import _emit, _json_option, _state, cli
-from reverie.errors import ReverieError
+from reverie.config import llm_setup_hint
+from reverie.errors import NotConfigured, ProviderError, ProviderUnavailable
 from reverie.llm import ChatMessage, ChatModel, chat_model_from_settings
 from reverie.memory import Memory
 from reverie.retrieve.timeutil import to_iso
@@ -115,11 +118,31 @@ def _model(url: str | None, model: str | None, provider: str | None) -> ChatMode
         settings.llm.model = model
     chat = chat_model_from_settings(settings, "conversation")
     if chat is None:
-        raise ReverieError(
-            "No conversation model: set provider under [llm] (ollama, openai_compatible, openai, anthropic) "
-            "or pass --url http://host:port/v1 --model NAME"
+        raise NotConfigured(
+            "Chat needs a language model and none is configured: "
+            + llm_setup_hint(settings)
+            + "; or pass --url http://host:port/v1 --model NAME"
         )
     return chat
+
+
+def _check_reachable(model: ChatModel) -> None:
+    """ProviderUnavailable, with the fix, when nothing answers at the model's address (before a turn)."""
+    endpoint = str(getattr(model, "endpoint", "") or "")
+    if not endpoint:
+        return
+    parts = urlsplit(endpoint if "://" in endpoint else f"http://{endpoint}")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", port), timeout=3):
+            pass
+    except OSError as exc:
+        start = "`ollama serve`" if model.model_id.startswith("ollama:") else "your model server"
+        raise ProviderUnavailable(
+            f"Cannot reach the chat model {model.model_id} at {endpoint} ({exc.strerror or exc}); "
+            f"nothing was recorded. Start {start}, or fix endpoint under [llm] in "
+            f"{_state().settings.config_file}, or pass --url http://host:port/v1 --model NAME"
+        ) from exc
 
 
 @cli.command()
@@ -134,6 +157,7 @@ def chat(
     """Chat in the terminal with the configured LLM, with memory; the session is consolidated on exit."""
     memory = _state().memory
     model = _model(url, model_name, provider)
+    _check_reachable(model)
     conversation = memory.current_conversation(interface, private=private)
     if private and not conversation.is_private:
         conversation = memory.set_private(conversation.id, True)
@@ -157,7 +181,11 @@ def chat(
             conversation = memory.set_private(conversation.id, not conversation.is_private)
             click.echo(f"(private: {'on' if conversation.is_private else 'off'})", err=True)
             continue
-        reply, conversation_id = _turn(memory, model, conversation.id, history, line)
+        try:
+            reply, conversation_id = _turn(memory, model, conversation.id, history, line)
+        except ProviderError as exc:  # the model went away mid-conversation: say so, keep chatting
+            click.echo(f"reverie: {exc}", err=True)
+            continue
         if conversation_id != conversation.id:
             conversation = memory.conversation(conversation_id)
         click.echo(f"assistant> {reply}")

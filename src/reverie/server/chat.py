@@ -34,7 +34,8 @@ from reverie.assistant import (
     resolve_conversation,
     start_exchange,
 )
-from reverie.errors import ConfigError, InvalidInput, ReverieError
+from reverie.config import llm_setup_hint
+from reverie.errors import InvalidInput, NotConfigured, ReverieError
 from reverie.llm import ChatMessage, ChatModel, ToolCall, chat_model_from_settings
 from reverie.memory import Memory
 from reverie.server.deps import MemoryDep, RootMemory, current_memory
@@ -48,7 +49,7 @@ TIMING_HEADER = "Server-Timing"
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "Invalid input"},
     404: {"model": ErrorOut, "description": "No such conversation (for this user)"},
-    500: {"model": ErrorOut, "description": "No upstream model is configured under [llm]"},
+    503: {"model": ErrorOut, "description": "No chat model is configured yet (the message says where)"},
     502: {"model": ErrorOut, "description": "The upstream model is unreachable or answered badly"},
     504: {"model": ErrorOut, "description": "The upstream model did not answer in time"},
 }
@@ -73,12 +74,11 @@ PrivateHeader = Annotated[
 
 
 def upstream_model(root: RootMemory) -> ChatModel:
-    """The assistant's own model, from ``[llm]`` (ConfigError when none is configured)."""
+    """The assistant's own model, from ``[llm]`` (NotConfigured, a 503, when none is)."""
     model = chat_model_from_settings(root.settings, "conversation")
     if model is None:
-        raise ConfigError(
-            "No conversation model to chat with: set provider and model under [llm] "
-            "(ollama, openai_compatible, openai or anthropic)"
+        raise NotConfigured(
+            "Chat needs a language model and none is configured: " + llm_setup_hint(root.settings)
         )
     return model
 
@@ -134,7 +134,7 @@ class StreamOptionsIn(_Open):
 class ChatCompletionIn(_Open):
     """An OpenAI chat completion request (``model`` is accepted but the configured model answers)."""
 
-    model: str = Field(default="", max_length=200, examples=["reverie"])
+    model: str = Field(max_length=200, examples=["reverie"], description="Required, as in OpenAI's API")
     messages: list[ChatMessageIn] = Field(min_length=1, max_length=2000)
     stream: bool = False
     stream_options: StreamOptionsIn | None = None

@@ -19,6 +19,7 @@ from reverie.errors import (
     GuardRejected,
     InvalidInput,
     MigrationError,
+    NotConfigured,
     NotFound,
     ProviderError,
     ProviderUnavailable,
@@ -40,6 +41,7 @@ _STATUS: dict[type[ReverieError], int] = {
     RateLimited: 429,
     NotFound: 404,
     Conflict: 409,
+    NotConfigured: 503,  # the server works; this feature waits for a setting
     ConfigError: 500,
     MigrationError: 500,
     ProviderUnavailable: 502,  # Reverie stands between its caller and the model: a bad gateway
@@ -90,6 +92,26 @@ def error_response(
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+_OPENAI_TYPES = {401: "authentication_error", 403: "permission_error", 404: "not_found_error"}
+
+
+def openai_error(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """An error in OpenAI's shape, for the OpenAI-compatible routes under /v1/ (its SDKs read it)."""
+    kind = _OPENAI_TYPES.get(status) or (
+        "rate_limit_error" if status == 429 else "api_error" if status >= 500 else "invalid_request_error"
+    )
+    body = {"error": {"message": detail, "type": kind, "code": code, "param": None}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _answer(
+    request: Request, status: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    if request.url.path.startswith("/v1/"):
+        return openai_error(status, code, detail, headers)
+    return error_response(status, code, detail, headers=headers, **extra)
+
+
 async def _reverie_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ReverieError)
     status = status_for(exc)
@@ -97,14 +119,14 @@ async def _reverie_error(request: Request, exc: Exception) -> Response:
         # A WebSocket handshake refused by a dependency comes here too, and it has no method.
         log.error("%s %s failed: %s", request.scope.get("method", "WEBSOCKET"), request.url.path, exc)
     if isinstance(exc, GuardRejected):
-        return error_response(status, exc.code, str(exc), reason=exc.reason)
+        return _answer(request, status, exc.code, str(exc), reason=exc.reason)
     if isinstance(exc, Unauthenticated):
-        return error_response(status, exc.code, str(exc), headers={"WWW-Authenticate": "Bearer"})
+        return _answer(request, status, exc.code, str(exc), headers={"WWW-Authenticate": "Bearer"})
     if isinstance(exc, RateLimited):
-        return error_response(
-            status, exc.code, str(exc), headers={"Retry-After": str(max(1, round(exc.retry_after)))}
+        return _answer(
+            request, status, exc.code, str(exc), headers={"Retry-After": str(max(1, round(exc.retry_after)))}
         )
-    return error_response(status, code_for(exc), str(exc))
+    return _answer(request, status, code_for(exc), str(exc))
 
 
 def _where(loc: Sequence[int | str]) -> str:
@@ -122,11 +144,14 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
         if error.get("type") == "json_invalid":
             problem = (error.get("ctx") or {}).get("error", "JSON decode error")
             position = error["loc"][-1] if len(error["loc"]) > 1 else "?"
-            return error_response(
-                400, "invalid_input", f"Request body is not valid JSON: {problem} (at character {position})"
+            return _answer(
+                request,
+                400,
+                "invalid_input",
+                f"Request body is not valid JSON: {problem} (at character {position})",
             )
     detail = "; ".join(f"{_where(error['loc'])}: {error['msg']}" for error in errors)
-    return error_response(422, "invalid_input", detail or "The request is not valid")
+    return _answer(request, 422, "invalid_input", detail or "The request is not valid")
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -135,14 +160,15 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
     if exc.status_code == 404 and detail == "Not Found":
         detail = f"No route {request.method} {request.url.path}; see /docs for the API"
-    return error_response(exc.status_code, code, detail, headers=dict(exc.headers or {}))
+    return _answer(request, exc.status_code, code, detail, headers=dict(exc.headers or {}))
 
 
 async def _unexpected_error(request: Request, exc: Exception) -> Response:
     log.exception("%s %s crashed", request.method, request.url.path, exc_info=exc)
     # Starlette re-raises the crash after this answer and the server then ends the connection:
     # say so, so that a keep-alive client opens a new one instead of finding this one dead.
-    return error_response(
+    return _answer(
+        request,
         500,
         "internal_error",
         "Internal server error; the server log has the details",
@@ -158,4 +184,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected_error)
 
 
-__all__ = ["code_for", "error_response", "install_error_handlers", "status_for"]
+__all__ = ["code_for", "error_response", "install_error_handlers", "openai_error", "status_for"]

@@ -68,8 +68,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Message
 
 from reverie.assistant import HISTORY_TURNS, Exchange, start_exchange
+from reverie.config import llm_setup_hint
 from reverie.conversations import MAX_MESSAGE_BYTES
-from reverie.errors import ConfigError, ReverieError
+from reverie.errors import ConfigError, NotConfigured, ReverieError
 from reverie.llm import ChatMessage, ChatModel, chat_model_from_settings
 from reverie.memory import Memory
 from reverie.server.deps import MemoryDep
@@ -158,9 +159,10 @@ class LiveSession:
         if self._model is None:
             model = chat_model_from_settings(self.memory.settings, "conversation")
             if model is None:
-                raise ConfigError(
-                    "No conversation model to reply with: set provider and model under [llm], "
-                    "or record turns without reply"
+                raise NotConfigured(
+                    "Chat needs a language model and none is configured: "
+                    + llm_setup_hint(self.memory.settings)
+                    + "; or record turns without a reply"
                 )
             self._model = model
         return self._model

@@ -17,9 +17,10 @@ export function whenSignedOut(handler) {
 /** An error answer: `status`, the server's `code`, and per-field messages in `fields`. */
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.detail) || `The server answered ${status}`);
+    const openai = body && typeof body.error === 'object' && body.error; // the /v1/ routes answer as OpenAI
+    super((openai ? openai.message : body && body.detail) || `The server answered ${status}`);
     this.status = status;
-    this.code = body && body.error;
+    this.code = openai ? openai.code : body && body.error;
     this.fields = (body && body.fields) || {};
   }
 }

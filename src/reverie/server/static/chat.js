@@ -15,6 +15,10 @@ function buildLayout(container) {
     'aria-keyshortcuts': 'Control+Shift+P', title: 'Ctrl+Shift+P' });
   view.banner = h('p', { class: 'private-banner', hidden: true }, icon('lock'),
     'Private conversation: nothing from it will be remembered.');
+  view.notice = h('div', { class: 'notice notice-warning', role: 'status', hidden: true },
+    h('p', {}, h('strong', {}, 'Chat needs a language model, and none is configured. '),
+      'Remembering, search and documents work without one.'),
+    h('p', {}, h('a', { href: '#/settings', class: 'btn btn-small' }, 'Set up a chat model (LLM)')));
   view.log = h('ol', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
   view.input = h('textarea', { id: 'chat-input', class: 'input', rows: 2, placeholder: 'Message Reverie…' });
   view.send = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Send');
@@ -29,7 +33,7 @@ function buildLayout(container) {
         h('div', { class: 'chat-toolbar' }, view.newChat, view.privacy,
           h('span', { class: 'muted shortcut' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Shift'), '+',
             h('kbd', {}, 'P'))),
-        view.banner, view.log, view.form)));
+        view.notice, view.banner, view.log, view.form)));
   return view;
 }
 
@@ -104,12 +108,18 @@ async function send(view, chat, text) {
     'X-Reverie-Conversation': String(chat.id), Accept: 'text/event-stream' });
   if (chat.private) headers['X-Reverie-Private'] = 'true';
   const messages = chat.messages.slice(-HISTORY_TURNS).map(({ role, content }) => ({ role, content }));
-  const response = await fetch('/v1/chat/completions', { method: 'POST', credentials: 'same-origin', headers,
-    body: JSON.stringify({ model: 'reverie', messages, stream: true }) });
-  if (!response.ok) await readAnswer(response);
-  chat.id = Number(response.headers.get('X-Reverie-Conversation')) || chat.id;
-  const textNode = reply.querySelector('.msg-text');
-  const answer = await streamReply(response, (sofar) => { textNode.textContent = sofar; });
+  let answer;
+  try {
+    const response = await fetch('/v1/chat/completions', { method: 'POST', credentials: 'same-origin', headers,
+      body: JSON.stringify({ model: 'reverie', messages, stream: true }) });
+    if (!response.ok) await readAnswer(response);
+    chat.id = Number(response.headers.get('X-Reverie-Conversation')) || chat.id;
+    const textNode = reply.querySelector('.msg-text');
+    answer = await streamReply(response, (sofar) => { textNode.textContent = sofar; });
+  } catch (err) {
+    reply.remove(); // no empty bubble: the error says what happened instead
+    throw err;
+  }
   chat.messages.push({ role: 'assistant', content: answer });
   renderMessages(view, chat);
 }
@@ -216,6 +226,13 @@ export async function chatPage(container) {
     view.input.focus();
   }));
   wireComposer(view, chat, refresh);
+  const models = await api('/v1/models').catch(() => ({ data: [] }));
+  if (!models.data.length) { // said before the first message, not after it
+    view.notice.hidden = false;
+    view.input.disabled = true;
+    view.send.disabled = true;
+    view.input.placeholder = 'Chat is off until a language model is set up';
+  }
   document.addEventListener('keydown', shortcut);
   renderPrivacy(view, chat);
   renderMessages(view, chat);
