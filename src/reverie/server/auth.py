@@ -197,7 +197,8 @@ def _check_setup(request: Request, root: Memory) -> None:
             "or run `reverie users add NAME --admin` there"
         )
     host = request.headers.get("host", "")
-    if not is_loopback(urlsplit(f"//{host}").hostname):
+    name = host[1 : host.find("]")] if host.startswith("[") else host.rpartition(":")[0] or host
+    if not is_loopback(name):
         # A page of another site whose name resolves to 127.0.0.1 (DNS rebinding) sends its own name.
         raise Forbidden(
             f"The setup page answers only under a loopback name (localhost, 127.0.0.1), not {host!r}"
