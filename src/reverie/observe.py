@@ -105,6 +105,22 @@ def _show_preferences(memory: Memory) -> Observation:
     return Observation("show_preferences", f"Your preferences: {said}.", prefs)
 
 
+# "..., keep it as sensitive": the spoken way to ask for a secret to be kept (the guard refuses
+# one otherwise and says so).
+_SENSITIVE_ASK = re.compile(
+    r"[,;]?\s*(?:\b(?:and|but)\s+)?(?:please\s+)?(?:(?:keep|store|save|mark|remember)\s+(?:it|this|that)\s+as"
+    r"\s+(?:sensitive|a\s+secret|secret)|as\s+sensitive)(?:\s+please)?[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _sensitive_request(text: str) -> tuple[str, bool]:
+    found = _SENSITIVE_ASK.search(text)
+    if found is None or not text[: found.start()].strip():
+        return text, False
+    return text[: found.start()].rstrip(" ,;"), True
+
+
 def observe(memory: Memory, utterance: str) -> Observation:
     """Detect a power phrase in ``utterance`` and act on it."""
     intent = detect_phrase(utterance)
@@ -121,7 +137,8 @@ def observe(memory: Memory, utterance: str) -> Observation:
     try:
         match intent.action:
             case "remember":
-                result = memory.remember(intent.text)
+                text, sensitive = _sensitive_request(intent.text)
+                result = memory.remember(text, sensitive=sensitive)
                 verb = {"stored": "remembered", "superseded": "updated"}.get(result.status, result.status)
                 reply = {
                     "remembered": "I'll remember that.",
