@@ -116,11 +116,11 @@ def _seed_vectors(settings: Settings, texts: Sequence[str], real: int, cache: Pa
     real = min(real, len(texts))
     path = cache / f"seed-{real}-{_digest(texts[:real])}.npy"
     if path.exists():
-        embedded = np.load(path)
+        embedded = np.load(path)[:real]
     else:
         embedder = embedder_from_settings(settings)
         progress(f"embedding {real:,} seed facts once (cached in {path})")
-        parts = [np.asarray(embedder.embed_batch(list(texts[first:first + 256])), dtype=np.float32)
+        parts = [np.asarray(embedder.embed_batch(list(texts[first:min(first + 256, real)])), dtype=np.float32)
                  for first in range(0, real, 256)]
         embedded = np.vstack(parts)
         embedded /= np.maximum(np.linalg.norm(embedded, axis=1, keepdims=True), 1e-12)
