@@ -176,6 +176,10 @@ def _send(path: str, body: Any = None) -> Callable[[World], Call]:
     return lambda w: Call(path, body)
 
 
+def _fresh_user(w: World) -> str:
+    return w.root.add_user(f"someone{next(w._count)}").name
+
+
 def _token_path(w: World) -> Call:
     return Call(f"/api/v1/tokens/{w.token_id()}")
 
@@ -224,6 +228,10 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     "DELETE /api/v1/tokens/{token_id}": _token_path,
     "GET /api/v1/users": _get("/api/v1/users"),
     "POST /api/v1/users": lambda w: Call("/api/v1/users", {"name": f"new{w.clock.now:.0f}"}),
+    "DELETE /api/v1/users/{name}": lambda w: Call(f"/api/v1/users/{_fresh_user(w)}"),
+    "PUT /api/v1/users/{name}/password": lambda w: Call(
+        f"/api/v1/users/{_fresh_user(w)}/password", {"password": "a long password"}
+    ),
     "GET /api/v1/interfaces": _get("/api/v1/interfaces"),
     "PUT /api/v1/interfaces/{interface}": _send("/api/v1/interfaces/porch", {"user": "carol"}),
     "DELETE /api/v1/interfaces/{interface}": _send("/api/v1/interfaces/porch"),
@@ -347,6 +355,8 @@ POST /api/v1/tokens                                    401   201   201   201   4
 DELETE /api/v1/tokens/{token_id}                       401   200   404   404   403    403   401     401
 GET /api/v1/users                                      401   403   403   200   403    403   401     401
 POST /api/v1/users                                     401   403   403   201   403    403   401     401
+DELETE /api/v1/users/{name}                            401   403   403   204   403    403   401     401
+PUT /api/v1/users/{name}/password                      401   403   403   204   403    403   401     401
 GET /api/v1/interfaces                                 401   403   403   200   403    403   401     401
 PUT /api/v1/interfaces/{interface}                     401   403   403   200   403    403   401     401
 DELETE /api/v1/interfaces/{interface}                  401   403   403   200   403    403   401     401
@@ -385,11 +395,11 @@ POST /api/v1/conversations/{conversation_id}/end       401   200   404   404   2
 PUT /api/v1/conversations/{conversation_id}/private    401   200   404   404   200    409   401     401
 GET /api/v1/conversations/{conversation_id}/state      401   200   404   404   200    409   401     401
 POST /api/v1/conversations/{conversation_id}/state     401   200   404   404   200    409   401     401
-GET /api/v1/documents                                  401   200   200   200   200    200   401     401
-GET /api/v1/documents/status                           401   200   200   200   200    200   401     401
+GET /api/v1/documents                                  401   200   200   200   200    409   401     401
+GET /api/v1/documents/status                           401   200   200   200   200    409   401     401
 POST /api/v1/documents/scan                            401   403   403   202   403    403   401     401
 GET /api/v1/documents/search                           401   200   200   200   200    409   401     401
-GET /api/v1/documents/{document_id}                    401   200   200   200   200    200   401     401
+GET /api/v1/documents/{document_id}                    401   200   200   200   200    409   401     401
 POST /api/v1/documents/{document_id}/reindex           401   403   403   200   403    403   401     401
 DELETE /api/v1/documents/{document_id}                 401   403   403   200   403    403   401     401
 GET /api/v1/topics                                     401   200   200   200   200    409   401     401

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from reverie.docs.library import DocumentHit, ScanProgress
+from reverie.errors import Conflict
 from reverie.memory import Memory
 from reverie.retrieve.timeutil import to_iso
 from reverie.server.deps import AdminDep, MemoryDep
@@ -141,15 +142,25 @@ def _hit_out(hit: DocumentHit) -> DocumentHitOut:
     return DocumentHitOut(**{name: value for name, value in hit.to_dict().items() if name != "path"})
 
 
+def _known(memory: Memory) -> None:
+    """Guests (devices of unmapped interfaces) see nothing of the household's documents, names included."""
+    if memory.is_guest:
+        raise Conflict(
+            f"Interface '{memory.interface}' is a guest session; only known users may see the documents"
+        )
+
+
 @documents_router.get("/documents", response_model=DocumentListOut)
 def list_documents(memory: MemoryDep) -> DocumentListOut:
     """Every document with its status: indexed (chunks), skipped (why) or removed."""
+    _known(memory)
     return DocumentListOut(documents=[_document_out(memory, doc) for doc in memory.documents.documents()])
 
 
 @documents_router.get("/documents/status", response_model=DocumentStatusOut)
 def document_status(memory: MemoryDep) -> DocumentStatusOut:
     """Totals of the index and the progress of a running scan (poll it while one runs)."""
+    _known(memory)
     data = memory.documents.status()
     data["last_indexed"] = _iso(memory, data["last_indexed"])
     data["scan"] = _scan_out(memory, memory.documents.progress())
@@ -177,6 +188,7 @@ def search_documents(
 @documents_router.get("/documents/{document_id}", response_model=DocumentOut)
 def get_document(memory: MemoryDep, document_id: DocumentId) -> DocumentOut:
     """One document."""
+    _known(memory)
     return _document_out(memory, memory.documents.find(document_id))
 
 
