@@ -296,8 +296,15 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=240)
     parser.add_argument("--show-misses", choices=["dev", "held-out", "all"], default=None)
     parser.add_argument("--skip-crowded", action="store_true")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="labelled pairs (tests/data/merge_corpus_heldout.jsonl is a second corpus written blind)",
+    )
     args = parser.parse_args()
-    pairs = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = args.corpus.read_text(encoding="utf-8").splitlines()
+    pairs = [json.loads(line) for line in lines if line.strip()]
     with tempfile.TemporaryDirectory() as home:
         env = {"REVERIE_EMBEDDINGS__ENABLED": "false"} if args.no_embeddings else {}
         settings = load_settings(home=Path(home), environ=env)
@@ -324,7 +331,7 @@ def print_pairs(rows: list[dict[str, str]], show: str | None) -> None:
             counter["n"] += 1
             counter["ok"] += correct(row["label"], row["happened"], row["status"])
             counter["reinforced"] += row["status"] == "reinforced"
-    print(f"Merge corpus: {len(rows)} pairs ({CORPUS.name})")
+    print(f"Merge corpus: {len(rows)} pairs")
     print("| label | dev | held-out | all | goal |\n|---|---|---|---|---|")
     goals = {
         "distinct": ">= 99% kept",

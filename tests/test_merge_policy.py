@@ -112,20 +112,32 @@ def test_crowded_store_loses_nothing_and_applies_each_update_to_its_own_subject(
     assert memory.count(status="superseded") == len(movers)
 
 
-def _corpus() -> list[dict[str, str]]:
-    text = (DATA / "merge_corpus.jsonl").read_text(encoding="utf-8")
+def _corpus(name: str) -> list[dict[str, str]]:
+    text = (DATA / name).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def test_labelled_corpus(memory: Memory) -> None:
-    """Goals: distinct >= 99 %, no contradiction reinforced. The other two lines are floors.
+# Each corpus: the share of each label handled right that must hold. On the first corpus the
+# distinct goal (99 %) is met; the rest are floors at today's level (goals: 85 % of updates and
+# paraphrases applied): a change that loses ground fails. The second corpus was written later,
+# in other shapes, and shows how far the rules are from the goals on text they were not built on.
+FLOORS = {
+    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.74, "paraphrase": 0.82, "contradiction": 0.88},
+    "merge_corpus_heldout.jsonl": {
+        "distinct": 0.94,
+        "update": 0.52,
+        "paraphrase": 0.52,
+        "contradiction": 0.85,
+    },
+}
 
-    Updates (goal 85 %) and paraphrases (goal 85 %) are not met yet: the floors hold today's
-    level (72 % and 79 % with the local embedder) so that a change that loses ground fails.
-    """
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_labelled_corpus(memory: Memory, name: str) -> None:
+    """Per label, the share of pairs merged right; and never a contradiction answered reinforced."""
     results: dict[str, list[bool]] = {}
     reinforced_contradictions = []
-    for number, pair in enumerate(_corpus()):
+    for number, pair in enumerate(_corpus(name)):
         memory.add_user(f"p{number}")
         view = memory.for_user(f"p{number}")
         first = view.remember(pair["old"]).memory
@@ -141,9 +153,8 @@ def test_labelled_corpus(memory: Memory) -> None:
             reinforced_contradictions.append(pair)
         results.setdefault(pair["label"], []).append(ok)
     rate = {label: sum(oks) / len(oks) for label, oks in results.items()}
-    assert rate["distinct"] >= 0.99, rate
     assert reinforced_contradictions == []
-    assert rate["update"] >= 0.70 and rate["paraphrase"] >= 0.77 and rate["contradiction"] >= 0.84, rate
+    assert all(rate[label] >= floor for label, floor in FLOORS[name].items()), rate
 
 
 def test_paraphrased_questions_find_their_fact_in_the_top_three(memory: Memory) -> None:

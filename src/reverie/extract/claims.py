@@ -246,6 +246,21 @@ _OPPOSITES = [
     ("optimistic", "pessimistic"),
     ("religious", "atheist"),
     ("sober", "drinker"),
+    ("good", "bad"),
+    ("strong", "weak"),
+    ("older", "younger"),
+    ("easy", "hard"),
+    ("easy", "difficult"),
+    ("fast", "slow"),
+    ("high", "low"),
+    ("big", "small"),
+    ("cheap", "expensive"),
+    ("safe", "dangerous"),
+    ("allowed", "forbidden"),
+    ("open", "closed"),
+    ("enabled", "disabled"),
+    ("light", "heavy"),
+    ("warm", "cold"),
 ]
 _OPPOSITE = {a: b for a, b in _OPPOSITES} | {b: a for a, b in _OPPOSITES}
 # Events that end a state: "graduated from law school" ends "studies law".
@@ -295,7 +310,8 @@ _CEASE = frozenset({"stop", "quit", "cease", "give", "abandon", "drop", "kick", 
 # Words that announce a change of state: the new fact replaces the old state of its subject.
 _CHANGE = frozenset(
     "now changed switched moved raised increased decreased lowered reduced updated upgraded "
-    "replaced became become rescheduled".split()
+    "replaced became become rescheduled grown grew cut relocated renewed reached dropped rose "
+    "fell cancelled canceled downgraded".split()
 )
 _BE_FAMILY = frozenset({"be", "be_a", "be_attr", "be_at", "be_in", "be_identity", "be_a_job"})
 # Nouns that name the same thing, folded to one word for comparing values and subjects.
@@ -321,6 +337,10 @@ _NOUN_SYNONYMS = {
     "cellphone": "phone",
     "smartphone": "phone",
     "workplace": "office",
+    "boss": "manager",
+    "maths": "math",
+    "mathematics": "math",
+    "euros": "euro",
     "job": "work",
     "colour": "color",
     "favourite": "favorite",
@@ -361,7 +381,8 @@ _MONTHS = frozenset(
 )
 _QUANTITY_UNITS = frozenset(
     "am pm years year months month weeks week days day hours hour minutes minute km miles mile "
-    "kg kilos pounds lbs cups cup times glasses glass litres liters liter litre percent".split()
+    "kg kilos pounds lbs cups cup times glasses glass litres liters liter litre percent euro euros "
+    "dollar dollars usd gbp mg ml".split()
 )
 
 
@@ -398,10 +419,47 @@ class Claim:
         return f"{owner}.{self.predicate}"
 
 
+_WORD_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "hundred": 100,
+}
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\b\.?|p\.?m\b\.?)")
+
+
+def _clock(match: re.Match[str]) -> str:
+    hour, minutes = int(match.group(1)) % 12, match.group(2) or "00"
+    return f"{hour + 12 if match.group(3).startswith('p') else hour:02d}:{minutes}"
+
+
 def _normalise(text: str) -> str:
     out = fold(text).replace("\u2019", "'")
     for pattern, repl in _CONTRACTIONS:
         out = pattern.sub(repl, out)
+    # One spelling per number: "1,100" = "1100", "85k" = "85000", "11 p.m." = "23:00", "twenty" = "20".
+    out = re.sub(r"(?<=\d),(?=\d{3}\b)", "", out)
+    out = re.sub(r"\b(\d+)k\b", lambda m: m.group(1) + "000", out)
+    out = _CLOCK.sub(_clock, out)
+    out = re.sub(r"\b(\d):(\d{2})\b", r"0\1:\2", out)
+    out = re.sub(
+        r"\b(" + "|".join(_WORD_NUMBERS) + r")\b(?!-)", lambda m: str(_WORD_NUMBERS[m.group(1)]), out
+    )
     out = re.sub(r"\bno more\b", "no longer", out)
     out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
     return out
@@ -437,11 +495,17 @@ def _is_verb(token: str, previous: str | None) -> bool:
     if token in _AUX or token in _IRREGULAR:
         return token not in ("read",) or previous is not None
     lemma = _lemma(token)
+    if token.endswith("ing"):  # "blood pressure reading", "running shoes": a noun until "is running"
+        return False
     if lemma == token:  # a base form: a verb only after a plural subject ("parents live")
         return (
             token in _VERBS and previous is not None and (previous in _RELATIVES_PLURAL or previous == "and")
         )
     return lemma in _VERBS
+
+
+def _is_participle(word: str) -> bool:
+    return (word.endswith("ed") or word in _IRREGULAR) and _lemma(word) in _VERBS | {"get", "go"}
 
 
 def _names(original: str) -> set[str]:
@@ -536,6 +600,8 @@ def parse_claim(text: str) -> Claim:
     ):
         predicate = _ATTRIBUTE_PREDICATES[subject[1]]  # "User's birthplace is X"
         subject = ("user",)
+    elif len(subject) >= 2 and predicate == "name" and len(value_words) <= 2:
+        predicate = "be_attr"  # "User's boss is named Henrik" = "User's boss is Henrik"
     elif len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
         predicate = _attribute_predicate(subject, predicate, value_tokens, names)
     return Claim(
@@ -584,6 +650,8 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
             return inner, value, True, False
         if lemma in ("stop", "quit", "give", "drop", "kick", "abandon", "retire"):
             return "*", after, True, True
+    if head in ("has", "have", "had") and len(words) > 1 and words[1] != "been" and _is_participle(words[1]):
+        return _predicate(words[1:])  # "has relocated to Santiago" = relocated to Santiago
     if head in _COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
     if lemma == "have" and words[1:2] in (["an"], ["a"]) and words[2:3] == ["allergy"]:
@@ -726,7 +794,14 @@ def _is_year(token: str) -> bool:
 
 
 def _dates(tokens: list[str]) -> frozenset[str]:
-    return frozenset(t for t in tokens if _is_year(t) or t in _MONTHS)
+    found = {t for t in tokens if _is_year(t) or t in _MONTHS}
+    for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
+        if token in _MONTHS:
+            for near in tokens[max(0, i - 2) : i] + tokens[i + 1 : i + 2]:
+                day = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", near)
+                if day and 1 <= int(day.group(1)) <= 31:
+                    found.add(f"{int(day.group(1))} {token}")
+    return frozenset(found)
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -767,7 +842,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "update"  # "graduated from law school" ends "studies law"
     if not predicate_match and not antonyms:
         if new.changed and not new.negated and not old.negated:
-            if same_verb:
+            if same_verb or (old_plain & new_plain):  # "has 8 engineers" -> "has grown to 12 engineers"
                 return "update"  # "lives alone" -> "now lives with a roommate"
             if old.predicate in _BE_FAMILY and (new.predicate in _BE_FAMILY or old.value & new.value):
                 return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
@@ -796,7 +871,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "update"  # the same thing in another quantity ("two cups" -> "three cups")
     if new.changed and not old.negated:
         return "update"  # "meets on Thursdays" -> "now meets on Tuesdays"
-    if any(_OPPOSITE.get(word) in new.value for word in old.value - new.value):
+    if any(_opposite(word, new.value) for word in old.value - new.value):
         return "contradiction"  # "is shy" -> "is outgoing"
     if old.single:
         if new.value and old.value and (new.value > old.value) and new.numbers >= old.numbers:
@@ -809,6 +884,17 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
         return "same"  # the newer says less: nothing new
     return "distinct"
+
+
+def _opposite(word: str, others: frozenset[str]) -> bool:
+    """Whether ``others`` holds the opposite of ``word`` ("shy"/"outgoing", "productive"/"unproductive")."""
+    if _OPPOSITE.get(word) in others:
+        return True
+    return any(
+        other == prefix + word or word == prefix + other
+        for other in others
+        for prefix in ("un", "in", "im", "ir", "il", "dis", "non")
+    )
 
 
 def _verb(predicate: str) -> str:
