@@ -229,11 +229,26 @@ def _mcp_guest(world: World, texts: list[str], headers: dict[str, str], private:
             _mcp(world, headers, "tools/call", {"name": tool, "arguments": arguments})
 
 
+def _rest_guest(world: World, texts: list[str], headers: dict[str, str], private: bool) -> None:
+    """The REST API's writes, as a guest's device would try them."""
+    http = world.http()
+    for text in texts:
+        for method, path, body, status in (
+            ("POST", "/api/v1/observe", {"utterance": text}, 200),
+            ("POST", "/api/v1/memories", {"text": text}, 409),
+            ("PUT", "/api/v1/preferences/sweets", {"value": text}, 409),
+            ("POST", "/api/v1/tool", {"device": "memory", "action": "remember", "value": text}, 200),
+            ("POST", "/api/v1/conversations", {"interface": "hall"}, 409),
+        ):
+            assert http.request(method, path, json=body, headers=headers).status_code == status, path
+
+
 GUEST_DOORS: dict[str, Converse] = {
     "proxy": _proxy,
     "text": _text,
     "websocket": _websocket,
     "mcp": _mcp_guest,
+    "rest": _rest_guest,
 }
 # `reverie chat` has no guest: it always speaks for a user (--user, or the default one).
 
@@ -327,7 +342,7 @@ def test_a_guest_session_stores_nothing(world: World, door: str) -> None:
     _consolidate(world)
     assert _counts(world) == before
     assert world.extractor_requests() == []
-    assert len(world.chat_requests()) == (0 if door == "mcp" else len(PRIVATE_TURNS))
+    assert len(world.chat_requests()) == (0 if door in ("mcp", "rest") else len(PRIVATE_TURNS))
 
 
 def test_a_private_conversation_leaves_no_words_in_the_access_log(
