@@ -99,6 +99,8 @@ def test_users_and_config(run) -> None:
         "name": "alice",
         "display_name": "",
         "is_admin": True,
+        "can_sign_in": True,
+        "cli_default": True,  # the first admin is the CLI's user when default_user is not set
     }
     assert "already exists" in run("users", "add", "alice", code=1).stderr
     assert "No user named 'zed'" in run("--user", "zed", "list", code=1).stderr

@@ -237,3 +237,106 @@ def test_chat_page_says_before_the_first_message_that_no_llm_is_set_up(
     expect(fresh_page.get_by_role("button", name="Send")).to_be_disabled()
     expect(fresh_page.locator(".msg-assistant")).to_have_count(0)
     shot(fresh_page, "first-hour-chat-without-llm")
+
+
+# item 4: one user model across doors ------------------------------------------------------
+def test_the_cli_acts_as_the_first_admin_and_manages_the_same_accounts(tmp_path: Path) -> None:
+    home = ["--home", str(tmp_path / "home")]
+    runner = CliRunner()
+    added = runner.invoke(cli, [*home, "users", "add", "ada", "--admin", "--password-stdin"], input=PASSWORD)
+    assert added.exit_code == 0, added.output
+    assert runner.invoke(cli, [*home, "remember", "Ada keeps bees"]).exit_code == 0
+    settings = load_settings(home=tmp_path / "home")
+    from reverie import Memory
+
+    with Memory(settings, user="ada") as ada:  # what the CLI kept is what ada sees on the web
+        assert [row.text for row in ada.list()] == ["Ada keeps bees"]
+    bob = runner.invoke(cli, [*home, "users", "add", "bob", "--password-stdin"], input=PASSWORD)
+    assert bob.exit_code == 0, bob.output
+    listed = runner.invoke(cli, [*home, "users", "list"]).output.splitlines()
+    assert "ada  (admin, web sign-in, the CLI's user)" in listed
+    assert "bob  (web sign-in)" in listed
+    as_bob = runner.invoke(cli, [*home, "--user", "bob", "users", "list", "--json"]).output
+    assert '"cli_default": true' in as_bob.split('"name": "bob"')[1]
+    only_admin = runner.invoke(cli, [*home, "users", "remove", "ada", "--yes"])
+    assert only_admin.exit_code == 1
+    assert only_admin.output.strip() == (
+        "reverie: 'ada' is the only admin: make someone else an admin first "
+        "(`reverie users admin NAME` or the Users page)"
+    )
+    nobody = runner.invoke(cli, [*home, "users", "remove", "nobody", "--yes"])
+    assert "`reverie users list`" in nobody.output and nobody.exit_code == 1
+    assert runner.invoke(cli, [*home, "users", "remove", "bob"], input="y\n").exit_code == 0
+    assert "bob" not in runner.invoke(cli, [*home, "users"]).output
+
+
+def test_default_user_set_in_the_config_wins(tmp_path: Path) -> None:
+    runner = CliRunner()
+    env = {"REVERIE_HOME": str(tmp_path / "home"), "REVERIE_DEFAULT_USER": "kitchen"}
+    runner.invoke(cli, ["users", "add", "ada", "--admin", "--password-stdin"], input=PASSWORD, env=env)
+    assert runner.invoke(cli, ["remember", "The kettle is blue"], env=env).exit_code == 0
+    listed = runner.invoke(cli, ["users", "list"], env=env).output
+    assert "kitchen  (the CLI's user)" in listed.splitlines()
+
+
+def test_every_command_an_error_message_names_exists() -> None:
+    import re
+
+    import click
+
+    source = Path(__file__).parents[1] / "src" / "reverie"
+    named = set()
+    for path in [*source.rglob("*.py"), *source.rglob("*.js"), *source.rglob("*.html")]:
+        named.update(re.findall(r"`reverie ([a-z][a-z-]*(?: [a-z][a-z-]*)?)", path.read_text()))
+    assert "users add" in named
+    for words in sorted(named):
+        group: click.Command = cli
+        for word in words.split():
+            if not isinstance(group, click.Group):
+                break
+            found = group.commands.get(word)
+            if found is None:
+                assert group is not cli, f"`reverie {words}` is named in a message but does not exist"
+                break
+            group = found
+
+
+@needs_chromium
+def test_an_admin_adds_and_removes_users_on_the_users_page(fresh_page: Page, fresh: Site) -> None:
+    from reverie import Memory
+
+    with Memory(fresh.settings) as memory:
+        admin = memory.add_user("ada", is_admin=True)
+        memory.accounts.set_password(admin, PASSWORD)
+    page = fresh_page
+    page.goto(fresh.url + "/")
+    page.get_by_label("User name").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("link", name="Users").click()
+    expect(page.get_by_role("heading", name="Users", level=1)).to_be_visible()
+    page.get_by_label("User name").fill("bob")
+    page.get_by_label("Password (for the web UI)").fill(PASSWORD)
+    page.get_by_role("button", name="Add user").click()
+    rows = page.locator(".users .item")
+    expect(rows).to_have_count(3)  # ada, bob and the CLI's "default" made by Memory() above
+    expect(rows.filter(has_text="ada")).to_contain_text("Admin")
+    shot(page, "first-hour-users")
+    page.get_by_role("button", name="Remove bob").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("chat history")
+    dialog.get_by_label("To confirm, type bob below:").fill("bob")
+    dialog.get_by_role("button", name="Remove").click()
+    expect(rows).to_have_count(2)
+    expect(page.get_by_role("button", name="Remove ada")).to_have_count(0)
+    page.get_by_role("button", name="ada").first.click()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="Sign in to Reverie")).to_be_visible()
+    with Memory(fresh.settings, user="default") as memory:
+        assert memory.user is not None
+        memory.accounts.set_password(memory.user, PASSWORD)
+    page.get_by_label("User name").fill("default")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="My Memory", level=1)).to_be_visible()
+    expect(page.get_by_role("link", name="Users")).to_be_hidden()

@@ -356,6 +356,24 @@ class Memory(Conversations):
         """Every user in the database."""
         return self.store.list_users()
 
+    def remove_user(self, name: str) -> User:
+        """Delete a user and everything kept about them, topic files included (never the last admin)."""
+        user = self.store.get_user(name)
+        if user is None:
+            raise NotFound(f"No user named '{name}'; `reverie users list` shows who there is")
+        if user.is_admin and self.store.count_admins() <= 1:
+            raise Conflict(
+                f"'{name}' is the only admin: make someone else an admin first "
+                "(`reverie users admin NAME` or the Users page)"
+            )
+        book = self._view(user, None).topics
+        self.store.delete_user(user.id)
+        with book.lock:
+            for path in book.folder.glob("*") if book.folder.is_dir() else []:
+                if path.is_file() and (path.suffix == ".md" or path.name == "index.txt"):
+                    path.unlink()
+        return user
+
     # writing -----------------------------------------------------------------------
     def _guard(self, text: str, source: Source, sensitive: bool = False) -> str:
         # A secret is kept only on the user's explicit request: ``sensitive=True`` on an explicit

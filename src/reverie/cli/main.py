@@ -21,6 +21,7 @@ from reverie.errors import ReverieError
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
 from reverie.retrieve.timeutil import humanize_ago, to_day
 from reverie.serialize import memory_dict, recent_dict, search_dict
+from reverie.store import open_store
 from reverie.store.base import MemoryRow
 from reverie.tools.memory_tool import recent_text, run_tool
 
@@ -45,14 +46,31 @@ class _State:
     @property
     def memory(self) -> Memory:
         if self._memory is None:
-            base = Memory(self.settings)
-            self._memory = base.for_user(self.user_name) if self.user_name else base
+            base = Memory(self.settings, user=self.user_name or cli_user(self.settings))
+            self._memory = base
             self._base = base
         return self._memory
 
     def close(self) -> None:
         if self._memory is not None:
             self._base.close()
+
+
+def cli_user(settings: Settings) -> str:
+    """Whose memory the CLI and MCP use without --user: see "Who is who" in the README.
+
+    ``default_user`` when it is set (reverie.toml or REVERIE_DEFAULT_USER); else the first admin
+    (the account made on /setup or with `reverie users add NAME --admin`), so that the CLI and the
+    web UI's first account are the same person; else "default".
+    """
+    if "default_user" in settings.model_fields_set:
+        return settings.default_user
+    store = open_store(settings)
+    try:
+        admins = [user for user in store.list_users() if user.is_admin]
+    finally:
+        store.close()
+    return min(admins, key=lambda user: user.id).name if admins else settings.default_user
 
 
 def _state() -> _State:
@@ -346,16 +364,62 @@ def say(utterance: str, as_json: bool) -> None:
 @_json_option
 @click.pass_context
 def users(ctx: click.Context, as_json: bool) -> None:
-    """List users, or add one with `reverie users add NAME`."""
-    if ctx.invoked_subcommand is not None:
-        return
-    with Memory(_state().settings) as memory:
+    """The people Reverie keeps memories for; the same accounts sign in to the web UI."""
+    if ctx.invoked_subcommand is None:
+        _list_users(as_json)
+
+
+def _list_users(as_json: bool) -> None:
+    settings = _state().settings
+    me = _state().user_name or cli_user(settings)
+    with Memory(settings, user=me) as memory:
         people = memory.list_users()
+        passwords = {u.id for u in people if memory.store.password_hash(u.id)}
     if as_json:
-        _emit([{"name": u.name, "display_name": u.display_name, "is_admin": u.is_admin} for u in people])
+        _emit(
+            [
+                {
+                    "name": u.name,
+                    "display_name": u.display_name,
+                    "is_admin": u.is_admin,
+                    "can_sign_in": u.id in passwords,
+                    "cli_default": u.name == me,
+                }
+                for u in people
+            ]
+        )
         return
     for person in people:
-        click.echo(f"{person.name}{' (admin)' if person.is_admin else ''}  {person.display_name}")
+        notes = [
+            note
+            for note, yes in (
+                ("admin", person.is_admin),
+                ("web sign-in", person.id in passwords),
+                ("the CLI's user", person.name == me),
+            )
+            if yes
+        ]
+        shown = f"  {person.display_name}" if person.display_name else ""
+        click.echo(f"{person.name}{shown}" + (f"  ({', '.join(notes)})" if notes else ""))
+
+
+@users.command(name="list")
+@_json_option
+def users_list(as_json: bool) -> None:
+    """List users: who is an admin, who can sign in to the web UI, and whom the CLI acts as."""
+    _list_users(as_json)
+
+
+@users.command(name="remove")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def users_remove(name: str, yes: bool) -> None:
+    """Remove a user and everything kept about them (memories, chats, topics, tokens)."""
+    if not yes:
+        click.confirm(f"Delete {name} and everything kept about them?", abort=True, err=True)
+    with Memory(_state().settings, user=cli_user(_state().settings)) as memory:
+        memory.remove_user(name)
+    click.echo(f"removed user {name}")
 
 
 def _read_password(from_stdin: bool, confirm: bool = True) -> str:
@@ -372,7 +436,7 @@ def _read_password(from_stdin: bool, confirm: bool = True) -> str:
 @click.option("--password-stdin", is_flag=True, help="Read the password from the first line of stdin.")
 def users_add(name: str, display_name: str, admin: bool, ask_password: bool, password_stdin: bool) -> None:
     """Add a user; an admin (or --password) gets a password to sign in to the web UI."""
-    with Memory(_state().settings) as memory:
+    with Memory(_state().settings, user=cli_user(_state().settings)) as memory:
         password = _read_password(password_stdin) if (admin or ask_password or password_stdin) else None
         if password is not None:
             check_password_strength(password)

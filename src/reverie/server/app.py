@@ -38,6 +38,7 @@ from reverie.server.ops import (
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
 from reverie.server.topics import topics_router
+from reverie.server.users import users_router
 from reverie.server.workers import one_thread_per_request, size_pools
 from reverie.server.working import working_router
 from reverie.store import open_store
@@ -140,6 +141,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(meta_router)
     app.include_router(docs_router)
     app.include_router(auth_router)
+    app.include_router(users_router)
     app.include_router(api_router)
     app.include_router(conversations_router)
     app.include_router(documents_router)

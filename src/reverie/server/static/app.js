@@ -7,6 +7,7 @@ import { topicsPage } from './topics.js';
 import { chatPage } from './chat.js';
 import { knowledgePage } from './knowledge.js';
 import { settingsPage } from './settings.js';
+import { usersPage } from './users.js';
 
 const PAGES = {
   memory: { title: 'My Memory', render: memoryPage },
@@ -14,6 +15,7 @@ const PAGES = {
   chat: { title: 'Chat', render: chatPage },
   knowledge: { title: 'Knowledge Base', render: knowledgePage },
   settings: { title: 'Settings', render: settingsPage },
+  users: { title: 'Users', render: usersPage, admin: true },
 };
 
 const session = { user: null, cleanup: null };
@@ -21,6 +23,7 @@ const main = () => document.getElementById('main');
 
 function pageName() {
   const name = location.hash.replace(/^#\/?/, '').split('/')[0];
+  if (PAGES[name]?.admin && !session.user?.is_admin) return 'memory';
   return PAGES[name] ? name : 'memory';
 }
 
@@ -125,6 +128,7 @@ function fillUserMenu(user) {
   document.querySelector('.avatar').textContent = label.slice(0, 1).toUpperCase();
   const who = document.querySelector('.menu-who');
   who.replaceChildren('Signed in as ', h('strong', {}, user.name), user.is_admin ? ' (admin)' : '');
+  document.querySelector('.mainnav a[data-page="users"]').hidden = !user.is_admin;
 }
 
 function setMenu(open) {

@@ -1,0 +1,82 @@
+// Users (admins): the people Reverie keeps memories for. The same accounts as `reverie users`.
+
+import { api } from './api.js';
+import { h, guard, notify, confirmDialog, formatDate } from './dom.js';
+
+function userRow(person, me, refresh) {
+  const remove = person.name === me.name ? null
+    : h('button', { type: 'button', class: 'btn btn-small btn-danger', 'aria-label': `Remove ${person.name}`,
+      on: { click: guard(async () => {
+        const ok = await confirmDialog({ title: `Remove ${person.name}?`, confirmLabel: 'Remove',
+          typeToConfirm: person.name,
+          body: h('p', {}, 'Everything kept about them is deleted: memories, preferences, summaries, topics, '
+            + 'chat history, documents they own and their API tokens.') });
+        if (!ok) return;
+        await api(`/api/v1/users/${encodeURIComponent(person.name)}`, { method: 'DELETE' });
+        notify(`Removed ${person.name}.`, 'ok');
+        await refresh();
+      }) } }, 'Remove');
+  const password = h('button', { type: 'button', class: 'btn btn-small', 'aria-label': `Set password: ${person.name}`,
+    on: { click: guard(async () => {
+      const field = h('input', { id: 'new-user-password', class: 'input', type: 'password', minlength: 8,
+        autocomplete: 'new-password' });
+      const ok = await confirmDialog({ title: `Set ${person.name}'s password`, confirmLabel: 'Set password',
+        danger: false, body: h('div', {}, h('label', { class: 'label', for: 'new-user-password' },
+          'New password (at least 8 characters)'), field) });
+      if (!ok) return;
+      await api(`/api/v1/users/${encodeURIComponent(person.name)}/password`, { method: 'PUT',
+        body: { password: field.value } });
+      notify(`${person.name} can sign in with the new password.`, 'ok');
+    }) } }, 'Set password');
+  const role = person.is_admin ? h('span', { class: 'badge' }, 'Admin') : null;
+  return h('li', { class: 'item', dataset: { name: person.name } },
+    h('div', { class: 'item-main' }, h('p', { class: 'item-text' }, h('strong', {}, person.name),
+      person.display_name ? ` (${person.display_name})` : '', ' ', role),
+    h('div', { class: 'item-actions' }, password, remove)),
+    h('p', { class: 'item-meta' }, `Added ${formatDate(person.created_at)}`
+      + `  |  CLI: reverie --user ${person.name} …`));
+}
+
+function addForm(refresh) {
+  const name = h('input', { id: 'user-name', class: 'input', autocomplete: 'off', required: true, maxlength: 64 });
+  const display = h('input', { id: 'user-display', class: 'input', autocomplete: 'off', maxlength: 100 });
+  const password = h('input', { id: 'user-password', class: 'input', type: 'password', minlength: 8,
+    autocomplete: 'new-password' });
+  const admin = h('input', { id: 'user-admin', type: 'checkbox' });
+  const form = h('form', { class: 'inline-form' },
+    h('div', { class: 'field' }, h('label', { class: 'label', for: 'user-name' }, 'User name'), name),
+    h('div', { class: 'field' }, h('label', { class: 'label', for: 'user-display' }, 'Display name'), display),
+    h('div', { class: 'field' }, h('label', { class: 'label', for: 'user-password' },
+      'Password (for the web UI)'), password),
+    h('div', { class: 'field check' }, admin, h('label', { class: 'label', for: 'user-admin' }, 'Admin')),
+    h('button', { type: 'submit', class: 'btn btn-primary' }, 'Add user'));
+  form.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    const body = { name: name.value.trim(), display_name: display.value.trim(), is_admin: admin.checked };
+    if (password.value) body.password = password.value;
+    await api('/api/v1/users', { method: 'POST', body });
+    notify(`Added ${body.name}.`, 'ok');
+    form.reset();
+    await refresh();
+  }));
+  return form;
+}
+
+/** Render the Users page (admins only). */
+export async function usersPage(container, { user }) {
+  const list = h('ul', { class: 'items users' });
+  const refresh = async () => {
+    const { users } = await api('/api/v1/users');
+    list.replaceChildren(...users.map((person) => userRow(person, user, refresh)));
+  };
+  container.append(
+    h('div', { class: 'page-head' }, h('h1', { tabindex: '-1' }, 'Users')),
+    h('p', { class: 'muted' }, 'Each user has their own memories. The web UI and the ',
+      h('code', {}, 'reverie'), ' command share these accounts: ', h('code', {}, 'reverie --user NAME'),
+      ' acts as one of them, and without --user the command acts as the first admin.'),
+    h('section', { class: 'card', 'aria-labelledby': 'add-user-title' },
+      h('h2', { id: 'add-user-title' }, 'Add a user'), addForm(refresh)),
+    h('section', { class: 'card', 'aria-labelledby': 'users-title' },
+      h('h2', { id: 'users-title' }, 'Everyone'), list));
+  await refresh();
+}
