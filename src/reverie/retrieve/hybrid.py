@@ -30,7 +30,7 @@ from reverie.store.base import UserStore, VectorKind
 log = logging.getLogger(__name__)
 RRF_K = 60.0
 RELATIVE_CUT = 0.8  # a vector hit within 80% of the best one's cosine is kept
-SIMILARITY_FLOOR = 0.1  # under this a cosine says nothing with the local models
+SIMILARITY_FLOOR = 0.15  # MiniLM puts unrelated pairs under 0.15: such a hit says nothing
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
