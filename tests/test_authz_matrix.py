@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engines import sql_rows
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.routing import Route, WebSocketRoute
@@ -148,7 +149,12 @@ class World:
         conversations = [
             (c.id, c.is_private, c.ended_at, c.consolidation_state) for c in bob.conversations(limit=1000)
         ]
-        messages = [len(bob.messages(c[0], limit=1000)) for c in conversations]
+        messages = sql_rows(
+            self.root.store,
+            "SELECT conversation_id, COUNT(*) FROM messages WHERE user_id = ? GROUP BY conversation_id"
+            " ORDER BY conversation_id",
+            (self.bob.id,),
+        )
         tokens = [(t.id, t.revoked_at) for t in self.root.accounts.list_tokens(self.bob)]
         summaries = [s.id for s in bob.summaries(limit=1000)]
         now = self.clock.now
@@ -226,6 +232,8 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     "GET /api/v1/tokens": _get("/api/v1/tokens"),
     "POST /api/v1/tokens": _send("/api/v1/tokens", {"name": "laptop"}),
     "DELETE /api/v1/tokens/{token_id}": _token_path,
+    "GET /api/v1/llm/status": _get("/api/v1/llm/status"),
+    "POST /api/v1/llm/test": _send("/api/v1/llm/test", {}),
     "GET /api/v1/users": _get("/api/v1/users"),
     "POST /api/v1/users": lambda w: Call("/api/v1/users", {"name": f"new{w.clock.now:.0f}"}),
     "DELETE /api/v1/users/{name}": lambda w: Call(f"/api/v1/users/{_fresh_user(w)}"),
@@ -353,6 +361,8 @@ POST /api/v1/auth/password                             401   204   401   401   4
 GET /api/v1/tokens                                     401   200   200   200   403    403   401     401
 POST /api/v1/tokens                                    401   201   201   201   403    403   401     401
 DELETE /api/v1/tokens/{token_id}                       401   200   404   404   403    403   401     401
+GET /api/v1/llm/status                                 401   200   200   200   200    200   401     401
+POST /api/v1/llm/test                                  401   403   403   200   403    403   401     401
 GET /api/v1/users                                      401   403   403   200   403    403   401     401
 POST /api/v1/users                                     401   403   403   201   403    403   401     401
 DELETE /api/v1/users/{name}                            401   403   403   204   403    403   401     401
