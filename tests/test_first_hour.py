@@ -340,3 +340,84 @@ def test_an_admin_adds_and_removes_users_on_the_users_page(fresh_page: Page, fre
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="My Memory", level=1)).to_be_visible()
     expect(page.get_by_role("link", name="Users")).to_be_hidden()
+
+
+# item 5: a first run that tells the truth ---------------------------------------------------
+def test_stats_read_as_sentences(tmp_path: Path) -> None:
+    home = ["--home", str(tmp_path / "home")]
+    runner = CliRunner()
+    assert runner.invoke(cli, [*home, "remember", "I keep bees"]).exit_code == 0
+    out = runner.invoke(cli, [*home, "stats"]).output
+    assert out.splitlines()[:3] == [
+        "Memory of default",
+        "  1 fact (1 explicit, 0 inferred), 0 preferences, 0 summaries, 0 superseded",
+        "  Base memory: none yet",
+    ]
+    assert "{" not in out and "embedded: 1 memory, 0 summaries" in out and "1 entry" in out
+
+
+def test_startup_log_says_url_folder_config_models_and_llm(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    caplog.set_level(logging.INFO, logger="reverie.server")
+    with TestClient(create_app(settings)):
+        pass
+    said = [r.getMessage() for r in caplog.records if r.name == "reverie.server"]
+    assert f"Reverie is at http://127.0.0.1:{settings.server.port}/ (API docs at /docs)" in said
+    assert f"Data folder: {settings.home}" in said
+    assert f"Config file: {settings.config_file} (not there yet: the defaults apply)" in said
+    assert any(line.startswith("Embedder: ") for line in said)
+    assert any(line.startswith("Extractor: rules only") for line in said)
+    llm = next(line for line in said if line.startswith("LLM: "))
+    assert "none configured" in llm and "[llm]" in llm and str(settings.config_file) in llm
+
+
+def test_llm_status_and_connection_test(client: TestClient, settings: Settings) -> None:
+    admin = auth_headers(settings, "ada", admin=True)
+    status = client.get("/api/v1/llm/status", headers=admin).json()
+    assert status["configured"] is False and str(settings.config_file) in status["detail"]
+    fake = FakeModelServer(default_reply="OK").start()
+    try:
+        body = {"provider": "openai_compatible", "model": "fake-chat", "endpoint": fake.url}
+        answer = client.post("/api/v1/llm/test", json=body, headers=admin).json()
+        assert answer["ok"] is True and answer["detail"] == "OK"
+        fake.mode = "down"
+        failed = client.post("/api/v1/llm/test", json=body, headers=admin).json()
+        assert failed["ok"] is False and "Cannot reach" in failed["detail"]
+    finally:
+        fake.stop()
+
+
+@needs_chromium
+def test_banner_leads_an_admin_to_the_llm_panel_and_chat_then_works(fresh_page: Page, fresh: Site) -> None:
+    from reverie import Memory
+
+    with Memory(fresh.settings) as memory:
+        admin = memory.add_user("ada", is_admin=True)
+        memory.accounts.set_password(admin, PASSWORD)
+    page = fresh_page
+    page.goto(fresh.url + "/")
+    page.get_by_label("User name").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    banner = page.locator("#llm-banner")
+    expect(banner).to_contain_text("Chat is off: no language model (LLM) is set up.")
+    shot(page, "first-hour-llm-banner")
+    banner.get_by_role("link", name="Set up the chat model").click()
+    panel = page.locator("#llm-settings")
+    expect(panel.get_by_role("heading", name="Chat model (LLM)")).to_be_visible()
+    panel.get_by_label("Provider").select_option("openai_compatible")
+    panel.get_by_label("Model").fill("fake-chat")
+    panel.get_by_label("Endpoint").fill(fresh.fake.url)
+    panel.get_by_role("button", name="Test connection").click()
+    expect(panel.locator(".llm-test-result")).to_contain_text("It answers (openai_compatible:fake-chat")
+    shot(page, "first-hour-llm-panel")
+    panel.get_by_role("button", name="Save").click()
+    expect(panel.locator(".form-status").last).to_contain_text("Applied now.")
+    page.get_by_role("link", name="Chat", exact=True).click()
+    expect(banner).to_be_hidden()
+    page.get_by_role("textbox", name="Message").fill("Hello there")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator(".msg-assistant")).to_contain_text("OK")

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from reverie.cli.main import _emit, _json_option, _state, cli
+from reverie.cli.main import _emit, _json_option, _state, cli, plural
 from reverie.docs.library import DocumentLibrary, ScanProgress
 from reverie.retrieve.timeutil import humanize_ago, to_iso
 from reverie.store.base import DocumentRow
@@ -34,7 +34,7 @@ def _document_line(doc: DocumentRow, now: float) -> str:
     if doc.status == "indexed":
         when = humanize_ago(doc.indexed_at, now) if doc.indexed_at else ""
         note = f"  ({doc.reason})" if doc.reason else ""
-        return f"#{doc.id} {doc.file_name}  indexed, {doc.chunk_count} chunks, {when}{note}"
+        return f"#{doc.id} {doc.file_name}  indexed, {plural(doc.chunk_count, 'chunk')}, {when}{note}"
     return f"#{doc.id} {doc.file_name}  {doc.status}: {doc.reason}"
 
 
@@ -59,7 +59,7 @@ def _report(report: ScanProgress, as_json: bool) -> None:
         return
     click.echo(
         f"{report.indexed} indexed, {report.unchanged} unchanged, {report.skipped} skipped, "
-        f"{report.removed} removed ({report.chunks_indexed} chunks embedded)"
+        f"{report.removed} removed ({plural(report.chunks_indexed, 'chunk')} embedded)"
     )
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)

@@ -478,8 +478,53 @@ def stats(as_json: bool) -> None:
     if as_json:
         _emit(data)
     else:
-        for name, value in data.items():
-            click.echo(f"{name:>16}: {value}")
+        click.echo("\n".join(stats_lines(data)))
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 chunk', '2 chunks', '0 summaries' (with ``many``)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def _size(size: int) -> str:
+    if size < 1024:
+        return plural(size, "byte")
+    value = size / 1024
+    for unit in ("KB", "MB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"
+
+
+def stats_lines(data: dict[str, Any]) -> list[str]:
+    """``reverie stats`` as sentences a person reads."""
+    lines = [f"Memory of {data['user']}" + (" (guest: nothing is kept)" if data.get("guest") else "")]
+    if "facts" in data:
+        lines.append(
+            f"  {plural(data['facts'], 'fact')} ({data['explicit']} explicit, {data['inferred']} inferred), "
+            f"{plural(data['preferences'], 'preference')}, "
+            f"{plural(data['summaries'], 'summary', 'summaries')}, {data['superseded']} superseded"
+        )
+        lines.append(f"  Base memory: {'written' if data['base_memory'] else 'none yet'}")
+    lines.append(f"  Context: {data['context_tokens']} of {data['context_budget']} tokens used")
+    if "database_bytes" in data:
+        lines.append(f"  Database: {_size(int(data['database_bytes']))}")
+    if data.get("embedding_model"):
+        embedded = data.get("embedded") or {}
+        parts = ", ".join(
+            plural(n, kind.replace("_", " "), "summaries" if kind == "summary" else None)
+            for kind, n in embedded.items()
+        )
+        rate = data.get("embedding_cache_hit_rate")
+        lines.append(f"  Embeddings: {data['embedding_model']}; embedded: {parts or 'nothing yet'}")
+        lines.append(
+            f"  Embedding cache: {plural(data.get('embedding_cache_entries', 0), 'entry', 'entries')}, "
+            f"hit rate {'-' if rate is None else f'{rate:.0%}'}"
+        )
+    elif "facts" in data:
+        lines.append("  Embeddings: off (keyword search only)")
+    return lines
 
 
 @cli.command()

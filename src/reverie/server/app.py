@@ -27,6 +27,7 @@ from reverie.server.deps import RootMemory, authenticate, is_loopback
 from reverie.server.documents import documents_router
 from reverie.server.errors import install_error_handlers
 from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+from reverie.server.llmcheck import llm_router
 from reverie.server.mcp import mcp_router
 from reverie.server.ops import (
     UpstreamProbe,
@@ -34,6 +35,7 @@ from reverie.server.ops import (
     check_port_free,
     health_report,
     log_config,
+    startup_report,
 )
 from reverie.server.schemas import HealthOut
 from reverie.server.sessions import sessions_router
@@ -82,6 +84,8 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
         memory = Memory(settings, clock=clock)
         app.state.memory = memory
         memory.recover_index()  # turns a crash left without vectors are indexed in the background
+        for line in startup_report(settings, memory, app.state.upstream):
+            log.info("%s", line)
         if not memory.accounts.has_admin():
             log.warning(
                 "No admin account yet: open http://%s:%s/setup on this machine, or run "
@@ -142,6 +146,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(docs_router)
     app.include_router(auth_router)
     app.include_router(users_router)
+    app.include_router(llm_router)
     app.include_router(api_router)
     app.include_router(conversations_router)
     app.include_router(documents_router)

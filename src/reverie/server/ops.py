@@ -11,7 +11,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from reverie.config import Settings
+from reverie.config import Settings, llm_setup_hint
 from reverie.errors import ConfigError
 from reverie.memory import Memory
 from reverie.server.deps import is_loopback
@@ -159,6 +159,34 @@ class UpstreamProbe:
         return result
 
 
+def startup_report(settings: Settings, memory: Memory, probe: UpstreamProbe) -> list[str]:
+    """What a newcomer needs at startup: the URL, the data folder, the config file, the models."""
+    conf = settings.server
+    scheme = "https" if conf.tls_certfile else "http"
+    config = settings.config_file
+    service = memory.embeddings
+    extractor = memory.extraction_model
+    lines = [
+        f"Reverie is at {scheme}://{conf.host}:{conf.port}/ (API docs at /docs)",
+        f"Data folder: {settings.home}",
+        f"Config file: {config}" + ("" if config.exists() else " (not there yet: the defaults apply)"),
+        f"Embedder: {service.model_id if service else 'off (keyword search only)'}",
+        "Extractor: "
+        + (extractor.model_id if extractor else "rules only (power phrases); an LLM under [llm] adds more"),
+    ]
+    upstream = probe.status()
+    if upstream["reachable"] is None:
+        lines.append("LLM: none configured, so chat is off; " + llm_setup_hint(settings))
+    elif upstream["reachable"]:
+        lines.append(f"LLM: {upstream['provider']} {upstream['model']} at {upstream['endpoint']} (answers)")
+    else:
+        lines.append(
+            f"LLM: {upstream['provider']} {upstream['model']} at {upstream['endpoint']} does NOT answer "
+            f"({upstream.get('error', '?')}): start it, or fix endpoint under [llm] in {config}"
+        )
+    return lines
+
+
 def health_report(memory: Memory, workers: dict[str, bool], probe: UpstreamProbe) -> dict[str, Any]:
     """Store, embedder, upstream LLM and background workers, and an overall status."""
     checks: dict[str, Any] = {}
@@ -197,4 +225,5 @@ __all__ = [
     "health_report",
     "log_config",
     "redact_query",
+    "startup_report",
 ]

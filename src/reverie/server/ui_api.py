@@ -28,6 +28,7 @@ from reverie.config import (
     EmbeddingSettings,
     ExtractionSettings,
     HybridSettings,
+    LlmSettings,
     Settings,
 )
 from reverie.embed.base import embedders
@@ -62,8 +63,9 @@ _EDITABLE: dict[str, tuple[type[BaseModel], tuple[str, ...]]] = {
         ("enabled", "fusion", "keyword_weight", "vector_weight", "min_similarity"),
     ),
     "memory.extraction": (ExtractionSettings, ("provider", "model", "endpoint", "auto_extract")),
+    "llm": (LlmSettings, ("provider", "model", "endpoint")),
 }
-_LIVE_SECTIONS = ("memory.decay", "embeddings.hybrid")
+_LIVE_SECTIONS = ("memory.decay", "embeddings.hybrid", "llm")  # chat reads [llm] on every request
 _LIVE_KEYS = ("memory.extraction.auto_extract",)
 _settings_lock = threading.Lock()
 Bucket = Literal["day", "week", "month"]
@@ -274,7 +276,7 @@ def _live(request: Request, key: str) -> bool:
 def _choices(key: str) -> list[str] | None:
     if key == "embeddings.provider":
         return embedders.names()
-    if key == "memory.extraction.provider":
+    if key in ("memory.extraction.provider", "llm.provider"):
         return ["none", *chat_providers.names()]
     return None
 

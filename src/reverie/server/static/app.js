@@ -34,8 +34,25 @@ function markCurrent(name) {
   }
 }
 
+// Said on every page while chat cannot work, with the way to fix it.
+async function showLlmBanner(user) {
+  const banner = document.getElementById('llm-banner');
+  const status = await api('/api/v1/llm/status').catch(() => null);
+  if (!status || !session.user || (status.configured && status.reachable !== false)) {
+    banner.hidden = true;
+    return;
+  }
+  const text = status.configured ? 'Chat is off: the chat model does not answer.'
+    : 'Chat is off: no language model (LLM) is set up.';
+  const action = user.is_admin ? h('a', { href: '#/settings' }, 'Set up the chat model')
+    : 'Ask an admin to set one up in Settings.';
+  banner.replaceChildren(h('strong', {}, text), ' Memory, search and documents work without it. ', action);
+  banner.hidden = false;
+}
+
 async function showPage({ focus = true } = {}) {
   if (!session.user) return;
+  showLlmBanner(session.user);
   if (session.cleanup) session.cleanup();
   session.cleanup = null;
   const name = pageName();
@@ -96,6 +113,7 @@ function showLogin(status) {
   if (session.cleanup) session.cleanup();
   session.cleanup = null;
   document.getElementById('topbar').hidden = true;
+  document.getElementById('llm-banner').hidden = true;
   document.title = 'Sign in · Reverie';
   const { form, name } = loginForm(status);
   const card = h('section', { class: 'login card' },

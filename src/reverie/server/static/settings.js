@@ -25,6 +25,9 @@ const LABELS = {
   'embeddings.hybrid.enabled': ['Hybrid search', 'Combine keywords and meaning.'],
   'embeddings.hybrid.fusion': ['Fusion', 'weighted scores, or reciprocal rank fusion (rrf).'],
   'embeddings.hybrid.min_similarity': ['Minimum similarity', 'Vector matches below this are ignored.'],
+  'llm.provider': ['Provider', 'none: no chat; ollama, openai_compatible (llama.cpp, vLLM, LM Studio), openai…'],
+  'llm.model': ['Model', 'e.g. llama3.2 for Ollama.'],
+  'llm.endpoint': ['Endpoint', 'Empty: the provider’s default address (Ollama: http://127.0.0.1:11434).'],
   'memory.extraction.provider': ['Provider', 'none: rules only, no model.'],
   'memory.extraction.model': ['Model', 'Empty: the conversation model under [llm].'],
   'memory.extraction.endpoint': ['Endpoint', 'Empty: the [llm] endpoint or the provider’s default.'],
@@ -199,9 +202,34 @@ const EMBEDDING_KEYS = ['embeddings.provider', 'embeddings.model', 'embeddings.e
 const EXTRACTION_KEYS = ['memory.extraction.provider', 'memory.extraction.model', 'memory.extraction.endpoint',
   'memory.extraction.auto_extract'];
 
+const LLM_KEYS = ['llm.provider', 'llm.model', 'llm.endpoint'];
+
+function llmTest(form) {
+  const result = h('p', { class: 'form-status llm-test-result', role: 'status' });
+  const button = h('button', { type: 'button', class: 'btn' }, 'Test connection');
+  button.addEventListener('click', guard(async () => {
+    const value = (key) => form().querySelector(`.input[data-key="${key}"]`).value;
+    button.disabled = true;
+    result.textContent = 'Asking the model…';
+    try {
+      const answer = await api('/api/v1/llm/test', { method: 'POST', body: {
+        provider: value('llm.provider'), model: value('llm.model'), endpoint: value('llm.endpoint') } });
+      result.textContent = answer.ok ? `It answers (${answer.model}, ${answer.milliseconds} ms): ${answer.detail}`
+        : `No answer: ${answer.detail}`;
+    } finally {
+      button.disabled = false;
+    }
+  }));
+  return h('div', { class: 'llm-test' }, button, result);
+}
+
 async function serverSettings() {
   const [data, stats] = await Promise.all([api('/api/v1/settings'), api('/api/v1/stats')]);
+  let llmForm = null;
+  llmForm = settingsCard('Chat model (LLM)', LLM_KEYS, data, llmTest(() => llmForm));
+  llmForm.id = 'llm-settings';
   return h('div', { class: 'settings-cards' },
+    llmForm,
     settingsCard('Memory decay', DECAY_KEYS(data), data),
     settingsCard('Embeddings', EMBEDDING_KEYS, data, cacheInfo(stats)),
     settingsCard('Extraction', EXTRACTION_KEYS, data),
