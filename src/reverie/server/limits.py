@@ -85,7 +85,7 @@ class BodyLimitMiddleware:
                     "send JSON encoded as UTF-8",
                 )(scope, receive, send)
                 return
-            if b"\x00" in body or _JSON_NUL.search(body):
+            if b"\x00" in body or (b"\\u0000" in body and _JSON_NUL.search(body)):
                 await error_response(422, "invalid_input", _NUL_DETAIL)(scope, receive, send)
                 return
             if json_depth(body) > MAX_JSON_DEPTH:
