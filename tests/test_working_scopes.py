@@ -156,7 +156,7 @@ def test_an_unmapped_device_in_thread_mode_is_claimed_by_a_person(settings: Sett
             {
                 "name": "thread-porch",
                 "label": "interface porch",
-                "created_at": threads[0]["created_at"],
+                "created_at": "2026-01-15T18:00:00+00:00",  # the test's clock
                 "memories": 1,
             }
         ]
