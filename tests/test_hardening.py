@@ -136,6 +136,14 @@ def test_an_offset_beyond_any_row_is_a_clear_422(client: TestClient, path: str) 
     assert "offset" in body["detail"]
 
 
+def test_an_offset_beyond_any_row_through_the_library_and_the_cli(memory: Memory) -> None:
+    for page in (memory.list_memories, memory.conversations, memory.summaries):
+        with pytest.raises(InvalidInput, match="offset"):
+            page(offset=10**30)  # type: ignore[operator]
+    result = CliRunner().invoke(cli, ["list", "--offset", str(10**30)])
+    assert result.exit_code == 1 and "offset" in result.output and "Traceback" not in result.output
+
+
 def test_a_conversation_id_beyond_any_row_through_the_tool(client: TestClient) -> None:
     for command in (
         {"device": "state", "action": "show", "conversation": 10**30},

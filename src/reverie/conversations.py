@@ -44,6 +44,15 @@ class Turn:
     ref: str | None = None
 
 
+MAX_OFFSET = 1_000_000_000  # paging stops here: a larger offset overflows a database integer
+
+
+def check_paging(limit: int, offset: int) -> None:
+    """InvalidInput unless ``limit`` is 1-100000 and ``offset`` 0-MAX_OFFSET."""
+    if not 1 <= limit <= 100_000 or not 0 <= offset <= MAX_OFFSET:
+        raise InvalidInput(f"limit must be 1-100000 and offset 0-{MAX_OFFSET}, got {limit} and {offset}")
+
+
 def _check_turn(turn: Turn) -> None:
     """Refuse a turn with an unknown role, bad text, too many bytes or an odd speaker."""
     if turn.role not in ROLES:
@@ -152,6 +161,7 @@ class Conversations:
 
     def conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
         """The user's conversations with their consolidation state, most recent first."""
+        check_paging(limit, offset)
         return self.scope.list_conversations(limit=limit, offset=offset)
 
     @property
@@ -328,4 +338,12 @@ def _around(
     return pair[0], row, pair[1]
 
 
-__all__ = ["MAX_MESSAGE_BYTES", "ROLES", "BackgroundTasks", "Conversations", "Turn"]
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_OFFSET",
+    "ROLES",
+    "BackgroundTasks",
+    "Conversations",
+    "Turn",
+    "check_paging",
+]

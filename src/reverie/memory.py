@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from reverie.accounts import Accounts
 from reverie.config import Settings
 from reverie.consolidation import Consolidator
-from reverie.conversations import VECTOR_KINDS, BackgroundTasks, Conversations
+from reverie.conversations import MAX_OFFSET, VECTOR_KINDS, BackgroundTasks, Conversations, check_paging
 from reverie.docs.library import DocumentHit, DocumentLibrary, looks_like_question
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, embedder_from_settings
@@ -571,8 +571,8 @@ class Memory(Conversations):
             raise InvalidInput(f"status must be one of {', '.join(STATUSES)} or all, got {status!r}")
         if source is not None and source not in SOURCES:
             raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
-        if not 1 <= limit <= 1000 or offset < 0:
-            raise InvalidInput("limit must be 1-1000 and offset 0 or more")
+        if not 1 <= limit <= 1000 or not 0 <= offset <= MAX_OFFSET:
+            raise InvalidInput(f"limit must be 1-1000 and offset 0-{MAX_OFFSET}")
         return MemoryFilter(
             kinds=KINDS if kind is None else (kind,),
             statuses=STATUSES if status == "all" else (status,),
@@ -584,6 +584,7 @@ class Memory(Conversations):
 
     def summaries(self, *, limit: int = 50, offset: int = 0) -> list[SummaryRow]:
         """Conversation summaries, newest first."""
+        check_paging(limit, offset)
         return [] if self.is_guest else self.scope.list_summaries(limit=limit, offset=offset)
 
     def delete_summary(self, summary_id: int) -> SummaryRow:
