@@ -28,6 +28,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "reverie"
@@ -162,17 +163,50 @@ def prepare(module: str, fresh: bool) -> Path:
         "use_git_change_detection = false\n"
         # mutmut's default (15x the tests' CPU time) lets one endless-loop mutant hold a core for minutes.
         f"timeout_multiplier = {TIMEOUT_MULTIPLIER}\n"
+        # Fork each mutant from a server that has only collected the tests: forking mutmut's own
+        # process, which ran them, inherits thread pools whose threads are gone (search would hang).
+        'process_isolation = "forkserver"\n'
     )
     (work / "pyproject.toml").write_text(config, encoding="utf-8")
     return work
 
 
+def _meta_path(work: Path, module: str) -> Path:
+    return work / "mutants" / "src" / "reverie" / (module + ".meta")
+
+
+def _meta_file(work: Path, module: str) -> dict[str, Any]:
+    path = _meta_path(work, module)
+    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else {}
+
+
 def _meta(work: Path, module: str) -> dict[str, int | None]:
-    path = work / "mutants" / "src" / "reverie" / (module + ".meta")
-    if not path.exists():
-        return {}
-    codes: dict[str, int | None] = json.loads(path.read_text(encoding="utf-8"))["exit_code_by_key"]
+    codes: dict[str, int | None] = _meta_file(work, module).get("exit_code_by_key", {})
     return codes
+
+
+def _keep_earlier_kills(work: Path, module: str, earlier: dict[str, Any], rechecked: set[str]) -> None:
+    """Put back the kills of a run before this one where mutmut forgot them.
+
+    Adding a test file changes the test selection, and mutmut then forgets every result; a
+    recheck of the survivors leaves the mutants killed before unchecked. Tests were only added,
+    so a mutant killed before is still killed, as long as its function's source is unchanged.
+    """
+    now = _meta_file(work, module)
+    if not now or not earlier:
+        return
+    old_hashes, new_hashes = earlier.get("hash_by_function_name", {}), now.get("hash_by_function_name", {})
+    for name, code in earlier.get("exit_code_by_key", {}).items():
+        function = name.rsplit(".", 1)[-1].split("__mutmut_")[0]  # e.g. x__window, xǁSemanticǁnearest
+        same_source = old_hashes.get(function, "") == new_hashes.get(function) != ""
+        if (
+            name not in rechecked
+            and now["exit_code_by_key"].get(name, 0) is None
+            and _status(code) in {"killed", "timeout"}
+            and same_source
+        ):
+            now["exit_code_by_key"][name] = code
+    _meta_path(work, module).write_text(json.dumps(now, indent=4), encoding="utf-8")
 
 
 def _status(code: int | None) -> str:
@@ -213,11 +247,21 @@ def survivors(module: str) -> list[str]:
     )
 
 
+def _unsettled(module: str) -> list[str]:
+    """Mutants worth checking again: survivors, timeouts and those whose check was cut short."""
+    return sorted(
+        name
+        for name, code in _meta(WORK / slug(module), module).items()
+        if _status(code) not in {"killed", "caught by type check"}
+    )
+
+
 def run(module: str, *, fresh: bool, retest: bool, children: int) -> Row:
     """Mutate one module, run its tests against every mutant, and return its row."""
     work = prepare(module, fresh)
     started = time.monotonic()
-    names = survivors(module) if retest else []
+    names = _unsettled(module) if retest else []
+    earlier = _meta_file(work, module)
     env = {**os.environ, "TZ": "UTC"}
     env.pop("PYTHONPATH", None)
     with open(work / "mutmut.log", "a", encoding="utf-8") as log:
@@ -226,7 +270,9 @@ def run(module: str, *, fresh: bool, retest: bool, children: int) -> Row:
         cmd = [str(MUTMUT), "run", "--max-children", str(children), *names]
         done = subprocess.run(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT, env=env, check=False)
     elapsed = time.monotonic() - started
-    if not retest:
+    if retest:
+        _keep_earlier_kills(work, module, earlier, set(names))
+    else:
         (work / "seconds.txt").write_text(f"{elapsed:.0f}")
     row = tally(module)
     if done.returncode != 0:
@@ -288,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="print the table of finished runs only")
     parser.add_argument("--survivors", action="store_true", help="print the diffs of surviving mutants")
     parser.add_argument("--fresh", action="store_true", help="discard earlier results of these modules")
-    parser.add_argument("--retest", action="store_true", help="recheck only the earlier survivors")
+    parser.add_argument("--retest", action="store_true", help="recheck survivors and timeouts")
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args(argv)
     modules = args.modules or all_modules()

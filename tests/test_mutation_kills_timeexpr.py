@@ -97,6 +97,7 @@ def test_days_are_the_asker_s_days_in_their_time_zone() -> None:
     assert _days("last year", evening, new_york_winter)[:2] == (date(2025, 1, 1), date(2026, 1, 1))
     assert _days("last week", evening, new_york_winter)[:2] == (date(2026, 1, 5), date(2026, 1, 12))
     assert _days("last weekend", evening, new_york_winter)[:2] == (date(2026, 1, 10), date(2026, 1, 12))
+    assert _days("in 2024", evening, new_york_winter)[:2] == (date(2024, 1, 1), date(2025, 1, 1))
 
 
 def test_the_first_expression_in_the_question_wins() -> None:
