@@ -217,6 +217,13 @@ def test_nul_characters_are_refused_on_both_engines(
     assert escaped.status_code == 201, escaped.text
 
 
+def test_an_import_with_too_many_items_is_refused_as_too_large(memory: Memory) -> None:
+    item = {"text": "x", "created_at": "2026-01-01T00:00:00Z"}
+    document = {"format": "reverie-export", "version": 1, "memories": [], "summaries": [item] * 100_001}
+    with pytest.raises(TooLarge, match="100000"):
+        memory.import_(document)
+
+
 def test_deeply_nested_json_is_refused_before_parsing(client: TestClient) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     for path in ("/tool", "/memories", "/import"):
