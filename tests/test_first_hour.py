@@ -421,3 +421,45 @@ def test_banner_leads_an_admin_to_the_llm_panel_and_chat_then_works(fresh_page: 
     page.get_by_role("textbox", name="Message").fill("Hello there")
     page.get_by_role("button", name="Send").click()
     expect(page.locator(".msg-assistant")).to_contain_text("OK")
+
+
+# item 6: documents ----------------------------------------------------------------------------
+def test_scanning_a_folder_that_does_not_exist_is_an_error_that_says_so(
+    tmp_path: Path, client: TestClient, settings: Settings
+) -> None:
+    missing = tmp_path / "no-such-folder"
+    env = {"REVERIE_RAG__DOCUMENTS_DIR": str(missing)}
+    result = CliRunner().invoke(cli, ["--home", str(tmp_path / "cli"), "docs", "scan"], env=env)
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"reverie: The documents folder {missing} does not exist: create it, or set documents_dir under "
+        "[rag] in reverie.toml (REVERIE_RAG__DOCUMENTS_DIR, or the Knowledge Base page)"
+    )
+    answer = client.post("/api/v1/documents/scan", json={}, headers=auth_headers(settings, "ada", admin=True))
+    assert answer.status_code == 404 and "does not exist" in answer.json()["detail"]
+
+
+@needs_chromium
+def test_knowledge_base_searches_and_sets_its_folder(fresh_page: Page, fresh: Site, tmp_path: Path) -> None:
+    from reverie import Memory
+
+    with Memory(fresh.settings) as memory:
+        admin = memory.add_user("ada", is_admin=True)
+        memory.accounts.set_password(admin, PASSWORD)
+    folder = tmp_path / "household"
+    folder.mkdir()
+    (folder / "boiler.md").write_text("# Boiler\n\nThe boiler is serviced every October by Jan.\n")
+    page = fresh_page
+    page.goto(fresh.url + "/#/knowledge")
+    page.get_by_label("User name").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Documents folder (shared by every user)").fill(str(folder))
+    page.get_by_role("button", name="Save folder").click()
+    expect(page.locator(".kb-help")).to_contain_text(str(folder))
+    page.get_by_role("button", name="Scan for New Files").click()
+    expect(page.locator(".docs .item")).to_have_count(1)
+    page.get_by_role("searchbox", name="Search documents").fill("When is the boiler serviced?")
+    page.get_by_role("button", name="Search", exact=True).click()
+    expect(page.locator(".kb-results .item").first).to_contain_text("every October")
+    shot(page, "first-hour-knowledge-search")

@@ -42,7 +42,9 @@ def _run_scan(library: DocumentLibrary, force: bool, as_json: bool) -> None:
     if as_json or not sys.stderr.isatty():
         report = library.scan(force=force)
     else:
-        with click.progressbar(length=1, label="Scanning", file=sys.stderr, show_percent=True) as bar:
+        with click.progressbar(
+            length=1, label="Scanning", file=sys.stderr, show_percent=True, show_pos=True
+        ) as bar:
 
             def show(progress: ScanProgress) -> None:
                 bar.length = max(progress.files_total, 1)

@@ -183,8 +183,20 @@ class DocumentLibrary:
         """True while a scan runs in this process."""
         return self._scan_lock.locked()
 
+    def check_folder(self) -> None:
+        """NotFound, with the fix, when the documents folder does not exist."""
+        if not self.directory.is_dir():
+            raise NotFound(
+                f"The documents folder {self.directory} does not exist: create it, or set documents_dir "
+                "under [rag] in reverie.toml (REVERIE_RAG__DOCUMENTS_DIR, or the Knowledge Base page)"
+            )
+
     def start_scan(self, *, force: bool = False) -> ScanProgress:
-        """Scan in a background thread (no-op while one runs); returns the progress so far."""
+        """Scan in a background thread (no-op while one runs); returns the progress so far.
+
+        NotFound at once when the folder does not exist.
+        """
+        self.check_folder()
         with self._progress_lock:
             running = self._thread is not None and self._thread.is_alive()
             if not running:
@@ -232,9 +244,7 @@ class DocumentLibrary:
 
     def _scan(self, force: bool, on_progress: Callable[[ScanProgress], None]) -> None:
         root = self.directory
-        if not root.is_dir():
-            self._warn(f"The documents folder {root} does not exist; nothing indexed (rag.documents_dir)")
-            return
+        self.check_folder()
         known = {doc.path: doc for doc in self.store.list_documents() if doc.owner_id is None}
         found = list(_walk(root))
         present = {str(item.path) for item in found}

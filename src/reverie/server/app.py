@@ -16,7 +16,7 @@ from fastapi import APIRouter, FastAPI, Request
 import reverie
 from reverie.config import Settings, check_home
 from reverie.docs.watcher import DocumentWatcher
-from reverie.errors import Forbidden, InvalidInput, Unauthenticated
+from reverie.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
 from reverie.memory import Memory
 from reverie.server.api import api_router
 from reverie.server.apidocs import docs_router
@@ -101,7 +101,10 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
             nightly.start()
         watcher = DocumentWatcher(memory.documents)
         if settings.rag.enabled and settings.rag.reindex_on_startup:
-            memory.documents.start_scan()
+            try:
+                memory.documents.start_scan()
+            except NotFound as exc:  # the server runs without documents; a scan asked for later says why
+                log.info("No documents indexed: %s", exc)
         if settings.rag.enabled and settings.rag.watch_for_changes:
             watcher.start()
         app.state.workers = {}

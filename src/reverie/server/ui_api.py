@@ -29,6 +29,7 @@ from reverie.config import (
     ExtractionSettings,
     HybridSettings,
     LlmSettings,
+    RagSettings,
     Settings,
 )
 from reverie.embed.base import embedders
@@ -64,9 +65,10 @@ _EDITABLE: dict[str, tuple[type[BaseModel], tuple[str, ...]]] = {
     ),
     "memory.extraction": (ExtractionSettings, ("provider", "model", "endpoint", "auto_extract")),
     "llm": (LlmSettings, ("provider", "model", "endpoint")),
+    "rag": (RagSettings, ("documents_dir",)),  # on the Knowledge Base page
 }
 _LIVE_SECTIONS = ("memory.decay", "embeddings.hybrid", "llm")  # chat reads [llm] on every request
-_LIVE_KEYS = ("memory.extraction.auto_extract",)
+_LIVE_KEYS = ("memory.extraction.auto_extract", "rag.documents_dir")
 _settings_lock = threading.Lock()
 Bucket = Literal["day", "week", "month"]
 

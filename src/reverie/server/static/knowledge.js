@@ -14,12 +14,26 @@ function buildLayout(container, isAdmin) {
   view.scan = h('button', { type: 'button', class: 'btn btn-primary' }, icon('search'), 'Scan for New Files');
   view.reindexAll = h('button', { type: 'button', class: 'btn' }, icon('refresh'), 'Re-index All');
   view.help = h('div', { class: 'muted kb-help' });
+  view.query = h('input', { id: 'kb-search', class: 'input', type: 'search', autocomplete: 'off',
+    placeholder: 'What do your documents say about…' });
+  view.results = h('ul', { class: 'items kb-results', 'aria-label': 'Search results' });
+  view.searchForm = h('form', { class: 'inline-form', role: 'search' },
+    h('div', { class: 'field grow' }, h('label', { class: 'label', for: 'kb-search' }, 'Search documents'),
+      view.query),
+    h('button', { type: 'submit', class: 'btn' }, icon('search'), 'Search'));
+  view.folder = h('input', { id: 'kb-folder', class: 'input mono', autocomplete: 'off', spellcheck: 'false' });
+  view.folderForm = isAdmin ? h('form', { class: 'inline-form kb-folder' },
+    h('div', { class: 'field grow' }, h('label', { class: 'label', for: 'kb-folder' },
+      'Documents folder (shared by every user)'), view.folder),
+    h('button', { type: 'submit', class: 'btn' }, 'Save folder')) : null;
   container.append(
     h('div', { class: 'page-head' }, h('h1', { tabindex: '-1' }, 'Knowledge Base')),
+    h('section', { class: 'card', 'aria-label': 'Search' }, view.searchForm, view.results),
     view.stats, view.progress, view.live,
     h('section', { class: 'card', 'aria-label': 'Documents' }, view.list,
       isAdmin ? h('div', { class: 'actions split' }, view.scan, view.reindexAll)
         : h('p', { class: 'muted' }, 'Only an admin can scan or re-index documents.')),
+    view.folderForm ? h('section', { class: 'card', 'aria-label': 'Folder' }, view.folderForm) : null,
     view.help);
   return view;
 }
@@ -28,7 +42,21 @@ function statItem(label, value) {
   return h('div', { class: 'stat' }, h('dt', {}, label), h('dd', {}, value));
 }
 
+async function searchDocs(view) {
+  const q = view.query.value.trim();
+  if (!q) {
+    view.results.replaceChildren();
+    return;
+  }
+  const found = await api(`/api/v1/documents/search?q=${encodeURIComponent(q)}`);
+  view.results.replaceChildren(...found.results.map((hit) => h('li', { class: 'item kb-hit' },
+    h('p', { class: 'item-text' }, hit.text),
+    h('p', { class: 'item-meta' }, hit.location ? `${hit.file_name}, ${hit.location}` : hit.file_name))));
+  if (!found.results.length) view.results.append(h('li', { class: 'item muted' }, `Nothing found for “${q}”.`));
+}
+
 function renderStatus(view, status) {
+  if (view.folder && document.activeElement !== view.folder) view.folder.value = status.directory;
   view.stats.replaceChildren(
     statItem('Documents', String(status.documents)),
     statItem('Chunks', String(status.chunks)),
@@ -44,7 +72,8 @@ function renderProgress(view, scan) {
   view.scan.disabled = running;
   view.reindexAll.disabled = running;
   if (!running) return;
-  const files = scan.files_total ? ` (${scan.files_done} of ${plural(scan.files_total, 'file')})` : '';
+  const files = scan.files_total ? ` (${scan.files_done} of ${plural(scan.files_total, 'file')}), `
+    + `${plural(scan.chunks_indexed, 'chunk')} so far` : '';
   const label = `Indexing… ${scan.percent}%${files}${scan.current ? ` — ${scan.current}` : ''}`;
   view.progress.replaceChildren(
     h('p', { class: 'progress-label', id: 'scan-label' }, label),
@@ -152,6 +181,18 @@ export async function knowledgePage(container, { user }) {
     renderProgress(view, scan);
     if (!timer) timer = setTimeout(poll, POLL_MS);
   });
+  view.searchForm.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    await searchDocs(view);
+  }));
+  if (view.folderForm) {
+    view.folderForm.addEventListener('submit', guard(async (event) => {
+      event.preventDefault();
+      await api('/api/v1/settings', { method: 'PUT', body: { 'rag.documents_dir': view.folder.value.trim() } });
+      notify('Folder saved. Scan for new files to index it.', 'ok');
+      await refresh();
+    }));
+  }
   view.scan.addEventListener('click', startScan(false));
   view.reindexAll.addEventListener('click', startScan(true));
   const scan = await refresh();
