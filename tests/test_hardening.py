@@ -262,6 +262,13 @@ def test_a_search_to_the_end_of_the_calendar(client: TestClient, params: dict[st
     assert found["total"] == (0 if params.get("date") else 1)
 
 
+@pytest.mark.parametrize("q", ["what did I say 99999999999 days ago", "tea in 0001", "10000 years ago"])
+def test_a_time_expression_beyond_the_calendar_in_a_message_search(client: TestClient, q: str) -> None:
+    # Found by the property tests of find_time_window: the search answered 500 (OverflowError).
+    found = _status(client.get(f"{API}/search", params={"q": q, "scope": "messages"}), 200)
+    assert found["messages"] == []
+
+
 def test_a_500_says_connection_close(settings: Settings) -> None:
     app = create_app(settings)
 
