@@ -463,3 +463,42 @@ def test_knowledge_base_searches_and_sets_its_folder(fresh_page: Page, fresh: Si
     page.get_by_role("button", name="Search", exact=True).click()
     expect(page.locator(".kb-results .item").first).to_contain_text("every October")
     shot(page, "first-hour-knowledge-search")
+
+
+# item 7: toasts and forget-everything ---------------------------------------------------------
+@needs_chromium
+def test_toasts_never_take_a_click_and_forget_everything_lists_all_it_deletes(
+    fresh_page: Page, fresh: Site
+) -> None:
+    from reverie import Memory
+
+    with Memory(fresh.settings) as root:
+        ada = root.add_user("ada")
+        root.accounts.set_password(ada, PASSWORD)
+        memory = root.for_user("ada")
+        memory.remember("Ada keeps bees")
+        talk = memory.start_conversation("web")
+        memory.add_message(talk.id, "user", "I decided to paint the hives blue.")
+    page = fresh_page
+    page.goto(fresh.url + "/")
+    page.get_by_label("User name").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Remember a fact").fill("Ada's hives face south")
+    page.get_by_role("button", name="Remember").click()
+    toast = page.locator(".toast").first
+    expect(toast).to_be_visible()
+    box = toast.bounding_box()
+    assert box is not None
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.toasts') === null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert hit, "a toast takes the clicks meant for what is under it"
+    page.get_by_role("button", name="Forget Everything").click()
+    dialog = page.get_by_role("dialog")
+    for listed in ("2 facts", "0 preferences", "1 conversation with their chat history", "topic file",
+                   "base memory"):
+        expect(dialog).to_contain_text(listed)
+    shot(page, "first-hour-forget-everything")
+    dialog.get_by_role("button", name="Cancel").click()

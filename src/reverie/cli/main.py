@@ -279,7 +279,8 @@ def forget_all(yes: bool) -> None:
     memory = _state().memory
     if not yes:
         typed = click.prompt(
-            f"This deletes every memory, summary and conversation of "
+            "This deletes every fact, preference, summary, conversation (chat history), topic file "
+            f"and the base memory of "
             f"'{memory.user.name if memory.user else '?'}'. Type {FORGET_ALL_CONFIRMATION} to confirm",
             default="",
             show_default=False,
@@ -288,7 +289,12 @@ def forget_all(yes: bool) -> None:
             click.echo("reverie: nothing deleted", err=True)
             sys.exit(1)
     counts = memory.forget_all(FORGET_ALL_CONFIRMATION)
-    click.echo("Deleted " + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + ".")
+    names = {"summary": "summaries", "base_memory": "base memories"}
+    click.echo(
+        "Deleted "
+        + ", ".join(plural(n, kind.replace("_", " "), names.get(kind)) for kind, n in counts.items())
+        + "."
+    )
 
 
 @cli.command()

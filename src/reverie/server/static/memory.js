@@ -418,11 +418,19 @@ async function addMemory(view, state) {
 
 async function forgetEverything(state) {
   const s = state.stats;
+  // Everything forget-all deletes is listed, chat history and topic files included.
+  const [conversations, topics] = await Promise.all([
+    api('/api/v1/conversations?limit=1000').catch(() => null),
+    api('/api/v1/topics').catch(() => null)]);
+  const many = (list, word, words) => (list ? plural(list.length, word, words) : `all your ${words}`);
   const body = h('div', {},
-    h('p', {}, 'You are about to delete ALL your memories:'),
+    h('p', {}, 'You are about to delete EVERYTHING Reverie keeps about you:'),
     h('ul', {}, h('li', {}, plural(s.facts ?? 0, 'fact')), h('li', {}, plural(s.preferences ?? 0, 'preference')),
-      h('li', {}, plural(s.summaries ?? 0, 'conversation summary', 'conversation summaries'))),
-    h('p', {}, 'This action cannot be undone. Reverie will no longer remember anything about you.'));
+      h('li', {}, plural(s.summaries ?? 0, 'conversation summary', 'conversation summaries')),
+      h('li', {}, many(conversations, 'conversation', 'conversations'), ' with their chat history'),
+      h('li', {}, many(topics && topics.topics, 'topic file', 'topic files'), ' and the recent-topics index'),
+      h('li', {}, 'the base memory (what Reverie wrote about you)')),
+    h('p', {}, 'Documents in the shared knowledge base stay. This action cannot be undone.'));
   const ok = await confirmDialog({ title: 'Warning', body, confirmLabel: 'Delete Everything',
     typeToConfirm: 'DELETE' });
   if (!ok) return;
