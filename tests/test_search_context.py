@@ -93,9 +93,11 @@ def test_recent_windows(memory: Memory, clock: Clock) -> None:
     clock.advance(3600)
     last_day = memory.recent("24h")
     assert [m.text for m in last_day.facts] == ["User adopted a cat named Miso"]
-    assert len(last_day.summaries) == 1
+    assert [s.text for s in last_day.summaries] == ["Talked about the new cat."]
     week = memory.recent("1w")
-    assert len(week.facts) == 2
+    newest_first = ["User adopted a cat named Miso", "User started learning Portuguese"]
+    assert [m.text for m in week.facts] == newest_first
+    assert [m.text for m in memory.recent("1w", limit=1).facts] == ["User adopted a cat named Miso"]
     assert memory.recent("30m").facts == []
 
 
