@@ -502,3 +502,32 @@ def test_toasts_never_take_a_click_and_forget_everything_lists_all_it_deletes(
         expect(dialog).to_contain_text(listed)
     shot(page, "first-hour-forget-everything")
     dialog.get_by_role("button", name="Cancel").click()
+
+
+# item 8: exact token counts for the context budget --------------------------------------------
+def test_the_context_budget_is_counted_exactly_with_the_local_tokenizer(settings: Settings) -> None:
+    from conftest import VARIED_FACTS
+    from tokenizers import BertWordPieceTokenizer
+
+    from reverie import Memory
+
+    vocab = Path(__file__).parents[1] / "src" / "reverie" / "embed" / "data" / "vocab.txt"
+    wordpiece = BertWordPieceTokenizer(str(vocab), lowercase=True)
+
+    def exact(text: str) -> int:
+        return len(wordpiece.encode(text, add_special_tokens=False).ids)
+
+    assert settings.embeddings.provider == "local"
+    with Memory(settings) as memory:
+        for fact in VARIED_FACTS[:30]:
+            memory.remember(fact)
+        memory.prefer("units", "Prefers metric units, and temperatures in Celsius (°C) — always")
+        memory.add_summary("Planned the 2026 trip to Kraków; decided on the night train (€89).")
+        assert memory.count_tokens("Kraków’s night-train: €89!") == exact("Kraków’s night-train: €89!")
+        for budget in (90, 150, 233, 400, 2000):
+            memory.settings.memory.context_budget_tokens = budget
+            block = memory.context("trip", touch=False)
+            assert block.tokens == exact(block.text), budget
+            assert 0 < block.tokens <= budget, (budget, block.tokens)
+            if 150 <= budget <= 400:  # more remembered than fits: the budget is used, not wasted
+                assert block.tokens > budget * 0.75, (budget, block.tokens)

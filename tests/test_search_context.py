@@ -7,7 +7,6 @@ from conftest import VARIED_FACTS, Clock
 
 from reverie import InvalidInput, Memory, load_settings
 from reverie.retrieve.context import FENCE_CLOSE, FENCE_OPEN
-from reverie.text import count_tokens
 
 DAY = 86400.0
 
@@ -123,7 +122,7 @@ def test_context_sections_fence_and_labels(memory: Memory, clock: Clock) -> None
     assert "- User may enjoy jazz (inferred, medium confidence)" in text
     assert "- Yesterday: Discussed home automation" in text
     assert text.index("Preferences:") < text.index("Known facts:") < text.index("Recent conversations:")
-    assert block.tokens == count_tokens(text) <= block.budget
+    assert block.tokens == memory.count_tokens(text) <= block.budget  # the local tokenizer's exact count
 
 
 def test_context_cannot_be_broken_out_of(memory: Memory) -> None:
@@ -150,7 +149,7 @@ def test_context_never_exceeds_budget(tmp_path, clock: Clock, budget: int) -> No
         mem.set_base_memory("Profile text. " * 200)
         block = mem.context("what is the name of the sourdough starter?")
         assert block.tokens <= budget
-        assert count_tokens(block.text) <= budget
+        assert mem.count_tokens(block.text) <= budget
         if budget >= 300:
             assert "Gerald" in block.text  # the relevant fact comes first
 

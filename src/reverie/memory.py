@@ -22,6 +22,7 @@ from reverie.config import Settings
 from reverie.consolidation import Consolidator
 from reverie.conversations import MAX_OFFSET, VECTOR_KINDS, BackgroundTasks, Conversations, check_paging
 from reverie.docs.library import DocumentHit, DocumentLibrary, looks_like_question
+from reverie.embed.base import TokenCounter
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound, ReverieError
@@ -64,7 +65,7 @@ from reverie.store.base import (
     User,
     UserStore,
 )
-from reverie.text import check_query, keyword_terms, normalize_key
+from reverie.text import check_query, count_tokens, keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
 from reverie.topics import TopicBook
 from reverie.working import WorkingState
@@ -314,6 +315,14 @@ class Memory(Conversations):
     def embeddings(self) -> EmbeddingService | None:
         """The embedding service, when embeddings are on."""
         return self.semantic.service if self.semantic is not None else None
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in ``text``: exact with the embedder's own tokenizer (the local model's WordPiece),
+        else the documented estimate of :func:`reverie.text.count_tokens` (remote models)."""
+        service = self.embeddings
+        if service is not None and isinstance(service.embedder, TokenCounter):
+            return service.embedder.count_tokens(text)
+        return count_tokens(text)
 
     def retune_search(self) -> None:
         """Apply the current [embeddings.hybrid] settings to searches from now on (same embedder)."""
@@ -708,6 +717,7 @@ class Memory(Conversations):
             max_summaries=self.settings.memory.context_max_summaries,
             documents=self._excerpts(query or ""),
             document_tokens=self.settings.rag.context_tokens,
+            count=self.count_tokens,
         )
         if touch and block.fact_ids:
             scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)

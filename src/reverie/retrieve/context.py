@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
@@ -96,15 +96,16 @@ def _rank_facts(
 class _Section:
     """Lines of one section, added while they fit its allowance."""
 
-    def __init__(self, title: str, allowance: int) -> None:
+    def __init__(self, title: str, allowance: int, count: Callable[[str], int] = count_tokens) -> None:
         self.title = title
         self.allowance = allowance
+        self.count = count
         self.lines: list[str] = []
         self.ids: list[int] = []
-        self.used = count_tokens(title) + 1
+        self.used = count(title) + 1
 
     def add(self, line: str, item_id: int | None = None) -> bool:
-        cost = count_tokens(line) + 1
+        cost = self.count(line) + 1
         if self.used + cost > self.allowance:
             return False
         self.lines.append(line)
@@ -120,15 +121,15 @@ class _Section:
         return "\n".join([self.title, *self.lines])
 
 
-def _truncate(text: str, allowance: int) -> str:
+def _truncate(text: str, allowance: int, count: Callable[[str], int] = count_tokens) -> str:
     """The longest prefix of whole words that fits the allowance, marked with an ellipsis."""
-    if count_tokens(text) <= allowance:
+    if count(text) <= allowance:
         return text
     words = text.split()
     low, high = 0, len(words)
     while low < high:
         mid = (low + high + 1) // 2
-        if count_tokens(" ".join(words[:mid]) + " …") <= allowance:
+        if count(" ".join(words[:mid]) + " …") <= allowance:
             low = mid
         else:
             high = mid - 1
@@ -149,8 +150,12 @@ def build_context(
     topic: tuple[str, Sequence[str]] | None = None,
     recent_topics: Sequence[str] = (),
     working: Sequence[str] = (),
+    count: Callable[[str], int] = count_tokens,
 ) -> ContextBlock:
     """Render the remembered-data block for a prompt; never more than ``budget`` tokens.
+
+    ``count`` counts tokens: the embedder's own tokenizer when it has one (exact), else the
+    documented estimate :func:`reverie.text.count_tokens`; the block's ``tokens`` is its count.
 
     ``relevant`` facts (found for the current message, accumulated over the conversation)
     come first among the facts; the rest are ranked by confidence and recency. ``documents``
@@ -160,16 +165,16 @@ def build_context(
     the relevant facts (Rostro); ``recent_topics`` (lines with relative times) open a session.
     ``working`` lines (the conversation's live timers, reminders and tasks) come first.
     """
-    overhead = count_tokens(FENCE_OPEN) + count_tokens(PREAMBLE) + count_tokens(FENCE_CLOSE) + 3
+    overhead = count(FENCE_OPEN) + count(PREAMBLE) + count(FENCE_CLOSE) + 3
     available = budget - overhead
     if available <= 0:
         return ContextBlock("", 0, budget)
-    excerpts = _Section(DOCUMENTS_TITLE, min(document_tokens, available // 2))
+    excerpts = _Section(DOCUMENTS_TITLE, min(document_tokens, available // 2), count)
     for excerpt in documents:
         label = clean_item(excerpt.source)
-        room = excerpts.allowance - excerpts.used - count_tokens(f"- [{label}] ") - 2
+        room = excerpts.allowance - excerpts.used - count(f"- [{label}] ") - 2
         # Quoted, inside the fence, under a title that says they are reference data.
-        text = _truncate(clean_item(excerpt.text), room - 2) if room > 10 else ""
+        text = _truncate(clean_item(excerpt.text), room - 2, count) if room > 10 else ""
         if not text or not excerpts.add(f'- [{label}] "{text}"', excerpt.chunk_id):
             break
     available -= excerpts.spent()
@@ -179,7 +184,7 @@ def build_context(
     def open_section(name: str, title: str) -> _Section:
         nonlocal carry
         share = available if name == "summaries" else int(available * _SHARES[name])
-        section = _Section(title, min(share + carry, available - sum(s.spent() for s in sections)))
+        section = _Section(title, min(share + carry, available - sum(s.spent() for s in sections)), count)
         sections.append(section)
         return section
 
@@ -197,7 +202,7 @@ def build_context(
     base = scope.get_base_memory()
     profile = open_section("profile", "Profile:")
     if base:
-        text = _truncate(_stored(base[0], "profile"), profile.allowance - profile.used - 1)
+        text = _truncate(_stored(base[0], "profile"), profile.allowance - profile.used - 1, count)
         if text:
             profile.add(text)
     close_section(profile)
@@ -245,10 +250,10 @@ def build_context(
     if not body:
         return ContextBlock("", 0, budget)
     text = "\n".join([FENCE_OPEN, PREAMBLE, "", "\n\n".join(body), FENCE_CLOSE])
-    text, sections = _enforce(text, sections, budget)
+    text, sections = _enforce(text, sections, budget, count)
     return ContextBlock(
         text,
-        count_tokens(text),
+        count(text),
         budget,
         fact_ids=facts.ids,
         preference_ids=prefs.ids,
@@ -257,9 +262,11 @@ def build_context(
     )
 
 
-def _enforce(text: str, sections: list[_Section], budget: int) -> tuple[str, list[_Section]]:
-    """Drop trailing items until the whole block fits (per-line counts are estimates)."""
-    while count_tokens(text) > budget:
+def _enforce(
+    text: str, sections: list[_Section], budget: int, count: Callable[[str], int] = count_tokens
+) -> tuple[str, list[_Section]]:
+    """Drop trailing items until the whole block fits (lines joined can count apart from each alone)."""
+    while count(text) > budget:
         last = next((s for s in reversed(sections) if s.lines), None)
         if last is None:
             return "", sections
