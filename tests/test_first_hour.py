@@ -531,3 +531,61 @@ def test_the_context_budget_is_counted_exactly_with_the_local_tokenizer(settings
             assert 0 < block.tokens <= budget, (budget, block.tokens)
             if 150 <= budget <= 400:  # more remembered than fits: the budget is used, not wasted
                 assert block.tokens > budget * 0.75, (budget, block.tokens)
+
+
+# item 9: MCP offers one coherent tool set; the other family behind a setting -----------------
+VERB_TOOLS = [
+    "create_memory", "delete_memory", "forget_memory", "list_memories", "search_memory", "update_memory"
+]
+MEMORY_TOOLS = ["documents_search", "memory_forget", "memory_recent", "memory_remember", "memory_search"]
+
+
+def test_mcp_over_stdio_lists_the_family_the_setting_names(settings: Settings, tmp_path: Path) -> None:
+    import sys
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def listed(family: str | None) -> tuple[list[str], str]:
+        env = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__ENABLED": "false"}
+        if family:
+            env["REVERIE_SERVER__MCP_TOOLS"] = family
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "reverie", "--home", str(settings.home), "mcp"], env=env
+        )
+        with (tmp_path / f"stderr-{family}.log").open("w", encoding="utf-8") as errlog:
+            async with Client(stdio_client(params, errlog=errlog)) as client:
+                names = sorted(tool.name for tool in (await client.list_tools()).tools)
+                stored = await client.call_tool("create_memory", {"content": f"User likes {family} tea"})
+                return names, str(stored.content[0].text)  # type: ignore[union-attr]
+
+    names, stored = anyio.run(listed, None)
+    assert names == MEMORY_TOOLS and '"stored"' in stored  # the other family still answers by name
+    assert anyio.run(listed, "verbs")[0] == VERB_TOOLS
+    assert anyio.run(listed, "all")[0] == sorted(MEMORY_TOOLS + VERB_TOOLS)
+
+
+def test_mcp_over_streamable_http_lists_one_family(settings: Settings) -> None:
+    import anyio
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = auth_headers(settings, "bob")
+
+    async def listed(url: str) -> dict[str, set[str]]:
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=20) as http,
+            Client(streamable_http_client(url, http_client=http)) as client,
+        ):
+            tools = (await client.list_tools()).tools
+            return {tool.name: set(tool.input_schema.get("required", [])) for tool in tools}
+
+    with live_server(settings) as base:
+        tools = anyio.run(listed, f"{base}/mcp")
+    assert sorted(tools) == MEMORY_TOOLS
+    assert all(required == {"value"} for required in tools.values())  # one argument name throughout
+    settings.server.mcp_tools = "verbs"
+    with live_server(settings) as base:
+        assert sorted(anyio.run(listed, f"{base}/mcp")) == VERB_TOOLS

@@ -20,11 +20,11 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from reverie import Memory, Settings
-from reverie.tools.memory_tool import ALL_FUNCTION_SCHEMAS
 from tests.apiauth import auth_headers
 from tests.liveserver import live_server
 
-TOOL_NAMES = sorted(schema["function"]["name"] for schema in ALL_FUNCTION_SCHEMAS)
+# One coherent family by default (issue 21): one argument, value, throughout.
+TOOL_NAMES = ["documents_search", "memory_forget", "memory_recent", "memory_remember", "memory_search"]
 _INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,

@@ -201,6 +201,10 @@ class ServerSettings(_Section):
     login_window_minutes: float = Field(default=15.0, gt=0)
     log_format: Literal["text", "json"] = "text"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    # The tools MCP lists (reverie mcp and /mcp): "memory" = memory_search, memory_recent,
+    # memory_remember, memory_forget, documents_search; "verbs" = create_memory, update_memory,
+    # delete_memory, list_memories, search_memory, forget_memory; "all" = both.
+    mcp_tools: Literal["memory", "verbs", "all"] = "memory"
 
 
 class StoreSettings(_Section):

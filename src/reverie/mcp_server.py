@@ -1,9 +1,10 @@
 """The memory tool over the Model Context Protocol (MCP), for desktop assistants and remote agents.
 
-The MCP tools are the memory tool's functions (``ALL_FUNCTION_SCHEMAS``: DAWN's
-``memory_search``, ``memory_recent``, ``memory_remember``, ``memory_forget``, ``documents_search``,
-and mem.db's verb-first ``create_memory``, ``update_memory``, ``delete_memory``, ``list_memories``,
-``search_memory``, ``forget_memory``) with the same input schemas, and every call runs through
+The MCP tools are the memory tool's functions: by default one family, DAWN's ``memory_search``,
+``memory_recent``, ``memory_remember``, ``memory_forget`` and ``documents_search`` (one argument,
+``value``); ``[server] mcp_tools`` lists mem.db's verb-first ``create_memory``, ``update_memory``,
+``delete_memory``, ``list_memories``, ``search_memory``, ``forget_memory`` instead ("verbs") or
+both ("all"). They keep the input schemas of ``ALL_FUNCTION_SCHEMAS``, and every call runs through
 :func:`reverie.tools.memory_tool.run_function`, the code path behind ``reverie tool`` and
 ``POST /api/v1/tool``: the same answers, the same error shapes and the same guardrails. The
 resource ``memory://context`` is the fenced context block.
@@ -121,10 +122,17 @@ _TOOLS = {
 }
 
 
-def _tools() -> list[types.Tool]:
+MEMORY_TOOLS = ("memory_search", "memory_recent", "memory_remember", "memory_forget", "documents_search")
+"""The tool family MCP lists by default: one argument, ``value``, throughout (DAWN's memory tool)."""
+
+
+def _tools(family: str) -> list[types.Tool]:
     tools = []
     for schema in ALL_FUNCTION_SCHEMAS:
         function = schema["function"]
+        listed = function["name"] in MEMORY_TOOLS
+        if family != "all" and listed != (family == "memory"):
+            continue
         info = _TOOLS[function["name"]]
         tools.append(
             types.Tool(
@@ -167,10 +175,14 @@ def _error_result(exc: ReverieError) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=body)], is_error=True)
 
 
-def build_mcp(resolve: Resolve) -> Server[Any]:
-    """An MCP server whose tools act on the Memory that ``resolve`` returns for each call."""
-    tools = _tools()
-    names = {tool.name for tool in tools}
+def build_mcp(resolve: Resolve, tools_family: str = "memory") -> Server[Any]:
+    """An MCP server whose tools act on the Memory that ``resolve`` returns for each call.
+
+    ``tools_family`` ([server] mcp_tools) picks the tools listed: "memory", "verbs" or "all". A
+    call to a tool of the other family by name still works (clients written before the choice).
+    """
+    tools = _tools(tools_family)
+    names = {str(schema["function"]["name"]) for schema in ALL_FUNCTION_SCHEMAS}
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -250,6 +262,7 @@ async def serve_stdio(server: Server[Any]) -> None:
 __all__ = [
     "CONTEXT_URI",
     "INSTRUCTIONS",
+    "MEMORY_TOOLS",
     "SERVER_NAME",
     "Resolve",
     "build_mcp",

@@ -52,7 +52,7 @@ def mcp_command(token: str | None) -> None:
         memory = _user_from_token(memory, token)
     if memory.user is not None:
         click.echo(f"reverie mcp: serving {memory.user.name}'s memory on stdio", err=True)
-    anyio.run(serve_stdio, build_mcp(lambda: memory))
+    anyio.run(serve_stdio, build_mcp(lambda: memory, memory.settings.server.mcp_tools))
 
 
 __all__ = ["mcp_command"]

@@ -157,7 +157,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(working_router)
     app.include_router(chat_router)
     app.include_router(sessions_router)
-    app.include_router(mcp_router())
+    app.include_router(mcp_router(settings.server.mcp_tools))
     from reverie.server.ui import ui_router  # the web UI and the routes only it needs
     from reverie.server.ui_api import ui_api_router
 

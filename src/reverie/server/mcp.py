@@ -78,9 +78,12 @@ class _HandOver(Response):
         await self._transport.handle(scope, receive, send)
 
 
-def mcp_router() -> APIRouter:
-    """The ``/mcp`` route and the lifespan of its session manager (include it in the app)."""
-    transport = _Transport(build_mcp(_request_memory))
+def mcp_router(tools_family: str = "memory") -> APIRouter:
+    """The ``/mcp`` route and the lifespan of its session manager (include it in the app).
+
+    ``tools_family`` is ``[server] mcp_tools``: which tool family MCP lists.
+    """
+    transport = _Transport(build_mcp(_request_memory, tools_family))
     router = APIRouter(tags=["mcp"], lifespan=transport.lifespan)
 
     @router.post(
