@@ -589,3 +589,11 @@ def test_mcp_over_streamable_http_lists_one_family(settings: Settings) -> None:
     settings.server.mcp_tools = "verbs"
     with live_server(settings) as base:
         assert sorted(anyio.run(listed, f"{base}/mcp")) == VERB_TOOLS
+
+
+def test_an_llm_endpoint_must_be_an_address(client: TestClient, settings: Settings) -> None:
+    admin = auth_headers(settings, "ada", admin=True)
+    refused = client.put("/api/v1/settings", json={"llm.endpoint": "localhost 11434"}, headers=admin)
+    assert refused.status_code == 422 and "http://" in refused.json()["fields"]["llm.endpoint"]
+    bad = client.post("/api/v1/llm/test", json={"endpoint": "ftp://x"}, headers=admin)
+    assert bad.status_code == 422

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import httpx
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,7 +44,7 @@ class LlmTestIn(BaseModel):
 
     provider: str = Field(default="", max_length=100)
     model: str = Field(default="", max_length=200)
-    endpoint: str = Field(default="", max_length=2000)
+    endpoint: str = Field(default="", max_length=2000, pattern=r"^(https?://[^\s]+)?$")
 
 
 class LlmTestOut(BaseModel):
@@ -96,7 +97,7 @@ def test_llm(root: RootMemory, admin: AdminDep, body: LlmTestIn) -> LlmTestOut:
         if model is None:
             return LlmTestOut(ok=False, model="none", milliseconds=0, detail="Choose a provider and a model")
         reply = model.chat([ChatMessage("user", "Say OK.")], max_tokens=8)
-    except ReverieError as exc:
+    except (ReverieError, httpx.InvalidURL) as exc:
         spent = int((time.perf_counter() - started) * 1000)
         return LlmTestOut(ok=False, model=settings.llm.model or "?", milliseconds=spent, detail=str(exc))
     spent = int((time.perf_counter() - started) * 1000)

@@ -10,6 +10,7 @@ for a restart, which the answer says.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import unicodedata
 from collections import Counter
@@ -334,6 +335,12 @@ def _validate(root: Memory, values: dict[str, Any]) -> tuple[Settings | None, di
         key: "control characters are not allowed in a setting"
         for key, value in values.items()
         if isinstance(value, str) and any(unicodedata.category(ch) == "Cc" for ch in value)
+    }
+    problems |= {
+        key: "an address starting with http:// or https://, or empty for the provider's default"
+        for key, value in values.items()
+        if key.endswith(".endpoint") and isinstance(value, str) and value.strip()
+        and not re.fullmatch(r"https?://\S+", value.strip())
     }
     if problems or not values:
         return None, problems
