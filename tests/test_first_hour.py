@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from click.testing import CliRunner
@@ -32,6 +34,8 @@ from reverie import Settings, load_settings
 from reverie.cli import cli
 from reverie.server import create_app
 from tests.apiauth import auth_headers
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -246,11 +250,11 @@ def test_the_cli_acts_as_the_first_admin_and_manages_the_same_accounts(tmp_path:
     added = runner.invoke(cli, [*home, "users", "add", "ada", "--admin", "--password-stdin"], input=PASSWORD)
     assert added.exit_code == 0, added.output
     assert runner.invoke(cli, [*home, "remember", "Ada keeps bees"]).exit_code == 0
-    settings = load_settings(home=tmp_path / "home")
+    settings = load_settings(home=tmp_path / "home", environ=os.environ)
     from reverie import Memory
 
     with Memory(settings, user="ada") as ada:  # what the CLI kept is what ada sees on the web
-        assert [row.text for row in ada.list()] == ["Ada keeps bees"]
+        assert [row.text for row in ada.list_memories()] == ["Ada keeps bees"]
     bob = runner.invoke(cli, [*home, "users", "add", "bob", "--password-stdin"], input=PASSWORD)
     assert bob.exit_code == 0, bob.output
     listed = runner.invoke(cli, [*home, "users", "list"]).output.splitlines()
@@ -533,6 +537,12 @@ def test_the_context_budget_is_counted_exactly_with_the_local_tokenizer(settings
                 assert block.tokens > budget * 0.75, (budget, block.tokens)
 
 
+def _off_loop(function: Callable[..., T], *args: Any) -> T:
+    """Run ``function`` on a thread of its own: the browser tests' Playwright holds this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(function, *args).result()
+
+
 # item 9: MCP offers one coherent tool set; the other family behind a setting -----------------
 VERB_TOOLS = [
     "create_memory", "delete_memory", "forget_memory", "list_memories", "search_memory", "update_memory"
@@ -560,10 +570,10 @@ def test_mcp_over_stdio_lists_the_family_the_setting_names(settings: Settings, t
                 stored = await client.call_tool("create_memory", {"content": f"User likes {family} tea"})
                 return names, str(stored.content[0].text)  # type: ignore[union-attr]
 
-    names, stored = anyio.run(listed, None)
+    names, stored = _off_loop(anyio.run, listed, None)
     assert names == MEMORY_TOOLS and '"stored"' in stored  # the other family still answers by name
-    assert anyio.run(listed, "verbs")[0] == VERB_TOOLS
-    assert anyio.run(listed, "all")[0] == sorted(MEMORY_TOOLS + VERB_TOOLS)
+    assert _off_loop(anyio.run, listed, "verbs")[0] == VERB_TOOLS
+    assert _off_loop(anyio.run, listed, "all")[0] == sorted(MEMORY_TOOLS + VERB_TOOLS)
 
 
 def test_mcp_over_streamable_http_lists_one_family(settings: Settings) -> None:
@@ -583,12 +593,12 @@ def test_mcp_over_streamable_http_lists_one_family(settings: Settings) -> None:
             return {tool.name: set(tool.input_schema.get("required", [])) for tool in tools}
 
     with live_server(settings) as base:
-        tools = anyio.run(listed, f"{base}/mcp")
+        tools = _off_loop(anyio.run, listed, f"{base}/mcp")
     assert sorted(tools) == MEMORY_TOOLS
     assert all(required == {"value"} for required in tools.values())  # one argument name throughout
     settings.server.mcp_tools = "verbs"
     with live_server(settings) as base:
-        assert sorted(anyio.run(listed, f"{base}/mcp")) == VERB_TOOLS
+        assert sorted(_off_loop(anyio.run, listed, f"{base}/mcp")) == VERB_TOOLS
 
 
 def test_an_llm_endpoint_must_be_an_address(client: TestClient, settings: Settings) -> None:
