@@ -186,7 +186,8 @@ and only until an admin exists.</p>
 <p class="form-error" role="alert">{message}</p>
 <button class="btn btn-primary btn-block" type="submit">Create admin</button></form>
 <p class="hint">The admin signs in here and manages the other users on the Users page, or with
-<code>reverie users add NAME --password</code> on this machine.</p>
+<code>reverie users add NAME --password</code> on this machine. Without <code>--user</code>, the
+<code>reverie</code> command acts as this first admin, so both see the same memories.</p>
 </section></main></body></html>"""
 
 

@@ -198,8 +198,11 @@ function wireComposer(view, chat, refresh) {
 }
 
 /** Render the chat page; returns a cleanup function (it removes the Ctrl+Shift+P shortcut). */
-export async function chatPage(container) {
+export async function chatPage(container, { user } = {}) {
   const view = buildLayout(container);
+  if (!user?.is_admin) { // only an admin can set the model up
+    view.notice.lastChild.replaceChildren('Ask an admin to set up a chat model in Settings.');
+  }
   const chat = { id: null, private: false, messages: [], historyLoads: 0 };
   const open = guard(async (id) => {
     await openConversation(chat, id);
