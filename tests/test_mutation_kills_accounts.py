@@ -1,0 +1,63 @@
+"""What people see of accounts: the messages when a token or the first admin cannot be had.
+
+Written for the mutants of accounts.py that survived `make mutation` (see tests/MUTATION.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from reverie import Memory, Settings
+from reverie.errors import Conflict
+from reverie.server import create_app
+from reverie.store.base import User
+from tests.apiauth import auth_headers
+from tests.conftest import Clock
+
+API = "/api/v1"
+
+
+def test_revoking_a_token_that_is_not_yours_names_its_id(settings: Settings, clock: Clock) -> None:
+    carol = auth_headers(settings, "carol")
+    with TestClient(create_app(settings, clock=clock)) as client:
+        bobs = client.post(f"{API}/tokens", json={"name": "laptop"}, headers=auth_headers(settings, "bob"))
+        assert bobs.status_code == 201, bobs.text
+        token_id = bobs.json()["id"]
+        refused = client.delete(f"{API}/tokens/{token_id}", headers=carol)
+        missing = client.delete(f"{API}/tokens/999999", headers=carol)
+    assert refused.status_code == 404
+    assert refused.json() == {"error": "not_found", "detail": f"No token with id {token_id}"}
+    assert missing.json()["detail"] == "No token with id 999999"
+
+
+def test_a_second_first_admin_is_refused_with_a_way_forward(settings: Settings, clock: Clock) -> None:
+    created: list[str] = []
+    with Memory(settings, clock=clock) as memory:
+        memory.accounts.create_first_admin(None, "ann", "correct horse", lambda: memory.add_user("ann"))
+
+        def add() -> User:
+            created.append("eve")
+            return memory.add_user("eve")
+
+        with pytest.raises(Conflict) as refused:
+            memory.accounts.create_first_admin(None, "eve", "correct horse", add)
+        assert memory.store.get_user("eve") is None
+    assert str(refused.value) == "An admin account already exists; sign in instead"
+    assert created == []
+
+
+def test_setup_under_an_existing_name_makes_that_user_the_admin(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as memory:
+        memory.add_user("bob")
+    with TestClient(create_app(settings, clock=clock), base_url="http://127.0.0.1:8765") as local:
+        created = local.post("/setup", json={"name": "bob", "password": "correct horse"})
+        me = local.get(f"{API}/auth/me")
+    assert created.status_code == 201, created.text
+    assert created.json()["user"]["name"] == "bob" and created.json()["user"]["is_admin"] is True
+    assert me.json()["user"]["is_admin"] is True
+    with Memory(settings, clock=clock) as memory:
+        bob = memory.store.get_user("bob")
+        assert bob is not None and bob.is_admin
+        assert memory.accounts.has_admin()
+        assert memory.accounts.check_password("bob", "correct horse") == bob
