@@ -607,3 +607,17 @@ def test_an_llm_endpoint_must_be_an_address(client: TestClient, settings: Settin
     assert refused.status_code == 422 and "http://" in refused.json()["fields"]["llm.endpoint"]
     bad = client.post("/api/v1/llm/test", json={"endpoint": "ftp://x"}, headers=admin)
     assert bad.status_code == 422
+
+
+def test_a_half_configured_llm_is_refused_on_save_and_a_503_in_chat(tmp_path: Path) -> None:
+    environ = {
+        "REVERIE_EMBEDDINGS__ENABLED": "false",
+        "REVERIE_LLM__PROVIDER": "openai",
+        "REVERIE_LLM__MODEL": "x",
+    }
+    settings = load_settings(home=tmp_path / "home", environ=environ)  # no api_key for OpenAI
+    with TestClient(create_app(settings), headers=auth_headers(settings, "ada", admin=True)) as client:
+        chat = client.post("/chat/text", json={"text": "hi"})
+        assert chat.status_code == 503 and "api_key" in chat.json()["detail"]
+        refused = client.put("/api/v1/settings", json={"llm.provider": "ollama", "llm.model": ""})
+        assert refused.status_code == 422 and "model" in refused.json()["fields"]["llm.model"]

@@ -19,7 +19,6 @@ from reverie.errors import (
     GuardRejected,
     InvalidInput,
     MigrationError,
-    NotConfigured,
     NotFound,
     ProviderError,
     ProviderUnavailable,
@@ -41,8 +40,7 @@ _STATUS: dict[type[ReverieError], int] = {
     RateLimited: 429,
     NotFound: 404,
     Conflict: 409,
-    NotConfigured: 503,  # the server works; this feature waits for a setting
-    ConfigError: 500,
+    ConfigError: 503,  # the server works; this feature waits for a setting to be fixed (never a 500)
     MigrationError: 500,
     ProviderUnavailable: 502,  # Reverie stands between its caller and the model: a bad gateway
     ProviderError: 502,

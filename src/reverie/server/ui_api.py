@@ -34,8 +34,8 @@ from reverie.config import (
     Settings,
 )
 from reverie.embed.base import embedders
-from reverie.errors import InvalidInput, Unauthenticated
-from reverie.llm.base import chat_providers
+from reverie.errors import ConfigError, InvalidInput, Unauthenticated
+from reverie.llm.base import chat_model_from_settings, chat_providers
 from reverie.memory import Memory
 from reverie.server.deps import AdminDep, MemoryDep, RootMemory, authenticate, is_loopback
 from reverie.server.errors import error_response
@@ -355,6 +355,12 @@ def _validate(root: Memory, values: dict[str, Any]) -> tuple[Settings | None, di
             key = ".".join(str(part) for part in item["loc"])
             problems.setdefault(key, f"{item['msg']} (got {item.get('input')!r})")
         return None, problems
+    llm_keys = [key for key in values if key.startswith("llm.")]
+    if llm_keys:
+        try:  # a chat model that cannot be built would make every chat answer an error
+            chat_model_from_settings(checked, "conversation")
+        except ConfigError as exc:
+            problems["llm.model" if "model" in str(exc) else llm_keys[0]] = str(exc)
     for key in values:
         choices = _choices(key)
         if choices is not None and _value(checked, key) not in choices:
