@@ -82,13 +82,15 @@ class Row:
     survived: int = 0
     timeout: int = 0
     no_tests: int = 0
+    unchecked: int = 0
     other: int = 0
     seconds: float | None = None
 
     @property
     def killed_share(self) -> float:
-        """Killed or timed out (the tests stopped the mutant either way), over all mutants."""
-        return (self.killed + self.timeout) / self.mutants if self.mutants else 1.0
+        """Killed or timed out (the tests stopped the mutant either way), over the mutants checked."""
+        checked = self.mutants - self.unchecked
+        return (self.killed + self.timeout) / checked if checked else 0.0
 
 
 def all_modules() -> list[str]:
@@ -239,6 +241,8 @@ def tally(module: str) -> Row:
             row.timeout += 1
         elif status == "no tests":
             row.no_tests += 1
+        elif status == "not checked":
+            row.unchecked += 1
         else:
             row.other += 1
     timing = work / "seconds.txt"
@@ -281,7 +285,7 @@ def run(module: str, *, fresh: bool, retest: bool, children: int) -> Row:
     elapsed = time.monotonic() - started
     if retest:
         _keep_earlier_kills(work, module, earlier, set(names))
-    else:
+    elif done.returncode == 0:
         (work / "seconds.txt").write_text(f"{elapsed:.0f}")
     row = tally(module)
     if done.returncode != 0:
@@ -294,7 +298,7 @@ def _remember_before(module: str, row: Row) -> None:
     """Keep a finished run's row as the module's score before tests were written for its survivors."""
     work = WORK / slug(module)
     config = (work / "pyproject.toml").read_text(encoding="utf-8")
-    finished = row.mutants and not row.other
+    finished = row.mutants and not row.other and not row.unchecked
     if finished and _own_tests(module) not in config and not (work / "before.json").exists():
         (work / "before.json").write_text(json.dumps(asdict(row)), encoding="utf-8")
 
@@ -324,13 +328,13 @@ def show(module: str) -> str:
 def table(rows: list[Row]) -> str:
     """The per-module table: mutants by outcome, killed share and run time."""
     head = f"{'module':34} {'mutants':>7} {'killed':>6} {'survived':>8} {'timeout':>7} {'no tests':>8} "
-    head += f"{'killed %':>8} {'minutes':>7}"
+    head += f"{'unchecked':>9} {'killed %':>8} {'minutes':>7}"
     lines = [head, "-" * len(head)]
     for r in rows:
         minutes = f"{r.seconds / 60:7.1f}" if r.seconds is not None else f"{'-':>7}"
         lines.append(
             f"{r.module:34} {r.mutants:7} {r.killed:6} {r.survived:8} {r.timeout:7} {r.no_tests:8} "
-            f"{100 * r.killed_share:7.1f}% {minutes}"
+            f"{r.unchecked:9} {100 * r.killed_share:7.1f}% {minutes}"
         )
     return "\n".join(lines)
 

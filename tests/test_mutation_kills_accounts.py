@@ -61,3 +61,24 @@ def test_setup_under_an_existing_name_makes_that_user_the_admin(settings: Settin
         assert bob is not None and bob.is_admin
         assert memory.accounts.has_admin()
         assert memory.accounts.check_password("bob", "correct horse") == bob
+
+
+def _add_user(settings: Settings, name: str, password: str) -> None:
+    with Memory(settings) as memory:
+        memory.accounts.set_password(memory.add_user(name), password)
+
+
+def test_signing_in_as_oneself_keeps_the_guesses_at_someone_else(settings: Settings, clock: Clock) -> None:
+    _add_user(settings, "bob", "bob's long password")
+    _add_user(settings, "mallory", "mallory's password")
+    with TestClient(create_app(settings, clock=clock)) as client:
+
+        def login(name: str, password: str) -> int:
+            return client.post(f"{API}/auth/login", json={"name": name, "password": password}).status_code
+
+        assert [login("bob", f"guess {i} guess") for i in range(4)] == [401] * 4
+        assert login("mallory", "mallory's password") == 200  # forgets this address's failures...
+        assert login("bob", "guess 5 guess") == 401
+        # ...but not the five guesses at bob from here: the sixth is refused, right or wrong.
+        assert login("bob", "bob's long password") == 429
+        assert login("mallory", "mallory's password") == 200, "only bob is limited from here"
