@@ -7,6 +7,7 @@ twin, on the same connection pool and with the same retries, used until the firs
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -84,8 +85,14 @@ class HttpChatModel:
 
     @property
     def hint(self) -> str:
-        """What to do when the service cannot be reached."""
-        return self.hint_template.format(section=self.section)
+        """What to do when the service cannot be reached.
+
+        "Set provider none" helps extraction (rules go on); for [llm] it would only turn chat off.
+        """
+        hint = self.hint_template.format(section=self.section)
+        if self.section == "llm":
+            hint = re.sub(r',? or set provider = "none"( under \[llm\]| there)$', "", hint)
+        return hint
 
     def chat(
         self,
