@@ -82,3 +82,16 @@ def test_signing_in_as_oneself_keeps_the_guesses_at_someone_else(settings: Setti
         # ...but not the five guesses at bob from here: the sixth is refused, right or wrong.
         assert login("bob", "bob's long password") == 429
         assert login("mallory", "mallory's password") == 200, "only bob is limited from here"
+
+
+def test_the_right_password_forgets_the_failures_before_it(settings: Settings, clock: Clock) -> None:
+    _add_user(settings, "bob", "bob's long password")
+    with TestClient(create_app(settings, clock=clock)) as client:
+
+        def login(password: str) -> int:
+            return client.post(f"{API}/auth/login", json={"name": "bob", "password": password}).status_code
+
+        assert [login(f"typo {i} typo") for i in range(4)] == [401] * 4
+        assert login("bob's long password") == 200
+        assert [login(f"typo {i} typo") for i in range(4)] == [401] * 4, "a fresh count after signing in"
+        assert login("bob's long password") == 200
