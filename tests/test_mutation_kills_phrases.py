@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.extract.phrases import PhraseIntent, detect_phrase
+from reverie.extract.phrases import MAX_UTTERANCE_CHARS, PhraseIntent, detect_phrase, to_third_person
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,45 @@ def test_a_remembered_fact_keeps_its_words_and_drops_dangling_punctuation(said: 
 )
 def test_a_default_is_filed_under_its_subject(said: str, value: str, category: str) -> None:
     assert detect_phrase(said) == PhraseIntent("prefer", value, category)
+
+
+@pytest.mark.parametrize(
+    ("said", "query"),
+    [
+        ("forget Xavier's number", "Xavier's number"),
+        ("forget the dentist appointment I made", "dentist appointment made"),
+    ],
+)
+def test_what_to_forget_keeps_the_words_that_name_it(said: str, query: str) -> None:
+    assert detect_phrase(said) == PhraseIntent("forget", query)
+
+
+@pytest.mark.parametrize("said", ["forget about me", "forget me", "forget that I"])
+def test_forgetting_nothing_in_particular_is_not_a_command(said: str) -> None:
+    assert detect_phrase(said) is None, "an empty query would match every memory"
+
+
+def test_an_address_after_a_filler_is_dropped() -> None:
+    said = "so, hey reverie, remember that I like tea"
+    assert detect_phrase(said) == PhraseIntent("remember", "User likes tea")
+
+
+def test_a_command_of_the_longest_allowed_length_is_still_read() -> None:
+    said = ("remember that I like " + "tea and " * 2000)[: MAX_UTTERANCE_CHARS - 4] + " tea"
+    assert len(said) == MAX_UTTERANCE_CHARS
+    found = detect_phrase(said)
+    assert found is not None and found.action == "remember" and found.text.startswith("User likes tea and")
+    assert detect_phrase(said + "s") is None, "one character more is not read for commands"
+
+
+@pytest.mark.parametrize(
+    ("clause", "fact"),
+    [
+        ("I fully agree with Tom", "User fully agrees with Tom"),
+        ("I happily eat figs", "User happily eats figs"),
+        ("I rely on my sister", "User relies on the user's sister"),
+        ("I, honestly, love jazz", "User, honestly, love jazz"),
+    ],
+)
+def test_the_verb_after_an_adverb_agrees_with_user(clause: str, fact: str) -> None:
+    assert to_third_person(clause) == fact
