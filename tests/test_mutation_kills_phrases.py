@@ -85,3 +85,27 @@ def test_a_command_of_the_longest_allowed_length_is_still_read() -> None:
 )
 def test_the_verb_after_an_adverb_agrees_with_user(clause: str, fact: str) -> None:
     assert to_third_person(clause) == fact
+
+
+@pytest.mark.parametrize(
+    ("clause", "fact"),
+    [
+        # "i.e." is not the pronoun "I", in either case and at the very end.
+        ("I eat fruit, i.e. apples", "User eats fruit, i.e. apples"),
+        ("I eat fruit, I.E. apples", "User eats fruit, I.E. apples"),
+        ("I eat fruit, i.e", "User eats fruit, i.e"),
+        # A sentence that starts with the user starts with a capital.
+        ("Mine is the blue one", "The user's is the blue one"),
+        ("Me and Tom went hiking", "The user and Tom went hiking"),
+        ("I Like tea", "User Likes tea"),
+        # "I" as the last word, or before its verb at the end.
+        ("Tom and I", "Tom and the user"),
+        ("Eat more I do", "Eat more the user does"),
+        # A subject of up to three words before "and I" takes the plural verb; a longer one does not.
+        ("my little sister and I like tea", "User's little sister and the user like tea"),
+        ("my very little sister and I like tea", "User's very little sister and the user likes tea"),
+        ("And I like tea", "And the user likes tea"),
+    ],
+)
+def test_first_person_becomes_the_user_in_the_right_form(clause: str, fact: str) -> None:
+    assert to_third_person(clause) == fact
