@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from reverie import Memory, Settings
-from reverie.errors import Conflict
+from reverie.accounts import LoginLimiter
+from reverie.errors import Conflict, RateLimited
 from reverie.server import create_app
 from reverie.store.base import User
 from tests.apiauth import auth_headers
@@ -95,3 +96,65 @@ def test_the_right_password_forgets_the_failures_before_it(settings: Settings, c
         assert login("bob's long password") == 200
         assert [login(f"typo {i} typo") for i in range(4)] == [401] * 4, "a fresh count after signing in"
         assert login("bob's long password") == 200
+
+
+# The limiter on its own, on a clock the test moves: what a refused sign-in tells the person.
+def test_a_refused_sign_in_says_how_many_minutes_are_left(clock: Clock) -> None:
+    limiter = LoginLimiter(max_failures=3, window_seconds=3600, clock=clock)
+    for _ in range(3):
+        limiter.failed("ip:10.0.0.1")
+        clock.advance(60)
+    clock.advance(600 - 180)  # ten minutes after the first failure
+    with pytest.raises(RateLimited) as refused:
+        limiter.check("ip:10.0.0.1")
+    assert str(refused.value) == "Too many failed sign-ins; try again in 50 minute(s)"
+    assert refused.value.retry_after == 3000
+    clock.advance(3000 - 20)  # twenty seconds before the first failure leaves the window
+    with pytest.raises(RateLimited) as soon:
+        limiter.check("ip:10.0.0.1")
+    assert str(soon.value) == "Too many failed sign-ins; try again in 1 minute(s)"
+    assert soon.value.retry_after == 20
+    clock.advance(21)
+    limiter.check("ip:10.0.0.1")  # two failures left in the window: allowed
+
+
+def test_guesses_from_many_machines_lock_the_account_only_for_new_machines(clock: Clock) -> None:
+    limiter = LoginLimiter(max_failures=2, window_seconds=3600, clock=clock)
+    limiter.signed_in("192.0.2.1", "Bob")
+    for n in range(8):  # one wrong guess each from eight machines: the account's limit is 2 x 4
+        limiter.check_sign_in(f"203.0.113.{n}", "bob")
+        limiter.failed_sign_in(f"203.0.113.{n}", "bob")
+    clock.advance(600)
+    with pytest.raises(RateLimited) as refused:
+        limiter.check_sign_in("198.51.100.7", "bob")
+    assert str(refused.value) == (
+        "Too many failed sign-ins to this account; try again in 50 minute(s),"
+        " or from a machine it was signed in from before"
+    )
+    assert refused.value.retry_after == 3000
+    limiter.check_sign_in("192.0.2.1", "BOB")  # the owner's machine still may
+
+
+def test_an_account_remembers_its_twenty_latest_machines(clock: Clock) -> None:
+    limiter = LoginLimiter(max_failures=1, window_seconds=3600, clock=clock)
+    machines = [f"192.0.2.{n}" for n in range(21)]
+    for address in machines[:20]:
+        limiter.signed_in(address, "bob")
+    limiter.signed_in(machines[0], "bob")  # the first machine again: now the latest
+    limiter.signed_in(machines[20], "bob")  # a 21st: the least recent (machines[1]) is forgotten
+    for n in range(4):
+        limiter.failed_sign_in(f"203.0.113.{n}", "bob")
+    for address in [machines[0], *machines[2:]]:
+        limiter.check_sign_in(address, "bob")
+    with pytest.raises(RateLimited):
+        limiter.check_sign_in(machines[1], "bob")
+
+
+def test_signing_in_from_more_machines_than_remembered_still_works(settings: Settings, clock: Clock) -> None:
+    _add_user(settings, "bob", "bob's long password")
+    app = create_app(settings, clock=clock)
+    with TestClient(app):
+        for n in range(22):
+            client = TestClient(app, client=(f"192.0.2.{n}", 50000))
+            answer = client.post(f"{API}/auth/login", json={"name": "bob", "password": "bob's long password"})
+            assert answer.status_code == 200, (n, answer.text)
