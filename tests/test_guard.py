@@ -391,7 +391,7 @@ def test_memory_tool_and_mcp_functions_take_sensitive(memory: Memory) -> None:
     created = run_function(memory, "create_memory", {"content": "Gate code is 4821", "sensitive": True})
     assert created.ok and created.data is not None and created.data["memory"]["sensitive"] is True
     assert not run_tool(memory, {**command, "value": BENIGN, "sensitive": "yes"}).ok
-    schemas = {t.name: t.input_schema for t in mcp_tools()}
+    schemas = {t.name: t.input_schema for t in mcp_tools("all")}
     assert "sensitive" in schemas["memory_remember"]["properties"]
     assert "sensitive" in schemas["create_memory"]["properties"]
 

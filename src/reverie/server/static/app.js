@@ -62,7 +62,10 @@ async function showPage({ focus = true } = {}) {
   const container = h('div', { class: `page page-${name}` });
   main().replaceChildren(container);
   session.cleanup = (await page.render(container, { user: session.user })) || null;
-  if (focus) {
+  // A page that rendered slowly must not pull focus away from a field the user is already in.
+  const untouched = !document.activeElement || document.activeElement === document.body
+    || !container.contains(document.activeElement);
+  if (focus && untouched) {
     const heading = container.querySelector('h1');
     if (heading) heading.focus({ preventScroll: true });
   }
