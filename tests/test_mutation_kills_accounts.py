@@ -158,3 +158,12 @@ def test_signing_in_from_more_machines_than_remembered_still_works(settings: Set
             client = TestClient(app, client=(f"192.0.2.{n}", 50000))
             answer = client.post(f"{API}/auth/login", json={"name": "bob", "password": "bob's long password"})
             assert answer.status_code == 200, (n, answer.text)
+
+
+def test_a_deleted_user_s_browser_session_no_longer_signs_in(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as memory:
+        zed = memory.add_user("zed")
+        session_id, _ = memory.accounts.start_session(zed)
+        assert memory.accounts.authenticate_session(session_id) is not None
+        memory.store.delete_user(zed.id)
+        assert memory.accounts.authenticate_session(session_id) is None
