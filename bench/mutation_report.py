@@ -60,6 +60,7 @@ DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")
 PRIORITY = tuple(TESTS)
 # A mutant is stopped after this many times its tests' CPU time (mutmut's default is 15).
 TIMEOUT_MULTIPLIER = 4.0
+TIMEOUT_CONSTANT = 15.0
 # Tests that fail on a loaded machine for reasons no mutant causes (timing), left out of the runs.
 # A module's run leaves out only those of its own test files (changing a run's pytest arguments makes
 # mutmut forget its results), so adding one here costs no other module its results.
@@ -174,6 +175,9 @@ def prepare(module: str, fresh: bool) -> Path:
         "use_git_change_detection = false\n"
         # mutmut's default (15x the tests' CPU time) lets one endless-loop mutant hold a core for minutes.
         f"timeout_multiplier = {TIMEOUT_MULTIPLIER}\n"
+        # ... plus this many seconds: mutmut's deadline is wall-clock time, and forking a mutant and
+        # starting its tests takes seconds on a loaded machine (1 s gave false timeouts).
+        f"timeout_constant = {TIMEOUT_CONSTANT}\n"
         # Fork each mutant from a server that has only collected the tests: forking mutmut's own
         # process, which ran them, inherits thread pools whose threads are gone (search would hang).
         'process_isolation = "forkserver"\n'

@@ -98,6 +98,12 @@ def test_days_are_the_asker_s_days_in_their_time_zone() -> None:
     assert _days("last week", evening, new_york_winter)[:2] == (date(2026, 1, 5), date(2026, 1, 12))
     assert _days("last weekend", evening, new_york_winter)[:2] == (date(2026, 1, 10), date(2026, 1, 12))
     assert _days("in 2024", evening, new_york_winter)[:2] == (date(2024, 1, 1), date(2025, 1, 1))
+    assert _days("5 days ago", evening, new_york_winter)[:2] == (date(2026, 1, 8), date(2026, 1, 11))
+    assert _days("today", evening, new_york_winter)[:2] == (date(2026, 1, 14), date(2026, 1, 15))
+    assert _days("last Monday", evening, new_york_winter)[:2] == (date(2026, 1, 12), date(2026, 1, 13))
+    assert _days("the 3rd of March", evening, new_york_winter)[:2] == (date(2025, 3, 3), date(2025, 3, 4))
+    assert _days("on 2025-11-30", evening, new_york_winter)[:2] == (date(2025, 11, 30), date(2025, 12, 1))
+    assert _days("in May", evening, new_york_winter)[:2] == (date(2025, 5, 1), date(2025, 6, 1))
 
 
 def test_the_first_expression_in_the_question_wins() -> None:
