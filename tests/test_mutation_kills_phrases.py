@@ -105,6 +105,9 @@ def test_the_verb_after_an_adverb_agrees_with_user(clause: str, fact: str) -> No
         ("my little sister and I like tea", "User's little sister and the user like tea"),
         ("my very little sister and I like tea", "User's very little sister and the user likes tea"),
         ("And I like tea", "And the user likes tea"),
+        ("Tom or I pick up the kids", "Tom or the user pick up the kids"),
+        ("Neither Tom nor I eat meat", "Neither Tom nor the user eat meat"),
+        ("Tom OR I pick up the kids", "Tom OR the user pick up the kids"),
     ],
 )
 def test_first_person_becomes_the_user_in_the_right_form(clause: str, fact: str) -> None:
