@@ -101,6 +101,9 @@ def test_the_verb_after_an_adverb_agrees_with_user(clause: str, fact: str) -> No
         # "I" as the last word, or before its verb at the end.
         ("Tom and I", "Tom and the user"),
         ("Eat more I do", "Eat more the user does"),
+        # "I'd" is "had" before a participle and "would" otherwise, also as the last word.
+        ("I'd gone home", "User had gone home"),
+        ("Tom knows I'd", "Tom knows the user would"),
         # A subject of up to three words before "and I" takes the plural verb; a longer one does not.
         ("my little sister and I like tea", "User's little sister and the user like tea"),
         ("my very little sister and I like tea", "User's very little sister and the user likes tea"),
