@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from reverie import Memory, Settings
 from reverie.accounts import LoginLimiter
-from reverie.errors import Conflict, RateLimited
+from reverie.errors import Conflict, InvalidInput, RateLimited
 from reverie.server import create_app
 from reverie.store.base import User
 from tests.apiauth import auth_headers
@@ -167,3 +167,18 @@ def test_a_deleted_user_s_browser_session_no_longer_signs_in(settings: Settings,
         assert memory.accounts.authenticate_session(session_id) is not None
         memory.store.delete_user(zed.id)
         assert memory.accounts.authenticate_session(session_id) is None
+
+
+def test_a_token_needs_a_name_of_one_to_a_hundred_characters(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as memory:
+        bob = memory.add_user("bob")
+        for bad in ["", "   ", "x" * 101]:
+            with pytest.raises(InvalidInput) as refused:
+                memory.accounts.create_token(bob, bad)
+            assert str(refused.value) == "A token needs a name of 1-100 characters (what uses it)"
+        row, secret = memory.accounts.create_token(bob, "x" * 100)
+        assert row.name == "x" * 100 and secret.startswith("rv_")
+        with pytest.raises(InvalidInput) as no_interface:
+            memory.accounts.create_token(bob, "kitchen speaker", interface="  ")
+        assert str(no_interface.value) == "A device token needs the interface it speaks for"
+        assert [t.name for t in memory.accounts.list_tokens(bob)] == ["x" * 100]
