@@ -104,6 +104,7 @@ def test_the_verb_after_an_adverb_agrees_with_user(clause: str, fact: str) -> No
         # "I'd" is "had" before a participle and "would" otherwise, also as the last word.
         ("I'd gone home", "User had gone home"),
         ("Tom knows I'd", "Tom knows the user would"),
+        ("Tom knows I'd gone", "Tom knows the user had gone"),
         # A subject of up to three words before "and I" takes the plural verb; a longer one does not.
         ("my little sister and I like tea", "User's little sister and the user like tea"),
         ("my very little sister and I like tea", "User's very little sister and the user likes tea"),
