@@ -264,3 +264,8 @@ def test_intent_is_frozen_with_empty_defaults() -> None:
     assert (intent.text, intent.category) == ("", "")
     with pytest.raises(AttributeError):
         intent.text = "x"  # type: ignore[misc]
+
+
+def test_a_four_letter_ly_adverb_is_not_the_verb() -> None:
+    assert to_third_person("I duly note the rules") == "User duly notes the rules"
+    assert to_third_person("I rely on my bike") == "User relies on the user's bike"

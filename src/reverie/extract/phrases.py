@@ -426,7 +426,7 @@ def _agree(tokens: list[str], out: list[str], words: list[int], start: int) -> N
             return
         word = tokens[j]
         low = word.lower()
-        if low in _ADVERBS or (low.endswith("ly") and len(low) > 4 and low not in _LY_VERBS):
+        if low in _ADVERBS or (low.endswith("ly") and len(low) >= 4 and low not in _LY_VERBS):
             continue
         if low not in _NOT_VERBS:
             out[j] = _third_person_verb(word)
