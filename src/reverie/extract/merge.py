@@ -27,7 +27,6 @@ same transaction as the row.
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -101,18 +100,6 @@ def store_vector(
     """Write an item's vector (inside the caller's transaction), if there is one."""
     if service is not None and vector is not None:
         scope.put_vectors(kind, [(item_id, to_blob(vector))], service.model_id, service.dimensions)
-
-
-def _token_twin(scope: UserStore, text: str, threshold: float) -> MemoryRow | None:
-    terms = keyword_terms(text)
-    # A stored fact at least ``threshold`` similar shares all but n - ceil(threshold * n) of the
-    # new fact's n words, so the index can be asked for exactly those (much cheaper than any word).
-    needed = math.ceil(threshold * len(terms) - 1e-9)
-    candidates = scope.search_memories(terms, kinds=("fact",), limit=20, min_match=needed or None)
-    best = max(candidates, key=lambda hit: token_similarity(hit[0].text, text), default=None)
-    if best is not None and token_similarity(best[0].text, text) >= threshold:
-        return best[0]
-    return None
 
 
 _NEGATION_TERMS = frozenset({"not", "never", "longer", "anymore", "stopped", "quit", "no"})
