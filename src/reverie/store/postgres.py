@@ -20,7 +20,9 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from reverie.errors import ConfigError, Conflict, MigrationError, NotFound
 from reverie.store.base import User
+from reverie.store.dialect import Dialect
 from reverie.store.postgres_accounts import PgAccountStatements
+from reverie.store.postgres_dialect import PgDialect
 from reverie.store.postgres_docs import PgDocumentStatements
 from reverie.store.postgres_user import PgUserStore
 from reverie.store.postgres_vectors import register_vector
@@ -72,6 +74,7 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         self._options = options
         self._pool_lock = threading.Lock()
         self._claims: dict[str, tuple[ConnectionPool[Conn], Conn]] = {}
+        self.db: Dialect = PgDialect(self.connection, self.transaction)
         self._migrate(options["connect_timeout"])
         self._pool: ConnectionPool[Conn] | None = None
         self._open_pool()

@@ -12,8 +12,10 @@ from pathlib import Path
 
 from reverie.errors import Conflict, MigrationError, NotFound
 from reverie.store.base import User
+from reverie.store.dialect import Dialect
 from reverie.store.schema import shipped_migrations
 from reverie.store.sqlite_accounts import AccountStatements
+from reverie.store.sqlite_dialect import SqliteDialect
 from reverie.store.sqlite_docs import DocumentStatements
 from reverie.store.sqlite_user import SqliteUserStore
 
@@ -41,6 +43,7 @@ class SqliteStore(DocumentStatements, AccountStatements):
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
+        self.db: Dialect = SqliteDialect(self.connection, self.transaction)
         self._migrate()
 
     # connections -------------------------------------------------------------------

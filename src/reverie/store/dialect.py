@@ -1,0 +1,60 @@
+"""What the statements written once for both engines run on: a :class:`Dialect` per engine.
+
+A statement is written once, with ``?`` for positional and ``:name`` for named parameters
+(SQLite's own styles); the PostgreSQL dialect turns them into psycopg's. Each dialect runs a
+statement on its engine's connection of this thread (joining its transaction, if any), returns
+rows as dicts, and says how the two engines spell the few things they spell differently. Booleans
+go in as Python ``bool`` (SQLite keeps 1 and 0), so rows read back wrap them in ``bool()``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+Params = Sequence[Any] | Mapping[str, Any]
+Row = dict[str, Any]
+
+
+class Dialect(ABC):
+    """One engine's way to run the shared statements."""
+
+    name: str  # "sqlite" or "postgres", as the migrations folders are named
+
+    @abstractmethod
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run a query; every row, as a dict by column name."""
+
+    def row(self, sql: str, params: Params = ()) -> Row | None:
+        """Run a query; its first row, or None."""
+        found = self.rows(sql, params)
+        return found[0] if found else None
+
+    @abstractmethod
+    def run(self, sql: str, params: Params = ()) -> int:
+        """Run one write atomically (in this thread's transaction, if any); how many rows it changed."""
+
+    @abstractmethod
+    def run_many(self, sql: str, params: Sequence[Params]) -> None:
+        """Run one write once per parameter set, in one transaction."""
+
+    @abstractmethod
+    def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT of one row into a table with an ``id`` key; the new row's id."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[object]:
+        """Group the statements run inside into one transaction (nested calls join the outer one)."""
+
+    @abstractmethod
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """A condition that ``column`` is one of ``values`` (a batch), and its parameters."""
+
+    @abstractmethod
+    def batches(self, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+        """``values`` cut into batches that fit one statement (none when there are no values)."""
+
+
+__all__ = ["Dialect", "Params", "Row"]

@@ -1,0 +1,61 @@
+"""How the shared statements run on SQLite: its own placeholders, rowids and bounded IN lists."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from reverie.store.dialect import Dialect, Params, Row
+
+_BATCH = 500  # values per IN list, well under SQLite's limit on variables
+
+
+class SqliteDialect(Dialect):
+    """Runs statements on the calling thread's connection of a SQLite store."""
+
+    name = "sqlite"
+
+    def __init__(
+        self,
+        connection: Callable[[], sqlite3.Connection],
+        transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
+    ) -> None:
+        self._connection = connection
+        self._transaction = transaction
+
+    def rows(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run a query; every row, as a dict by column name."""
+        return [dict(row) for row in self._connection().execute(sql, params)]
+
+    def run(self, sql: str, params: Params = ()) -> int:
+        """Run one write in a transaction (this thread's, if open); how many rows it changed."""
+        with self._transaction() as conn:
+            return conn.execute(sql, params).rowcount
+
+    def run_many(self, sql: str, params: Sequence[Params]) -> None:
+        """Run one write once per parameter set, in one transaction."""
+        with self._transaction() as conn:
+            conn.executemany(sql, params)
+
+    def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT of one row; the new row's id."""
+        with self._transaction() as conn:
+            return int(conn.execute(sql, params).lastrowid or 0)
+
+    def transaction(self) -> AbstractContextManager[object]:
+        """This thread's write transaction (BEGIN IMMEDIATE); nested calls join the outer one."""
+        return self._transaction()
+
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``column IN (?, ...)``, one placeholder a value."""
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+    def batches(self, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+        """At most 500 values a batch."""
+        for start in range(0, len(values), _BATCH):
+            yield values[start : start + _BATCH]
+
+
+__all__ = ["SqliteDialect"]

@@ -1,0 +1,81 @@
+"""The dialect layer: statements written once run alike on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie import Settings
+from reverie.store import open_store
+from reverie.store.dialect import Dialect
+from reverie.store.postgres import PgStore
+from reverie.store.postgres_dialect import pyformat
+from reverie.store.sqlite import SqliteStore
+
+
+@pytest.mark.parametrize(
+    ("written", "psycopg"),
+    [
+        ("SELECT * FROM t WHERE a = ? AND b = ?", "SELECT * FROM t WHERE a = %s AND b = %s"),
+        ("UPDATE t SET a = :now WHERE b < :now", "UPDATE t SET a = %(now)s WHERE b < %(now)s"),
+        ("SELECT x::float8, 'a?b :c' FROM t", "SELECT x::float8, 'a?b :c' FROM t"),
+        ("SELECT a % 2 FROM t WHERE b LIKE 'x%'", "SELECT a %% 2 FROM t WHERE b LIKE 'x%%'"),
+        ("SELECT 'it''s ?' FROM t WHERE a = ?", "SELECT 'it''s ?' FROM t WHERE a = %s"),
+    ],
+)
+def test_placeholders_become_psycopgs(written: str, psycopg: str) -> None:
+    assert pyformat(written) == psycopg
+
+
+def _dialect(settings: Settings) -> tuple[SqliteStore | PgStore, Dialect]:
+    store = open_store(settings)
+    assert isinstance(store, SqliteStore | PgStore)
+    return store, store.db
+
+
+def test_rows_inserts_and_writes_alike(settings: Settings) -> None:
+    store, db = _dialect(settings)
+    try:
+        new_id = db.insert(
+            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)",
+            ("ada", "Ada", True, 10.0),
+        )
+        row = db.row("SELECT id, name, is_admin FROM users WHERE id = :id", {"id": new_id})
+        assert row is not None
+        assert (row["id"], row["name"], bool(row["is_admin"])) == (new_id, "ada", True)
+        assert db.row("SELECT id FROM users WHERE name = ?", ("nobody",)) is None
+        assert db.run("UPDATE users SET display_name = ? WHERE name LIKE 'a%'", ("A",)) == 1
+        assert db.rows("SELECT display_name AS shown FROM users WHERE id = ?", (new_id,)) == [{"shown": "A"}]
+    finally:
+        store.close()
+
+
+def test_one_of_covers_every_batch(settings: Settings) -> None:
+    store, db = _dialect(settings)
+    try:
+        db.run_many(
+            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, '', ?, ?)",
+            [(f"user{n}", False, float(n)) for n in range(1200)],
+        )
+        ids = [int(row["id"]) for row in db.rows("SELECT id FROM users ORDER BY id")]
+        found = 0
+        for batch in db.batches(ids):
+            condition, params = db.one_of("id", batch)
+            found += len(db.rows(f"SELECT id FROM users WHERE {condition}", params))
+        assert found == len(ids) == 1200
+        assert list(db.batches([])) == []
+    finally:
+        store.close()
+
+
+def test_a_failed_transaction_leaves_nothing(settings: Settings) -> None:
+    store, db = _dialect(settings)
+    try:
+        with pytest.raises(RuntimeError), db.transaction():
+            db.insert(
+                "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, '', ?, ?)",
+                ("ghost", False, 1.0),
+            )
+            raise RuntimeError("abandon")
+        assert db.row("SELECT id FROM users WHERE name = ?", ("ghost",)) is None
+    finally:
+        store.close()
