@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from reverie.extract.guard_lang import ML_RULES
+from reverie.extract.guard_regex import RuleSet
 
 __all__ = ["find_instruction"]
 
@@ -328,14 +329,17 @@ _REPORTED = re.compile(
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
 
 
-def _compile_rules(source: str) -> re.Pattern[str]:
+def _expand(source: str) -> str:
     for name, part in _PARTS.items():
         source = source.replace("{" + name + "}", part)
-    return re.compile(source, re.IGNORECASE | re.MULTILINE | re.VERBOSE)
+    return source
 
 
-_HARD = _compile_rules(_HARD_RULES)
-_SOFT = _compile_rules(_SOFT_RULES)
+# One pass per view: a rule runs only when the words it needs are in the text (see guard_regex).
+_RULES = RuleSet(
+    {"hard": _expand(_HARD_RULES), "lang": ML_RULES, "soft": _expand(_SOFT_RULES)},
+    re.IGNORECASE | re.MULTILINE | re.VERBOSE,
+)
 
 
 def _snippet(text: str, start: int, end: int) -> str:
@@ -347,7 +351,6 @@ def _snippet(text: str, start: int, end: int) -> str:
     return snippet if len(snippet) <= 60 else snippet[:57] + "..."
 
 
-_MULTILINGUAL = re.compile(ML_RULES, re.IGNORECASE | re.MULTILINE | re.VERBOSE)
 # Letters spelled out one by one are suspicious only when they spell one of these stems.
 _SPELLED_STEMS = (
     "ignor",
@@ -382,11 +385,12 @@ def _reported(text: str, end: int) -> bool:
 
 
 def _find_in_view(text: str) -> str | None:
-    hits = [(m.start(), m.end()) for m in (_HARD.search(text), _MULTILINGUAL.search(text)) if m]
+    found = _RULES.matches(text)
+    hits = [spans[0] for spans in (found["hard"], found["lang"]) if spans]
     quoted = [m.span() for m in _QUOTED.finditer(text)]
-    for m in _SOFT.finditer(text):
-        if not any(a <= m.start() < b for a, b in quoted) and not _reported(text, m.start()):
-            hits.append((m.start(), m.end()))
+    for start, end in found["soft"]:
+        if not any(a <= start < b for a, b in quoted) and not _reported(text, start):
+            hits.append((start, end))
             break
     return _snippet(text, *min(hits)) if hits else None
 
