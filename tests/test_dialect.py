@@ -39,10 +39,13 @@ def test_rows_inserts_and_writes_alike(settings: Settings) -> None:
             "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)",
             ("ada", "Ada", True, 10.0),
         )
+        assert new_id is not None
         row = db.row("SELECT id, name, is_admin FROM users WHERE id = :id", {"id": new_id})
         assert row is not None
         assert (row["id"], row["name"], bool(row["is_admin"])) == (new_id, "ada", True)
         assert db.row("SELECT id FROM users WHERE name = ?", ("nobody",)) is None
+        again = "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, '', ?, ?)"
+        assert db.insert(again + " ON CONFLICT (name) DO NOTHING", ("ada", False, 11.0)) is None
         assert db.run("UPDATE users SET display_name = ? WHERE name LIKE 'a%'", ("A",)) == 1
         assert db.rows("SELECT display_name AS shown FROM users WHERE id = ?", (new_id,)) == [{"shown": "A"}]
     finally:

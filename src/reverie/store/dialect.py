@@ -41,8 +41,11 @@ class Dialect(ABC):
         """Run one write once per parameter set, in one transaction."""
 
     @abstractmethod
-    def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT of one row into a table with an ``id`` key; the new row's id."""
+    def insert(self, sql: str, params: Params = ()) -> int | None:
+        """Run an INSERT of one row into a table with an ``id`` key; the new row's id.
+
+        None when it inserted nothing (``ON CONFLICT DO NOTHING`` met an existing row).
+        """
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[object]:

@@ -18,10 +18,9 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from reverie.errors import ConfigError, Conflict, MigrationError, NotFound
-from reverie.store.base import User
+from reverie.errors import ConfigError, MigrationError
+from reverie.store.accounts import Accounts
 from reverie.store.dialect import Dialect
-from reverie.store.postgres_accounts import PgAccountStatements
 from reverie.store.postgres_dialect import PgDialect
 from reverie.store.postgres_docs import PgDocumentStatements
 from reverie.store.postgres_user import PgUserStore
@@ -63,7 +62,7 @@ def redact(url: str) -> str:
     return url
 
 
-class PgStore(PgDocumentStatements, PgAccountStatements):
+class PgStore(PgDocumentStatements, Accounts):
     """A Reverie database in PostgreSQL (with the pgvector extension)."""
 
     def __init__(self, url: str) -> None:
@@ -440,70 +439,5 @@ class PgStore(PgDocumentStatements, PgAccountStatements):
         """A view bound to one user."""
         return PgUserStore(self, user_id)
 
-    def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
-        """Create a user; Conflict if the name is taken."""
-        cur = self.write(
-            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (%s, %s, %s, %s)"
-            " ON CONFLICT (name) DO NOTHING RETURNING id",
-            (name, display_name, is_admin, now),
-        )
-        row = cur.fetchone()
-        if row is None:
-            raise Conflict(f"A user named '{name}' already exists")
-        return User(int(row["id"]), name, display_name, is_admin, now)
-
-    def get_user(self, name: str) -> User | None:
-        """The user with this name."""
-        rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE name = %s", (name,))
-        return User(**rows[0]) if rows else None
-
-    def list_users(self) -> list[User]:
-        """All users (people, not threads), by name."""
-        rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'person' ORDER BY name")
-        return [User(**row) for row in rows]
-
-    def add_thread(self, name: str, label: str, now: float) -> User:
-        """Create the owner of a thread's memories (a conversation whose person is not known yet)."""
-        row = self.write(
-            "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
-            " VALUES (%s, '', false, %s, 'thread', %s) ON CONFLICT (name) DO NOTHING RETURNING id",
-            (name, now, label),
-        ).fetchone()
-        if row is None:
-            raise Conflict(f"A thread or user named '{name}' already exists")
-        return User(int(row["id"]), name, "", False, now, "thread", label)
-
-    def list_threads(self) -> list[User]:
-        """Every thread not merged into a user yet, newest first."""
-        rows = self.read(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC")
-        return [User(**row) for row in rows]
-
-    def delete_user(self, user_id: int) -> None:
-        """Remove a user and, by cascade, everything kept about them."""
-        if self.write("DELETE FROM users WHERE id = %s", (user_id,)).rowcount == 0:
-            raise NotFound(f"No user with id {user_id}")
-
-    def map_interface(self, interface: str, user_id: int | None, now: float) -> None:
-        """Map a voice interface to a user (None removes the mapping)."""
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM interface_mappings WHERE interface = %s", (interface,))
-            if user_id is not None:
-                conn.execute(
-                    "INSERT INTO interface_mappings (interface, user_id, created_at) VALUES (%s, %s, %s)",
-                    (interface, user_id, now),
-                )
-
-    def list_interfaces(self) -> list[tuple[str, int]]:
-        """Every interface mapped in the database, with its user's id."""
-        rows = self.read("SELECT interface, user_id FROM interface_mappings ORDER BY interface")
-        return [(str(row["interface"]), int(row["user_id"])) for row in rows]
-
-    def interface_user(self, interface: str) -> int | None:
-        """The user an interface is mapped to in the database."""
-        rows = self.read("SELECT user_id FROM interface_mappings WHERE interface = %s", (interface,))
-        return int(rows[0]["user_id"]) if rows else None
-
-
-_USER_COLUMNS = "id, name, display_name, is_admin, created_at, kind, label"
 
 __all__ = ["PgStore", "redact", "split_url"]

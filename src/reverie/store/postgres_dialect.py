@@ -64,12 +64,11 @@ class PgDialect(Dialect):
         with self._transaction() as conn, conn.cursor() as cur:
             cur.executemany(pyformat(sql), params)
 
-    def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT of one row; the new row's id, by ``RETURNING id``."""
+    def insert(self, sql: str, params: Params = ()) -> int | None:
+        """Run an INSERT of one row; the new row's id by ``RETURNING id``, or None if it inserted nothing."""
         with self._connection() as conn:
             row = conn.execute(pyformat(sql + " RETURNING id"), params).fetchone()
-        assert row is not None
-        return int(row["id"])
+        return int(row["id"]) if row else None
 
     def transaction(self) -> AbstractContextManager[object]:
         """A transaction on a pooled connection held by this thread; nested calls join the outer one."""

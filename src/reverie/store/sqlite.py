@@ -10,11 +10,10 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from reverie.errors import Conflict, MigrationError, NotFound
-from reverie.store.base import User
+from reverie.errors import MigrationError
+from reverie.store.accounts import Accounts
 from reverie.store.dialect import Dialect
 from reverie.store.schema import shipped_migrations
-from reverie.store.sqlite_accounts import AccountStatements
 from reverie.store.sqlite_dialect import SqliteDialect
 from reverie.store.sqlite_docs import DocumentStatements
 from reverie.store.sqlite_user import SqliteUserStore
@@ -34,7 +33,7 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     return value if math.isfinite(value) else 0.0
 
 
-class SqliteStore(DocumentStatements, AccountStatements):
+class SqliteStore(DocumentStatements, Accounts):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
@@ -338,93 +337,6 @@ class SqliteStore(DocumentStatements, AccountStatements):
     def scope(self, user_id: int) -> SqliteUserStore:
         """A view bound to one user."""
         return SqliteUserStore(self, user_id)
-
-    def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
-        """Create a user; Conflict if the name is taken."""
-        try:
-            with self.transaction() as conn:
-                cur = conn.execute(
-                    "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)",
-                    (name, display_name, int(is_admin), now),
-                )
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(f"A user named '{name}' already exists") from exc
-        return User(int(cur.lastrowid or 0), name, display_name, is_admin, now)
-
-    def get_user(self, name: str) -> User | None:
-        """The user with this name."""
-        row = self.connection().execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
-        return _user(row) if row else None
-
-    def list_users(self) -> list[User]:
-        """All users, by name."""
-        rows = self.connection().execute("SELECT * FROM users WHERE kind = 'person' ORDER BY name").fetchall()
-        return [_user(row) for row in rows]
-
-    def add_thread(self, name: str, label: str, now: float) -> User:
-        """Create the owner of a thread's memories (a conversation whose person is not known yet)."""
-        try:
-            with self.transaction() as conn:
-                cur = conn.execute(
-                    "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
-                    " VALUES (?, '', 0, ?, 'thread', ?)",
-                    (name, now, label),
-                )
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(f"A thread or user named '{name}' already exists") from exc
-        return User(int(cur.lastrowid or 0), name, "", False, now, "thread", label)
-
-    def list_threads(self) -> list[User]:
-        """Every thread not merged into a user yet, newest first."""
-        rows = (
-            self.connection().execute("SELECT * FROM users WHERE kind = 'thread' ORDER BY id DESC").fetchall()
-        )
-        return [_user(row) for row in rows]
-
-    def delete_user(self, user_id: int) -> None:
-        """Remove a user and, by cascade, everything kept about them."""
-        with self.transaction() as conn:
-            cur = conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
-            if cur.rowcount == 0:
-                raise NotFound(f"No user with id {user_id}")
-
-    def map_interface(self, interface: str, user_id: int | None, now: float) -> None:
-        """Map a voice interface to a user (None removes the mapping)."""
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM interface_mappings WHERE interface = ?", (interface,))
-            if user_id is not None:
-                conn.execute(
-                    "INSERT INTO interface_mappings (interface, user_id, created_at) VALUES (?, ?, ?)",
-                    (interface, user_id, now),
-                )
-
-    def list_interfaces(self) -> list[tuple[str, int]]:
-        """Every interface mapped in the database, with its user's id."""
-        rows = self.connection().execute(
-            "SELECT interface, user_id FROM interface_mappings ORDER BY interface"
-        )
-        return [(str(row[0]), int(row[1])) for row in rows]
-
-    def interface_user(self, interface: str) -> int | None:
-        """The user an interface is mapped to in the database."""
-        row = (
-            self.connection()
-            .execute("SELECT user_id FROM interface_mappings WHERE interface = ?", (interface,))
-            .fetchone()
-        )
-        return int(row[0]) if row else None
-
-
-def _user(row: sqlite3.Row) -> User:
-    return User(
-        row["id"],
-        row["name"],
-        row["display_name"],
-        bool(row["is_admin"]),
-        row["created_at"],
-        row["kind"],
-        row["label"],
-    )
 
 
 __all__ = ["SqliteStore"]

@@ -39,10 +39,11 @@ class SqliteDialect(Dialect):
         with self._transaction() as conn:
             conn.executemany(sql, params)
 
-    def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT of one row; the new row's id."""
+    def insert(self, sql: str, params: Params = ()) -> int | None:
+        """Run an INSERT of one row; the new row's id, or None if it inserted nothing."""
         with self._transaction() as conn:
-            return int(conn.execute(sql, params).lastrowid or 0)
+            cur = conn.execute(sql, params)
+        return int(cur.lastrowid or 0) if cur.rowcount == 1 else None
 
     def transaction(self) -> AbstractContextManager[object]:
         """This thread's write transaction (BEGIN IMMEDIATE); nested calls join the outer one."""

@@ -1,0 +1,187 @@
+"""Accounts of both engines: users and threads, interface mappings, passwords, API tokens, web sessions."""
+
+from __future__ import annotations
+
+from reverie.errors import Conflict, NotFound
+from reverie.store.base import SessionRow, TokenRow, User
+from reverie.store.dialect import Dialect, Row
+
+_USER_COLUMNS = "id, name, display_name, is_admin, created_at, kind, label"
+_TOKEN_COLUMNS = "id, user_id, interface, name, prefix, created_at, last_used_at, revoked_at"
+
+
+def _user(row: Row) -> User:
+    return User(
+        row["id"],
+        row["name"],
+        row["display_name"],
+        bool(row["is_admin"]),
+        row["created_at"],
+        row["kind"],
+        row["label"],
+    )
+
+
+def _token(row: Row) -> TokenRow:
+    return TokenRow(**row)
+
+
+class Accounts:
+    """Mixed into each engine's store, which provides ``db``."""
+
+    db: Dialect
+
+    def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
+        """Create a user; Conflict if the name is taken."""
+        user_id = self.db.insert(
+            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (name) DO NOTHING",
+            (name, display_name, is_admin, now),
+        )
+        if user_id is None:
+            raise Conflict(f"A user named '{name}' already exists")
+        return User(user_id, name, display_name, is_admin, now)
+
+    def add_thread(self, name: str, label: str, now: float) -> User:
+        """Create the owner of a thread's memories (a conversation whose person is not known yet)."""
+        user_id = self.db.insert(
+            "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
+            " VALUES (?, '', ?, ?, 'thread', ?) ON CONFLICT (name) DO NOTHING",
+            (name, False, now, label),
+        )
+        if user_id is None:
+            raise Conflict(f"A thread or user named '{name}' already exists")
+        return User(user_id, name, "", False, now, "thread", label)
+
+    def get_user(self, name: str) -> User | None:
+        """The user with this name."""
+        row = self.db.row(f"SELECT {_USER_COLUMNS} FROM users WHERE name = ?", (name,))
+        return _user(row) if row else None
+
+    def list_users(self) -> list[User]:
+        """All users (people, not threads), by name."""
+        rows = self.db.rows(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'person' ORDER BY name")
+        return [_user(row) for row in rows]
+
+    def list_threads(self) -> list[User]:
+        """Every thread not merged into a user yet, newest first."""
+        rows = self.db.rows(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC")
+        return [_user(row) for row in rows]
+
+    def delete_user(self, user_id: int) -> None:
+        """Remove a user and, by cascade, everything kept about them."""
+        if self.db.run("DELETE FROM users WHERE id = ?", (user_id,)) == 0:
+            raise NotFound(f"No user with id {user_id}")
+
+    def map_interface(self, interface: str, user_id: int | None, now: float) -> None:
+        """Map a voice interface to a user (None removes the mapping)."""
+        with self.db.transaction():
+            self.db.run("DELETE FROM interface_mappings WHERE interface = ?", (interface,))
+            if user_id is not None:
+                self.db.run(
+                    "INSERT INTO interface_mappings (interface, user_id, created_at) VALUES (?, ?, ?)",
+                    (interface, user_id, now),
+                )
+
+    def list_interfaces(self) -> list[tuple[str, int]]:
+        """Every interface mapped in the database, with its user's id."""
+        rows = self.db.rows("SELECT interface, user_id FROM interface_mappings ORDER BY interface")
+        return [(str(row["interface"]), int(row["user_id"])) for row in rows]
+
+    def interface_user(self, interface: str) -> int | None:
+        """The user an interface is mapped to in the database."""
+        row = self.db.row("SELECT user_id FROM interface_mappings WHERE interface = ?", (interface,))
+        return int(row["user_id"]) if row else None
+
+    def get_user_by_id(self, user_id: int) -> User | None:
+        """The user with this id."""
+        row = self.db.row(f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,))
+        return _user(row) if row else None
+
+    def set_admin(self, user_id: int, is_admin: bool) -> None:
+        """Grant or take away the admin role."""
+        self.db.run("UPDATE users SET is_admin = ? WHERE id = ?", (is_admin, user_id))
+
+    def count_admins(self) -> int:
+        """How many users are admins."""
+        row = self.db.row("SELECT COUNT(*) AS n FROM users WHERE is_admin")
+        return int(row["n"]) if row else 0
+
+    def set_password_hash(self, user_id: int, password_hash: str | None) -> None:
+        """Store a user's password hash (None removes the password)."""
+        self.db.run("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id))
+
+    def password_hash(self, user_id: int) -> str | None:
+        """A user's password hash, if they have one."""
+        row = self.db.row("SELECT password_hash FROM users WHERE id = ?", (user_id,))
+        return str(row["password_hash"]) if row and row["password_hash"] else None
+
+    def add_token(
+        self, user_id: int, *, name: str, token_hash: str, prefix: str, interface: str | None, now: float
+    ) -> TokenRow:
+        """Keep a new token of a user."""
+        with self.db.transaction():
+            token_id = self.db.insert(
+                "INSERT INTO api_tokens (user_id, interface, name, token_hash, prefix, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (user_id, interface, name, token_hash, prefix, now),
+            )
+            row = self.db.row(f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,))
+        assert row is not None
+        return _token(row)
+
+    def list_tokens(self, user_id: int) -> list[TokenRow]:
+        """A user's tokens, newest first (revoked ones included)."""
+        rows = self.db.rows(
+            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id DESC", (user_id,)
+        )
+        return [_token(row) for row in rows]
+
+    def revoke_token(self, user_id: int, token_id: int, now: float) -> TokenRow | None:
+        """Revoke one of the user's tokens; None if the user has no such token."""
+        with self.db.transaction():
+            self.db.run(
+                "UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?",
+                (now, token_id, user_id),
+            )
+            row = self.db.row(
+                f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE id = ? AND user_id = ?", (token_id, user_id)
+            )
+        return _token(row) if row else None
+
+    def token_by_hash(self, token_hash: str) -> TokenRow | None:
+        """The token with this hash (revoked or not)."""
+        row = self.db.row(f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
+        return _token(row) if row else None
+
+    def touch_token(self, token_id: int, now: float) -> None:
+        """Record that a token was used."""
+        self.db.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", (now, token_id))
+
+    def add_session(self, id_hash: str, user_id: int, csrf_token: str, now: float, expires_at: float) -> None:
+        """Keep a new web session."""
+        self.db.run(
+            "INSERT INTO web_sessions (id_hash, user_id, csrf_token, created_at, expires_at, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (id_hash, user_id, csrf_token, now, expires_at, now),
+        )
+
+    def get_session(self, id_hash: str, now: float) -> SessionRow | None:
+        """A session that has not expired."""
+        row = self.db.row(
+            "SELECT user_id, csrf_token, created_at, expires_at FROM web_sessions"
+            " WHERE id_hash = ? AND expires_at > ?",
+            (id_hash, now),
+        )
+        return SessionRow(**row) if row else None
+
+    def delete_session(self, id_hash: str) -> None:
+        """End a session."""
+        self.db.run("DELETE FROM web_sessions WHERE id_hash = ?", (id_hash,))
+
+    def delete_sessions(self, user_id: int, now: float) -> int:
+        """End every session of a user (after a password change) and drop expired ones."""
+        return self.db.run("DELETE FROM web_sessions WHERE user_id = ? OR expires_at <= ?", (user_id, now))
+
+
+__all__ = ["Accounts"]
