@@ -37,7 +37,7 @@ _CONTRACTIONS = [
     (re.compile(r"(\w)'ll\b"), r"\1 will"),
     (re.compile(r"(\w)'d\b"), r"\1 would"),
 ]
-_TOKEN = re.compile(r"[a-z0-9]+(?:[.:][0-9]+)*(?:'s)?|'s")
+_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)+(?:'s)?|[a-z0-9]+(?:[.:][0-9]+)*(?:'s)?|'s")
 
 _AUX = frozenset(
     "is are was were am be been being has have had does do did will would can could should may "
@@ -63,6 +63,7 @@ _VERBS = frozenset(
     donate vote root cheer bet own sell buy bought lost lose win won earn weigh measure stand sit
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
+    find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
     """.split()
 )
 _IRREGULAR = {
@@ -136,6 +137,10 @@ _IRREGULAR = {
     "loves": "love",
     "likes": "like",
     "hates": "hate",
+    "died": "die",
+    "dies": "die",
+    "dying": "die",
+    "found": "find",
 }
 # Predicates that mean the same thing, folded to one name.
 _SYNONYMS = {
@@ -220,6 +225,7 @@ _SINGLE = frozenset(
         "be_identity",
         "be_state",
         "be_attr",
+        "earn",
     }
 )
 _ANTONYM = {"like": "dislike", "dislike": "like"}
@@ -262,7 +268,10 @@ _OPPOSITES = [
     ("light", "heavy"),
     ("warm", "cold"),
 ]
-_OPPOSITE = {a: b for a, b in _OPPOSITES} | {b: a for a, b in _OPPOSITES}
+_OPPOSITE: dict[str, frozenset[str]] = {}
+for _a, _b in _OPPOSITES:
+    _OPPOSITE[_a] = _OPPOSITE.get(_a, frozenset()) | {_b}
+    _OPPOSITE[_b] = _OPPOSITE.get(_b, frozenset()) | {_a}
 # Events that end a state: "graduated from law school" ends "studies law".
 _ENDS = {
     "graduate_from": frozenset({"study", "attend"}),
@@ -290,6 +299,12 @@ _ATTRIBUTE_PREDICATES = {
     "partner": "marry",
     "name": "name",
     "nickname": "name",
+    "salary": "earn",
+    "income": "earn",
+    "pay": "earn",
+    "wage": "earn",
+    "employment": "work_at",
+    "residence": "live_in",
 }
 # Predicates read with confidence: two different ones are two different facts.
 _KNOWN = _SINGLE | {"allergic_to", "like", "dislike", "speak", "visit", "play", "fear"}
@@ -344,8 +359,40 @@ _NOUN_SYNONYMS = {
     "job": "work",
     "colour": "color",
     "favourite": "favorite",
+    "monthly": "month",
+    "weekly": "week",
+    "yearly": "year",
+    "annual": "year",
+    "annually": "year",
+    "daily": "day",
 }
 _NEG_WORDS = frozenset({"not", "never", "no"})
+# What a kind of relative or pet falls under: "has no siblings" is contradicted by "has a brother".
+_KINDS = {
+    "brother": "sibling",
+    "sister": "sibling",
+    "son": "children",
+    "daughter": "children",
+    "child": "children",
+    "mother": "parent",
+    "father": "parent",
+    "dog": "pet",
+    "cat": "pet",
+    "rabbit": "pet",
+    "hamster": "pet",
+    "parrot": "pet",
+    "fish": "pet",
+    "tortoise": "pet",
+    "ferret": "pet",
+    "boyfriend": "partner",
+    "girlfriend": "partner",
+}
+_SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchange"})
+_PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
+_CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
+# Words that soften a number ("about 85000"): neither a particle of the verb nor part of the value.
+_HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
+_INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
 _DETERMINERS = frozenset(
     "a an the this that these those his her their its my our your some any one new old".split()
 )
@@ -354,6 +401,7 @@ _RELATIVES_PLURAL = frozenset(
     "parents kids children grandparents twins siblings sons daughters cousins friends neighbours "
     "neighbors in-laws folks people brothers sisters aunts uncles nephews nieces".split()
 )
+_NOT_GUESSED = PARTY_WORDS | _RELATIVES_PLURAL | {"plans", "classes", "lessons", "glasses", "clothes"}
 _OCCUPATIONS = frozenset(
     """
     accountant actor actress analyst architect artist astronaut baker banker barber barista
@@ -504,6 +552,39 @@ def _is_verb(token: str, previous: str | None) -> bool:
     return lemma in _VERBS
 
 
+def _guessed_verb(token: str, following: str | None) -> str | None:
+    """The base form of a verb not in the list, from its shape: "-s" followed by a preposition.
+
+    "The user's tortoise hibernates in the garage": a third-person verb reads as such only when
+    a preposition follows, which a plural noun rarely has ("User's glasses" is followed by a verb).
+    """
+    if following not in _PREPOSITIONS or len(token) < 5 or not token.endswith("s"):
+        return None
+    if token.endswith(("ss", "us", "is", "'s")) or token in STOPWORDS or token in _NOT_GUESSED:
+        return None
+    if token.endswith("ies"):
+        return token[:-3] + "y"
+    if token.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return token[:-2]
+    return token[:-1]
+
+
+def _at(tokens: list[str], i: int) -> str | None:
+    return tokens[i] if i < len(tokens) else None
+
+
+def _numeric(token: str) -> bool:
+    return bool(re.fullmatch(r"\d[\d.:,]*\w*", token)) or token in _NUMBER_WORDS
+
+
+def _strip(words: list[str], leading: frozenset[str]) -> list[str]:
+    """``words`` without the leading ones in ``leading``."""
+    i = 0
+    while i < len(words) and words[i] in leading:
+        i += 1
+    return words[i:]
+
+
 def _is_participle(word: str) -> bool:
     return (word.endswith("ed") or word in _IRREGULAR) and _lemma(word) in _VERBS | {"get", "go"}
 
@@ -525,7 +606,11 @@ def _content(tokens: list[str]) -> list[str]:
     return [
         _noun(t.removesuffix("'s"))
         for t in tokens
-        if t not in STOPWORDS and t not in _DETERMINERS and t != "'s" and t not in ("anymore", "longer")
+        if t not in STOPWORDS
+        and t not in _DETERMINERS
+        and t not in _HEDGES
+        and t != "'s"
+        and t not in ("anymore", "longer")
     ]
 
 
@@ -564,6 +649,9 @@ def parse_claim(text: str) -> Claim:
         if tokens[i] in _PRE_VERB or _is_verb(tokens[i], previous):
             end = i
             break
+        if previous and not previous.endswith("'s") and _guessed_verb(tokens[i], _at(tokens, i + 1)):
+            end = i
+            break
     if end is None:
         return unread
     subject_tokens = [t.removesuffix("'s") for t in tokens[start:end] if t != "'s"]
@@ -593,13 +681,22 @@ def parse_claim(text: str) -> Claim:
         value_tokens = value_tokens[2:] if value_tokens[1:2] in (["to"], ["into"]) else value_tokens[1:]
     value_words = _content(value_tokens)
     if (
-        len(subject) == 2
+        2 <= len(subject) <= 3
         and subject[0] == "user"
-        and subject[1] in _ATTRIBUTE_PREDICATES
-        and predicate in ("be", "be_a", "be_identity", "be_in")
+        and subject[-1] in _ATTRIBUTE_PREDICATES
+        and not set(subject[1:-1]) & (PARTY_WORDS | names)
+        and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr")
     ):
-        predicate = _ATTRIBUTE_PREDICATES[subject[1]]  # "User's birthplace is X"
+        # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person)
+        predicate = _ATTRIBUTE_PREDICATES[subject[-1]]
         subject = ("user",)
+    elif (
+        predicate == "age"
+        and len(subject) >= 2
+        and not {subject[-1]} & (PARTY_WORDS | names)
+        and "year" not in value_words
+    ):
+        predicate = "be_attr"  # "User's mortgage payment is 1100": a number, not an age
     elif len(subject) >= 2 and predicate == "name" and len(value_words) <= 2:
         predicate = "be_attr"  # "User's boss is named Henrik" = "User's boss is Henrik"
     elif len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
@@ -654,6 +751,10 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         return _predicate(words[1:])  # "has relocated to Santiago" = relocated to Santiago
     if head in _COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
+    if lemma == "have" and _strip(words[1:], _INTEREST_DETERMINERS)[:2] == ["interest", "in"]:
+        # "has an interest in", "has no interest in" = (not) interested in
+        after = _strip(words[1:], _INTEREST_DETERMINERS)
+        return "like", after[2:], negated or "no" in words[1:3], False
     if lemma == "have" and words[1:2] in (["an"], ["a"]) and words[2:3] == ["allergy"]:
         return "allergic_to", words[4:] if words[3:4] in (["to"], ["for"]) else words[3:], negated, False
     if lemma == "use" and words[1:2] == ["to"]:  # "used to play" = no longer plays
@@ -663,6 +764,10 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         return "age", words[1:], negated, False
     rest = words[1:]
     name = lemma
+    if rest[:1] and rest[0] in _HEDGES and rest[1:2] and _numeric(rest[1]):
+        rest = rest[1:]  # "earns about 85000": a hedge on the number, not a particle
+    if rest[:1] and rest[0] in ("in", "on") and rest[1:2] and (_is_year(rest[1]) or rest[1] in _MONTHS):
+        rest = rest[1:]  # "died in 2019" = "passed away in 2019": a time, not a particle
     if rest and rest[0] in _PREPOSITIONS:
         name = f"{lemma}_{rest[0]}"
         rest = rest[1:]
@@ -682,7 +787,11 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         rest = [_lemma(rest[0]), *rest[1:]]
     name = _SYNONYMS.get(name, name)
     if lemma not in _VERBS and lemma not in ("have", "do", "get") and head not in _IRREGULAR:
-        return "", [], False, False
+        guessed = _guessed_verb(head, words[1] if len(words) > 1 else None)
+        if guessed is None:
+            return "", [], False, False
+        name = name.replace(lemma, guessed, 1)
+    return name, rest, negated, False
     return name, rest, negated, False
 
 
@@ -724,6 +833,8 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         ("a big fan of", "like"),
         ("a huge fan of", "like"),
         ("fond of", "like"),
+        ("interested in", "like"),
+        ("passionate about", "like"),
         ("into", "like"),
         ("afraid of", "fear"),
         ("scared of", "fear"),
@@ -829,9 +940,14 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     """
     if not (old.parsed and new.parsed):
         return "unsure"
+    if _swaps(old, new):
+        return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
+    if _named_alike(old, new) or _named_alike(new, old):
+        return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
     if not _same_subject(old, new):
         return "distinct"
-    if old.dates and new.dates and old.dates != new.dates:
+    moved = new.changed and old.predicate == new.predicate  # "now meets on Thursdays"
+    if old.dates and new.dates and old.dates != new.dates and not moved:
         return "distinct"  # the same kind of event at another time: another event
     ceased = old.ceased or new.ceased
     same_verb = _verb(old.predicate) == _verb(new.predicate)
@@ -841,13 +957,18 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if old.predicate in _ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
         return "update"  # "graduated from law school" ends "studies law"
     if not predicate_match and not antonyms:
+        # "User takes sertraline" / "User's sertraline dose": the thing moved into the subject
+        moved_words = set(old.subject) ^ set(new.subject)
         if new.changed and not new.negated and not old.negated:
-            if same_verb or (old_plain & new_plain):  # "has 8 engineers" -> "has grown to 12 engineers"
+            # "has 8 engineers" -> "has grown to 12 engineers"
+            if same_verb or (old_plain & new_plain) or moved_words & (old_plain | new_plain):
                 return "update"  # "lives alone" -> "now lives with a roommate"
             if old.predicate in _BE_FAMILY and (new.predicate in _BE_FAMILY or old.value & new.value):
                 return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
         if old.predicate in _KNOWN and new.predicate in _KNOWN:
             return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
+        if moved_words and old.numbers and old.numbers == new.numbers and not (old.negated or new.negated):
+            return "same"  # "User's rent is 1200" = "User pays 1200 in rent": the amount decides
         return "unsure"  # same subject, other words for the predicate: meaning decides
     negated_differs = (old.negated != new.negated) != antonyms
     if negated_differs:
@@ -858,6 +979,9 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
             return "distinct"
         if not old_plain or not new_plain or _overlap(old_plain, new_plain) >= 0.5:
             return "contradiction"
+        negative, positive = (old, new) if old.negated else (new, old)
+        if _plain(negative.value) <= {_KINDS.get(w) for w in _plain(positive.value)}:
+            return "contradiction"  # "has no siblings" -> "has a younger brother"
         return "distinct"
     if ceased and old.predicate != new.predicate:
         return "distinct"
@@ -865,7 +989,9 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         if (old.ranked or new.ranked) and old.order != new.order:
             return "contradiction"  # "prefers tea to coffee" -> "prefers coffee to tea"
         return "same"
-    if old.dates != new.dates and old.dates and new.dates and not old.single:
+    if old_plain == new_plain and old.numbers == new.numbers and old.numbers and _units_agree(old, new):
+        return "same"  # "85000 a year" = "85000 dollars": each names another unit of one amount
+    if old.dates != new.dates and old.dates and new.dates and not old.single and not moved:
         return "distinct"  # the same kind of event at another time: another event
     if old_plain == new_plain and old.numbers != new.numbers:
         return "update"  # the same thing in another quantity ("two cups" -> "three cups")
@@ -886,9 +1012,48 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     return "distinct"
 
 
+def _units_agree(old: Claim, new: Claim) -> bool:
+    """Whether the words the two values do not share are units that do not conflict.
+
+    "a year" and "dollars" say different things about one amount; "km" and "miles", or "a
+    week" and "a month", would be two amounts.
+    """
+    differ = old.value ^ new.value
+    if not differ <= _PERIODS | _CURRENCIES:
+        return False
+    return all(len(family & old.value) + len(family & new.value) <= 1 for family in (_PERIODS, _CURRENCIES))
+
+
+def _swaps(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` swaps out what ``old`` says its subject has ("replaced the Dell with a MacBook").
+
+    The new fact's subject owns the old one's ("User" and "User's laptop", not "User's sister"),
+    and its value names the old value, the old subject's attribute ("switched car insurance to
+    Admiral") or the old verb as a noun ("banks with Wells Fargo" -> "switched banks to Ally").
+    """
+    if _verb(new.predicate) not in _SWAP_VERBS or new.negated or old.negated:
+        return False
+    owner, owned = set(new.subject), set(old.subject)
+    extra = owned - owner
+    if not owner <= owned or extra & PARTY_WORDS or extra & old.subject_names:
+        return False
+    named = _plain(old.value) & new.value
+    return bool(named or (extra and extra <= new.value) or _verb(old.predicate) in new.value)
+
+
+def _named_alike(has: Claim, named: Claim) -> bool:
+    """ "User has a dog named Biscuit" and "User's dog is called Biscuit": the thing moved to the subject."""
+    if has.predicate != "have" or named.predicate not in ("be_attr", "name") or has.negated or named.negated:
+        return False
+    extra = set(named.subject) - set(has.subject)
+    if len(extra) != 1 or not set(has.subject) < set(named.subject) or not extra <= has.value:
+        return False
+    return bool(named.value) and has.value - extra - {"named", "called"} == named.value
+
+
 def _opposite(word: str, others: frozenset[str]) -> bool:
     """Whether ``others`` holds the opposite of ``word`` ("shy"/"outgoing", "productive"/"unproductive")."""
-    if _OPPOSITE.get(word) in others:
+    if _OPPOSITE.get(word, frozenset()) & others:
         return True
     return any(
         other == prefix + word or word == prefix + other
@@ -913,6 +1078,12 @@ def _lemma_set(claim: Claim) -> set[str]:
     return found
 
 
+_MEASURES = frozenset(
+    "dose dosage amount price cost rent fee budget limit size weight height balance total level payment "
+    "bill".split()
+)
+
+
 def _same_subject(old: Claim, new: Claim) -> bool:
     if set(old.subject) == set(new.subject):
         return True
@@ -925,7 +1096,12 @@ def _same_subject(old: Claim, new: Claim) -> bool:
         # "User's phone is a Pixel 8" and "User uses a Pixel 8 phone": the thing moved from the
         # subject to the object. Not for people or pets ("User plays tennis with his sister").
         shorter = new if len(b) < len(a) else old
-        return not (extra & PARTY_WORDS) and extra <= shorter.value and not (extra & shorter.subject_names)
+        # "User's sertraline dose was increased" and "User takes sertraline": a measure of it.
+        return (
+            not (extra & PARTY_WORDS)
+            and extra - _MEASURES <= shorter.value
+            and not (extra & shorter.subject_names)
+        )
     return False
 
 
