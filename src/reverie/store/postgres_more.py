@@ -62,6 +62,28 @@ class PgConversationStatements:
     def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         return self._store.read(sql, params)
 
+    # working state -------------------------------------------------------------------
+    def get_working_state(self, conversation_id: int) -> str | None:
+        """A conversation's working state (JSON text), if any."""
+        rows = self._store.read(
+            "SELECT state FROM working_state WHERE conversation_id = %s AND user_id = %s",
+            (conversation_id, self.user_id),
+        )
+        return str(rows[0]["state"]) if rows else None
+
+    def put_working_state(self, conversation_id: int, state: str, now: float) -> None:
+        """Replace a conversation's working state (JSON text); NotFound for another user's conversation."""
+        row: Any = self._store.write(
+            "INSERT INTO working_state (conversation_id, user_id, state, updated_at)"
+            " SELECT id, user_id, %s, %s FROM conversations WHERE id = %s AND user_id = %s"
+            " ON CONFLICT (conversation_id) DO UPDATE SET state = excluded.state, updated_at ="
+            " excluded.updated_at"
+            " RETURNING conversation_id",
+            (state, now, conversation_id, self.user_id),
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"No conversation with id {conversation_id}")
+
     # conversations -----------------------------------------------------------------
     def start_conversation(self, interface: str, now: float, *, is_private: bool = False) -> ConversationRow:
         """Open a new conversation."""

@@ -20,7 +20,7 @@ from reverie.store.base import (
 from reverie.store.postgres_maintenance import PgMaintenanceStatements
 from reverie.store.postgres_more import PgConversationStatements
 from reverie.store.postgres_search import ranked
-from reverie.store.postgres_topics import PgTopicStatements
+from reverie.store.topics import Topics
 
 if TYPE_CHECKING:
     from reverie.store.postgres import PgStore
@@ -72,11 +72,12 @@ def _prefixed(columns: str, alias: str) -> str:
     return ", ".join(f"{alias}.{name.strip()}" for name in columns.split(","))
 
 
-class PgUserStore(PgConversationStatements, PgMaintenanceStatements, PgTopicStatements):
+class PgUserStore(PgConversationStatements, PgMaintenanceStatements, Topics):
     """One user's view of a :class:`PgStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: PgStore, user_id: int) -> None:
         self._store = store
+        self.db = store.db
         self.user_id = user_id
 
     @contextmanager

@@ -21,7 +21,7 @@ from reverie.store.base import (
 )
 from reverie.store.sqlite_maintenance import MaintenanceStatements
 from reverie.store.sqlite_more import ConversationStatements
-from reverie.store.sqlite_topics import TopicStatements
+from reverie.store.topics import Topics
 
 if TYPE_CHECKING:
     from reverie.store.sqlite import SqliteStore
@@ -117,11 +117,12 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class SqliteUserStore(ConversationStatements, MaintenanceStatements, TopicStatements):
+class SqliteUserStore(ConversationStatements, MaintenanceStatements, Topics):
     """One user's view of a :class:`SqliteStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: SqliteStore, user_id: int) -> None:
         self._store = store
+        self.db = store.db
         self.user_id = user_id
         self._owner = f"u{user_id}"
 
