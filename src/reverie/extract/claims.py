@@ -64,6 +64,7 @@ _VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
+    become upgrade downgrade promote land accept
     """.split()
 )
 _IRREGULAR = {
@@ -141,6 +142,8 @@ _IRREGULAR = {
     "dies": "die",
     "dying": "die",
     "found": "find",
+    "became": "become",
+    "becomes": "become",
 }
 # Predicates that mean the same thing, folded to one name.
 _SYNONYMS = {
@@ -367,6 +370,9 @@ _NOUN_SYNONYMS = {
     "daily": "day",
 }
 _NEG_WORDS = frozenset({"not", "never", "no"})
+_JOBS = frozenset({"job", "position", "role", "post"})
+_MARITAL = frozenset({"single", "married", "divorced", "widowed", "engaged", "separated"})
+_JOB_DETERMINERS = frozenset({"a", "an", "the", "new", "first", "different", "full-time", "part-time"})
 # What a kind of relative or pet falls under: "has no siblings" is contradicted by "has a brother".
 _KINDS = {
     "brother": "sibling",
@@ -387,7 +393,7 @@ _KINDS = {
     "boyfriend": "partner",
     "girlfriend": "partner",
 }
-_SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchange"})
+_SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchange", "upgrade", "downgrade"})
 _PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
 _CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
 # Words that soften a number ("about 85000"): neither a particle of the verb nor part of the value.
@@ -673,7 +679,7 @@ def parse_claim(text: str) -> Claim:
         negated = True  # "used to play" = no longer plays
     if not predicate:
         return unread
-    changed = any(t in _CHANGE for t in rest[: i + 3])
+    changed = any(t in _CHANGE for t in rest[: i + 3]) or predicate.startswith(("go_up", "go_down"))
     if value_tokens[:1] == ["no"] and value_tokens[1:2] != ["longer"]:
         negated, value_tokens = True, value_tokens[1:]  # "has no tattoos"
     while value_tokens[:1] and value_tokens[0] in _CHANGE:
@@ -725,6 +731,8 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         return "", [], False, False
     negated = False
     words = list(tokens)
+    if words[:3] in (["can", "not", "stand"], ["could", "not", "stand"]):
+        return "dislike", words[3:], False, False  # "can't stand cilantro" = dislikes cilantro
     # "does not drink", "has never been", "will no longer": auxiliaries and negation first.
     while len(words) > 1 and (
         words[0] in _AUX - _COPULA - {"has", "have", "had", "got", "gets"}
@@ -737,6 +745,19 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         words = words[1:]
     head = words[0]
     lemma = _lemma(head)
+    if len(words) > 1 and (lemma == "become" or (lemma == "get" and words[1].endswith("ed"))):
+        return _copula(words[1:], negated)  # "became a midwife", "got married to Alex"
+    job = _strip(words[1:], _JOB_DETERMINERS)
+    if lemma in ("get", "have", "start", "land", "take", "find", "accept") and job[:1] and job[0] in _JOBS:
+        # "got a new job at Microsoft" = works at Microsoft; "has a job as a nurse" = works as one
+        after = job[1:]
+        if after[:1] == ["as"]:
+            return "work_as", after[1:], negated, False
+        return "work_at", after[1:] if after[:1] and after[0] in _PREPOSITIONS else after, negated, False
+    if lemma == "have" and any(w in ("allergy", "intolerance") for w in words[1:5]):
+        at = next(i for i, w in enumerate(words) if w in ("allergy", "intolerance"))
+        if at > 1:  # "has a peanut allergy" = is allergic to peanuts
+            return "allergic_to", [w for w in words[1:at] if w not in _DETERMINERS], negated, False
     # "stopped playing tennis", "quit smoking", "gave up coffee", "no longer plays"
     if lemma in _CEASE and len(words) > 1:
         after = words[1:]
@@ -816,11 +837,14 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         if prep == "in" and rest[1:2] and (rest[1].isdigit() or rest[1] in _MONTHS):
             return "be_born_on", rest[1:], negated, False
         return "be_born_in", rest[1:] if prep else rest, negated, False
+    if words[0] in _MARITAL and words[1:2] != ["to"]:
+        return "marry", words, negated, False  # "is single" -> "is married to Alex": one status
     for phrase in ("allergic to", "intolerant to", "intolerant of", "sensitive to"):
         if text.startswith(phrase):
             return "allergic_to", words[len(phrase.split()) :], negated, False
     for phrase, name in (
         ("married to", "marry"),
+        ("in a relationship with", "marry"),
         ("engaged to", "marry"),
         ("called", "name"),
         ("named", "name"),
@@ -834,6 +858,8 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         ("a huge fan of", "like"),
         ("fond of", "like"),
         ("interested in", "like"),
+        ("fluent in", "speak"),
+        ("promoted to", "work_as"),
         ("passionate about", "like"),
         ("into", "like"),
         ("afraid of", "fear"),
@@ -850,6 +876,8 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
             return name, words[len(phrase.split()) :], negated, False
     if words[0] in ("a", "an") and len(words) >= 2:
         nouns = [w for w in words[1:] if w not in STOPWORDS]
+        if "student" in nouns[:3] or "pupil" in nouns[:3]:
+            return "attend", words[1:], negated, False  # "is a student at MIT" = attends MIT
         if nouns and nouns[-1] in _OCCUPATIONS or any(w in _OCCUPATIONS for w in nouns[:3]):
             return "work_as", words[1:], negated, False  # "is a nurse" = works as a nurse
         return "be_a", words[1:], negated, False
@@ -946,7 +974,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
     if not _same_subject(old, new):
         return "distinct"
-    moved = new.changed and old.predicate == new.predicate  # "now meets on Thursdays"
+    # "now meets on Thursdays": a recurring time moved (a year would date another event)
+    moved = new.changed and old.predicate == new.predicate and not any(map(_is_year, old.dates | new.dates))
     if old.dates and new.dates and old.dates != new.dates and not moved:
         return "distinct"  # the same kind of event at another time: another event
     ceased = old.ceased or new.ceased
@@ -1035,7 +1064,11 @@ def _swaps(old: Claim, new: Claim) -> bool:
         return False
     owner, owned = set(new.subject), set(old.subject)
     extra = owned - owner
-    if not owner <= owned or extra & PARTY_WORDS or extra & old.subject_names:
+    if not owner <= owned:
+        return False
+    if extra and extra <= new.value:
+        return True  # "User's dentist is Dr. Patel" -> "User switched dentists to Dr. Kim"
+    if extra & PARTY_WORDS or extra & old.subject_names:
         return False
     named = _plain(old.value) & new.value
     return bool(named or (extra and extra <= new.value) or _verb(old.predicate) in new.value)
@@ -1099,7 +1132,7 @@ def _same_subject(old: Claim, new: Claim) -> bool:
         # "User's sertraline dose was increased" and "User takes sertraline": a measure of it.
         return (
             not (extra & PARTY_WORDS)
-            and extra - _MEASURES <= shorter.value
+            and (extra <= shorter.value or bool(extra - _MEASURES) and extra - _MEASURES <= shorter.value)
             and not (extra & shorter.subject_names)
         )
     return False
