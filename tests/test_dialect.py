@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from reverie import Settings
 from reverie.store import open_store
+from reverie.store.base import DocumentFile, NewChunk
 from reverie.store.dialect import Dialect
 from reverie.store.postgres import PgStore
 from reverie.store.postgres_dialect import pyformat
@@ -80,5 +82,25 @@ def test_a_failed_transaction_leaves_nothing(settings: Settings) -> None:
             )
             raise RuntimeError("abandon")
         assert db.row("SELECT id FROM users WHERE name = ?", ("ghost",)) is None
+    finally:
+        store.close()
+
+
+def test_a_document_saved_twice_keeps_its_id_and_its_vectors(settings: Settings) -> None:
+    store, db = _dialect(settings)
+    vectors = [np.array([n, 0.5, -1.0], dtype="<f4").tobytes() for n in range(3)]
+    chunks = [NewChunk(n, f"bomba rice {n}", "Paella", "Notes", None, 3, vectors[n]) for n in range(3)]
+    file = DocumentFile("notes/paella.md", "paella.md", "md", "h1", 120)
+    try:
+        first = store.save_document(file, status="indexed", reason="", chunks=chunks, model_id="m", now=5.0)
+        again = store.save_document(
+            file, status="indexed", reason="", chunks=chunks[:2], model_id="m", now=6.0
+        )
+        assert (again.id, again.chunk_count, again.updated_at) == (first.id, 2, 6.0)
+        ids, blobs = store.chunk_vectors("m")
+        assert blobs == vectors[:2] and len(ids) == 2
+        assert [row.index for row in sorted(store.get_chunks(ids), key=lambda row: row.id)] == [0, 1]
+        assert [chunk_id for chunk_id, _ in store.search_chunks(["bomba"], 5)] != []
+        assert store.document_totals()["chunks"] == 2
     finally:
         store.close()

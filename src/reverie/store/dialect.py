@@ -52,6 +52,18 @@ class Dialect(ABC):
         """Group the statements run inside into one transaction (nested calls join the outer one)."""
 
     @abstractmethod
+    def vector(self, blob: bytes) -> Any:
+        """A vector (little-endian float32 bytes) as this engine takes it as a parameter."""
+
+    @abstractmethod
+    def id_vectors(self, sql: str, params: Params = ()) -> tuple[list[int], list[bytes]]:
+        """Run a query of (id, vector) rows; the ids and the vectors as float32 bytes."""
+
+    @abstractmethod
+    def rank_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """Document chunks matching any term, (id, BM25 score) best first; the text weighs most."""
+
+    @abstractmethod
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """A condition that ``column`` is one of ``values`` (a batch), and its parameters."""
 

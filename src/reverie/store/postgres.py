@@ -21,8 +21,8 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from reverie.errors import ConfigError, MigrationError
 from reverie.store.accounts import Accounts
 from reverie.store.dialect import Dialect
+from reverie.store.documents import Documents
 from reverie.store.postgres_dialect import PgDialect
-from reverie.store.postgres_docs import PgDocumentStatements
 from reverie.store.postgres_user import PgUserStore
 from reverie.store.postgres_vectors import register_vector
 from reverie.store.schema import shipped_migrations
@@ -62,7 +62,7 @@ def redact(url: str) -> str:
     return url
 
 
-class PgStore(PgDocumentStatements, Accounts):
+class PgStore(Documents, Accounts):
     """A Reverie database in PostgreSQL (with the pgvector extension)."""
 
     def __init__(self, url: str) -> None:

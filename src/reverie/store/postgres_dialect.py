@@ -11,9 +11,13 @@ from typing import Any
 import psycopg
 
 from reverie.store.dialect import Dialect, Params, Row
+from reverie.store.postgres_search import ranked
+from reverie.store.postgres_vectors import Vector
 
 Conn = psycopg.Connection[dict[str, Any]]
 # psycopg reads every % as a placeholder, even in quoted text; ? and :name in quoted text stay.
+# Chunk text, heading and file title weigh 1.0, 0.6 and 0.4, as in the SQLite engine.
+_CHUNK_WEIGHTS = (1.0, 0.6, 0.4, 0.0)
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|::|\?|%|:([A-Za-z_]\w*)")
 
 
@@ -73,6 +77,41 @@ class PgDialect(Dialect):
     def transaction(self) -> AbstractContextManager[object]:
         """A transaction on a pooled connection held by this thread; nested calls join the outer one."""
         return self._transaction()
+
+    def vector(self, blob: bytes) -> Any:
+        """A pgvector ``vector``, sent in binary."""
+        return Vector(blob)
+
+    def id_vectors(self, sql: str, params: Params = ()) -> tuple[list[int], list[bytes]]:
+        """Run a query of (id, vector) rows, read in binary; the ids and the vectors."""
+        with self._connection() as conn:
+            rows = conn.execute(pyformat(sql), params, binary=True).fetchall()
+        ids: list[int] = []
+        blobs: list[bytes] = []
+        for row in rows:
+            key, blob = row.values()
+            ids.append(int(key))
+            blobs.append(blob)
+        return ids, blobs
+
+    def rank_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """BM25 over the chunks' tsvector, computed as FTS5 does (see postgres_search)."""
+        ctes, params = ranked(
+            table="chunks",
+            tsv="tsv",
+            length="doclen",
+            scope="TRUE",
+            scope_params=[],
+            terms=terms,
+            weights=_CHUNK_WEIGHTS,
+            extra_tokens=0,
+        )
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"{ctes} SELECT id, score FROM ranked ORDER BY score DESC, id LIMIT %s",
+                [*params, max(limit, 1)],
+            ).fetchall()
+        return [(int(row["id"]), float(row["score"])) for row in rows]
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """``column = ANY(?)`` with the values as one array."""

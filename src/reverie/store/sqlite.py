@@ -13,9 +13,9 @@ from pathlib import Path
 from reverie.errors import MigrationError
 from reverie.store.accounts import Accounts
 from reverie.store.dialect import Dialect
+from reverie.store.documents import Documents
 from reverie.store.schema import shipped_migrations
 from reverie.store.sqlite_dialect import SqliteDialect
-from reverie.store.sqlite_docs import DocumentStatements
 from reverie.store.sqlite_user import SqliteUserStore
 
 BUSY_TIMEOUT_MS = 5000
@@ -33,7 +33,7 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     return value if math.isfinite(value) else 0.0
 
 
-class SqliteStore(DocumentStatements, Accounts):
+class SqliteStore(Documents, Accounts):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:

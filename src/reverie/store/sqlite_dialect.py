@@ -12,6 +12,10 @@ from reverie.store.dialect import Dialect, Params, Row
 _BATCH = 500  # values per IN list, well under SQLite's limit on variables
 
 
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
 class SqliteDialect(Dialect):
     """Runs statements on the calling thread's connection of a SQLite store."""
 
@@ -48,6 +52,29 @@ class SqliteDialect(Dialect):
     def transaction(self) -> AbstractContextManager[object]:
         """This thread's write transaction (BEGIN IMMEDIATE); nested calls join the outer one."""
         return self._transaction()
+
+    def vector(self, blob: bytes) -> Any:
+        """The bytes as they are (a BLOB)."""
+        return blob
+
+    def id_vectors(self, sql: str, params: Params = ()) -> tuple[list[int], list[bytes]]:
+        """Run a query of (id, vector BLOB) rows; the ids and the vectors."""
+        ids: list[int] = []
+        blobs: list[bytes] = []
+        for row in self._connection().execute(sql, params):
+            ids.append(int(row[0]))
+            blobs.append(bytes(row[1]))
+        return ids, blobs
+
+    def rank_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """FTS5 over chunks_fts, BM25 weights 1.0, 0.6 and 0.4."""
+        match = "{text heading title}: (" + " OR ".join(_quote(term) for term in terms) + ")"
+        rows = self._connection().execute(
+            "SELECT rowid, -bm25(chunks_fts, 1.0, 0.6, 0.4) AS score FROM chunks_fts"
+            " WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?",
+            (match, max(limit, 1)),
+        )
+        return [(int(row[0]), float(row[1])) for row in rows]
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """``column IN (?, ...)``, one placeholder a value."""

@@ -1,0 +1,178 @@
+"""Documents of both engines: the knowledge base's files, their chunks, text index and vectors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reverie.store.base import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
+from reverie.store.dialect import Dialect
+
+_DOCUMENT_COLUMNS = (
+    "id, owner_id, path, file_name, file_type, file_hash, size_bytes, pages, status, reason, chunk_count,"
+    " token_count, model_id, indexed_at, updated_at"
+)
+
+
+class Documents:
+    """Mixed into each engine's store, which provides ``db``; documents belong to the household."""
+
+    db: Dialect
+
+    def list_documents(self) -> list[DocumentRow]:
+        """Every document, by path."""
+        return [
+            DocumentRow(**row)
+            for row in self.db.rows(f"SELECT {_DOCUMENT_COLUMNS} FROM documents ORDER BY path")
+        ]
+
+    def get_document(self, document_id: int) -> DocumentRow | None:
+        """One document."""
+        row = self.db.row(f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE id = ?", (document_id,))
+        return DocumentRow(**row) if row else None
+
+    def document_by_path(self, path: str, owner_id: int | None = None) -> DocumentRow | None:
+        """The document kept for a path."""
+        row = self.db.row(
+            f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE COALESCE(owner_id, 0) = ? AND path = ?",
+            (owner_id or 0, path),
+        )
+        return DocumentRow(**row) if row else None
+
+    def save_document(
+        self,
+        file: DocumentFile,
+        *,
+        status: DocumentStatus,
+        reason: str,
+        chunks: Sequence[NewChunk],
+        model_id: str,
+        now: float,
+    ) -> DocumentRow:
+        """Create or update a document and replace all its chunks in one transaction.
+
+        A search running meanwhile sees the old chunks or the new ones, never half of each; two
+        processes saving the same file at once queue on its row.
+        """
+        tokens = sum(chunk.token_count for chunk in chunks)
+        indexed_at = now if status == "indexed" else None
+        with self.db.transaction():
+            self.db.run(
+                "INSERT INTO documents (owner_id, path, file_name, file_type, file_hash, size_bytes, pages,"
+                " status, reason, chunk_count, token_count, model_id, indexed_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT ((COALESCE(owner_id, 0)), path) DO UPDATE SET file_name = excluded.file_name,"
+                " file_type = excluded.file_type, file_hash = excluded.file_hash,"
+                " size_bytes = excluded.size_bytes, pages = excluded.pages, status = excluded.status,"
+                " reason = excluded.reason, chunk_count = excluded.chunk_count,"
+                " token_count = excluded.token_count, model_id = excluded.model_id,"
+                " indexed_at = excluded.indexed_at, updated_at = excluded.updated_at",
+                (
+                    file.owner_id,
+                    file.path,
+                    file.file_name,
+                    file.file_type,
+                    file.file_hash,
+                    file.size_bytes,
+                    file.pages,
+                    status,
+                    reason,
+                    len(chunks),
+                    tokens,
+                    model_id,
+                    indexed_at,
+                    now,
+                ),
+            )
+            saved = self.document_by_path(file.path, file.owner_id)
+            assert saved is not None
+            self.db.run("DELETE FROM chunks WHERE document_id = ?", (saved.id,))
+            self.db.run_many(
+                "INSERT INTO chunks (document_id, chunk_index, text, heading, title, page, token_count,"
+                " embedding, model_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        saved.id,
+                        chunk.index,
+                        chunk.text,
+                        chunk.heading,
+                        chunk.title,
+                        chunk.page,
+                        chunk.token_count,
+                        self.db.vector(chunk.embedding) if chunk.embedding is not None else None,
+                        model_id if chunk.embedding is not None else None,
+                    )
+                    for chunk in chunks
+                ],
+            )
+            self.db.run("UPDATE documents_version SET version = version + 1")
+        return saved
+
+    def delete_document(self, document_id: int) -> bool:
+        """Remove a document and its chunks; False if there was none."""
+        with self.db.transaction():
+            self.db.run("DELETE FROM chunks WHERE document_id = ?", (document_id,))
+            gone = self.db.run("DELETE FROM documents WHERE id = ?", (document_id,))
+            self.db.run("UPDATE documents_version SET version = version + 1")
+        return gone == 1
+
+    def search_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """Chunks matching any term, (id, BM25 score) best first; the text weighs most."""
+        return self.db.rank_chunks(terms, limit) if terms else []
+
+    def get_chunks(self, chunk_ids: Sequence[int]) -> list[ChunkRow]:
+        """Chunks by id, with their file (any order)."""
+        found: list[ChunkRow] = []
+        for batch in self.db.batches(list(chunk_ids)):
+            among, params = self.db.one_of("c.id", batch)
+            rows = self.db.rows(
+                "SELECT c.id, c.document_id, c.chunk_index, c.text, c.heading, c.page, c.token_count,"
+                f" d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE {among}",
+                params,
+            )
+            found.extend(
+                ChunkRow(
+                    id=row["id"],
+                    document_id=row["document_id"],
+                    index=row["chunk_index"],
+                    text=row["text"],
+                    heading=row["heading"],
+                    page=row["page"],
+                    token_count=row["token_count"],
+                    file_name=row["file_name"],
+                    path=row["path"],
+                )
+                for row in rows
+            )
+        return found
+
+    def chunk_vectors(self, model_id: str) -> tuple[list[int], list[bytes]]:
+        """Ids (ascending) and vectors of every chunk embedded by this model."""
+        return self.db.id_vectors(
+            "SELECT id, embedding FROM chunks WHERE model_id = ? AND embedding IS NOT NULL ORDER BY id",
+            (model_id,),
+        )
+
+    def documents_version(self) -> int:
+        """A number that changes whenever chunks change."""
+        row = self.db.row("SELECT version FROM documents_version")
+        return int(row["version"]) if row else 0
+
+    def document_totals(self) -> dict[str, Any]:
+        """documents, indexed, skipped, excluded, chunks, tokens and last_indexed."""
+        row = self.db.row(
+            "SELECT COUNT(*) AS documents, COUNT(CASE WHEN status = 'indexed' THEN 1 END) AS indexed,"
+            " COUNT(CASE WHEN status = 'skipped' THEN 1 END) AS skipped,"
+            " COUNT(CASE WHEN status = 'excluded' THEN 1 END) AS excluded,"
+            " COALESCE(SUM(chunk_count), 0) AS chunks, COALESCE(SUM(token_count), 0) AS tokens,"
+            " MAX(indexed_at) AS last_indexed FROM documents"
+        )
+        assert row is not None
+        counts = {
+            name: int(row[name])
+            for name in ("documents", "indexed", "skipped", "excluded", "chunks", "tokens")
+        }
+        return {**counts, "last_indexed": row["last_indexed"]}
+
+
+__all__ = ["Documents"]
