@@ -28,6 +28,23 @@ STOPWORDS = frozenset(
     something did do does please thing things s t just also get got like
     """.split()
 )
+# Numbers written as words, for reading facts (extract/claims.py) and times (retrieve/timeexpr.py).
+WORD_NUMBERS = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+} | {
+    word: 10 * tens
+    for tens, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)
+}
+WORD_NUMBERS["hundred"] = 100
+_TENS = "|".join(word for word, value in WORD_NUMBERS.items() if value in range(20, 100, 10))
+_UNITS = "|".join(word for word, value in WORD_NUMBERS.items() if 1 <= value <= 9)
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({_TENS})[- ]({_UNITS})|({'|'.join(sorted(WORD_NUMBERS, key=len, reverse=True))}))\b(?!-)"
+)
 MAX_QUERY_TERMS = 12
 # A search query longer than this is refused (413): no one types it, and it is work for nothing.
 MAX_QUERY_BYTES = 8 * 1024
@@ -108,15 +125,28 @@ def count_tokens(text: str) -> int:
     return max(math.ceil(len(text) / 4), math.ceil(word_count * 4 / 3) + punctuation)
 
 
+def number_words_as_digits(text: str) -> str:
+    """``text`` (lower case) with numbers in words in digits: "twenty-nine" -> "29", "twelve" -> "12"."""
+
+    def digits(match: re.Match[str]) -> str:
+        if match.group(3):
+            return str(WORD_NUMBERS[match.group(3)])
+        return str(WORD_NUMBERS[match.group(1)] + WORD_NUMBERS[match.group(2)])
+
+    return _NUMBER_WORD.sub(digits, text)
+
+
 __all__ = [
     "MAX_QUERY_BYTES",
     "MAX_QUERY_TERMS",
     "STOPWORDS",
+    "WORD_NUMBERS",
     "check_query",
     "count_tokens",
     "fold",
     "keyword_terms",
     "normalize_key",
+    "number_words_as_digits",
     "token_set",
     "token_similarity",
     "words",

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from reverie.text import STOPWORDS, fold
+from reverie.text import STOPWORDS, WORD_NUMBERS, fold, number_words_as_digits
 
 Verdict = Literal["same", "refines", "update", "contradiction", "distinct", "unsure"]
 
@@ -64,7 +64,7 @@ _VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    become upgrade downgrade promote land accept
+    become upgrade downgrade promote land accept finish complete get
     """.split()
 )
 _IRREGULAR = {
@@ -143,6 +143,8 @@ _IRREGULAR = {
     "dying": "die",
     "found": "find",
     "became": "become",
+    "gets": "get",
+    "getting": "get",
     "becomes": "become",
 }
 # Predicates that mean the same thing, folded to one name.
@@ -188,6 +190,8 @@ _SYNONYMS = {
     "be_named": "name",
     "go_by": "name",
     "practise": "practice",
+    "get_up": "wake_up",
+    "get_up_at": "wake_up_at",
     "jog": "run",
     "bike": "cycle",
     "be_allergic_to": "allergic_to",
@@ -275,9 +279,12 @@ _OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in _OPPOSITES:
     _OPPOSITE[_a] = _OPPOSITE.get(_a, frozenset()) | {_b}
     _OPPOSITE[_b] = _OPPOSITE.get(_b, frozenset()) | {_a}
+_PROJECTS = frozenset({"train_for", "prepare_for", "work_on", "read", "write", "study", "learn", "build"})
 # Events that end a state: "graduated from law school" ends "studies law".
 _ENDS = {
     "graduate_from": frozenset({"study", "attend"}),
+    "finish": _PROJECTS,
+    "complete": _PROJECTS,
     "graduate": frozenset({"study", "attend"}),
     "leave": frozenset({"work_at", "live_in", "attend"}),
     "divorce": frozenset({"marry"}),
@@ -423,10 +430,8 @@ _OCCUPATIONS = frozenset(
     paralegal pharmacologist radiologist dietitian nutritionist trainer instructor
     """.split()
 )
-_NUMBER_WORDS = frozenset(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
-    "ninety hundred thousand half dozen once twice".split()
+_NUMBER_WORDS = frozenset(WORD_NUMBERS) | frozenset(
+    "thousand half dozen once twice first second third fourth fifth sixth seventh eighth ninth tenth".split()
 )
 _MONTHS = frozenset(
     "january february march april may june july august september october november december "
@@ -473,27 +478,6 @@ class Claim:
         return f"{owner}.{self.predicate}"
 
 
-_WORD_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "hundred": 100,
-}
 _CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\b\.?|p\.?m\b\.?)")
 
 
@@ -511,10 +495,9 @@ def _normalise(text: str) -> str:
     out = re.sub(r"\b(\d+)k\b", lambda m: m.group(1) + "000", out)
     out = _CLOCK.sub(_clock, out)
     out = re.sub(r"\b(\d):(\d{2})\b", r"0\1:\2", out)
-    out = re.sub(
-        r"\b(" + "|".join(_WORD_NUMBERS) + r")\b(?!-)", lambda m: str(_WORD_NUMBERS[m.group(1)]), out
-    )
+    out = number_words_as_digits(out)
     out = re.sub(r"\bno more\b", "no longer", out)
+    out = re.sub(r"\b(?:these days|nowadays|at the moment|right now|at present)\b", "now", out)
     out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
     return out
 
@@ -628,7 +611,7 @@ def _noun(word: str) -> str:
     return _NOUN_SYNONYMS.get(word, word)
 
 
-_LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?=(?:the )?user\b)")
+_LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?:and |but |so )?(?=(?:the )?user\b)")
 _APPOSITIVE = re.compile(r"^([\w'-]+(?: [\w'-]+)?), (?:the )?(user's [\w' -]+?),\s*")
 _INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?user's .+)$")
 
@@ -691,7 +674,7 @@ def parse_claim(text: str) -> Claim:
         and subject[0] == "user"
         and subject[-1] in _ATTRIBUTE_PREDICATES
         and not set(subject[1:-1]) & (PARTY_WORDS | names)
-        and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr")
+        and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr", "name")
     ):
         # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person)
         predicate = _ATTRIBUTE_PREDICATES[subject[-1]]
@@ -806,6 +789,8 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     ):
         # "likes playing chess" = "likes chess" for the value
         rest = [_lemma(rest[0]), *rest[1:]]
+    if name not in _SYNONYMS and name != lemma and "_" not in _SYNONYMS.get(lemma, "_"):
+        name = _SYNONYMS[lemma] + name[len(lemma) :]  # "bikes to work" = "cycles to work"
     name = _SYNONYMS.get(name, name)
     if lemma not in _VERBS and lemma not in ("have", "do", "get") and head not in _IRREGULAR:
         guessed = _guessed_verb(head, words[1] if len(words) > 1 else None)
@@ -859,6 +844,9 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         ("fond of", "like"),
         ("interested in", "like"),
         ("fluent in", "speak"),
+        ("employed as", "work_as"),
+        ("working at", "work_at"),
+        ("a member of", "belong_to"),
         ("promoted to", "work_as"),
         ("passionate about", "like"),
         ("into", "like"),
@@ -906,7 +894,9 @@ def _attribute_predicate(subject: tuple[str, ...], predicate: str, value: list[s
     content = _content(value)
     if not content or content[0] in _INTENSIFIERS or value[:1] and value[0] in _INTENSIFIERS:
         return predicate
-    if any(w in names for w in content) or any(re.fullmatch(r"\d+\w*", w) for w in content):
+    if any(w in names or w in {_noun(n) for n in names} for w in content) or any(
+        re.fullmatch(r"\d+\w*", w) for w in content
+    ):
         return "be_attr"
     if len(content) == 1 and content[0].endswith(_ADJECTIVE_ENDINGS):
         return predicate
@@ -994,6 +984,9 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
                 return "update"  # "lives alone" -> "now lives with a roommate"
             if old.predicate in _BE_FAMILY and (new.predicate in _BE_FAMILY or old.value & new.value):
                 return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
+        if old.predicate in _BE_FAMILY and new.predicate in _BE_FAMILY and not (old.negated or new.negated):
+            if any(_opposite(word, new.value) for word in old.value):
+                return "contradiction"  # "is religious" -> "is an atheist"
         if old.predicate in _KNOWN and new.predicate in _KNOWN:
             return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
         if moved_words and old.numbers and old.numbers == new.numbers and not (old.negated or new.negated):

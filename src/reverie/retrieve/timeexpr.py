@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
+from reverie.text import WORD_NUMBERS
+
 MONTHS = {
     name: index
     for index, names in enumerate(
@@ -39,16 +41,7 @@ _WEEKDAYS = {
 _NUMBERS = {
     "a": 1,
     "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
+    **{word: value for word, value in WORD_NUMBERS.items() if value},
     "a couple of": 2,
     "a few": 3,
     "several": 3,
