@@ -20,6 +20,7 @@ or the event loop) when latency grows while the cores idle.
     .venv/bin/python bench/chat_load.py                 # 60 s per load, 2 rounds
     .venv/bin/python bench/chat_load.py --seconds 15    # a quick run
     .venv/bin/python bench/chat_load.py --engine postgres
+    .venv/bin/python bench/chat_load.py --seeded /tmp/chatload-seed   # seed once, reuse after
 
 Every request goes to 127.0.0.1; each load is bounded by ``--seconds`` and its client count.
 """
@@ -279,6 +280,9 @@ class Bench:
 
     def _seed(self) -> str:
         started = time.perf_counter()
+        kept = self.args.seeded
+        if kept is not None and (kept / "reverie.db").exists() and self.args.engine == "sqlite":
+            shutil.copytree(kept, self.tmp, dirs_exist_ok=True)  # seeded by an earlier run
         memory = Memory(load_settings(home=self.tmp, environ=self.env))
         try:
             rnd = random.Random(7)
@@ -293,6 +297,8 @@ class Bench:
             count = memory.count()
         finally:
             memory.close()
+        if kept is not None and not (kept / "reverie.db").exists() and self.args.engine == "sqlite":
+            shutil.copytree(self.tmp, kept, dirs_exist_ok=True)
         print(f"seeded {count} memories in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         return secret
 
@@ -539,6 +545,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="identical rounds against one server")
     parser.add_argument("--engine", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--set", action="append", help="extra REVERIE_X=value for the server")
+    parser.add_argument(
+        "--seeded",
+        type=Path,
+        help="SQLite: copy the seeded home from this folder (seed there first when it is empty)",
+    )
     args = parser.parse_args()
     if not 0 < args.seconds <= 600 or max([*args.sessions, *args.ws, *args.rest, 1]) > 200:
         raise SystemExit("--seconds must be in (0, 600] and each load at most 200 clients")

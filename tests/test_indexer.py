@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -123,5 +124,69 @@ def test_indexer_waits_report_a_deadline(memory: Memory) -> None:
         assert memory.wait_indexed(WAIT)
         indexer.add(memory.scope.user_id, [row.id])
         assert indexer.wait(WAIT) and indexer.pending == 0
+    finally:
+        indexer.close()
+
+
+class _Counting:
+    """Wraps an embedder's embed_batch and keeps every text it was given."""
+
+    def __init__(self, memory: Memory) -> None:
+        assert memory.indexer is not None
+        self.embedder = memory.indexer.service.embedder
+        self.texts: list[str] = []
+        self._embed = self.embedder.embed_batch
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        self.texts += texts
+        return self._embed(texts)
+
+
+def test_each_window_is_embedded_once_when_its_next_turn_comes(memory: Memory) -> None:
+    """A turn's window waits for the next turn instead of being embedded twice."""
+    indexer = memory.indexer
+    assert indexer is not None
+    counting = _Counting(memory)
+    counting.embedder.embed_batch = counting  # type: ignore[method-assign]
+    conv = memory.start_conversation("chat")
+    first = memory.add_message(conv, "user", "Where did we put the camping stove?")
+    second = memory.add_message(conv, "assistant", "In the garage, on the top shelf")
+    assert indexer.wait(WAIT, windows=False)
+    assert _vector(memory, "message", first.id) is not None
+    assert _vector(memory, "message", second.id) is not None
+    assert _vector(memory, "message_window", first.id) is not None  # whole: it has its next turn
+    assert _vector(memory, "message_window", second.id) is None  # open: waits for the next turn
+    assert indexer.open_windows == 1
+    third = memory.add_message(conv, "user", "Thanks, and the tent?")
+    assert indexer.wait(WAIT, windows=False)
+    window = _vector(memory, "message_window", second.id)
+    assert window is not None
+    service = memory.embeddings  # not the indexer's own (counted) embedder
+    assert service is not None
+    expected = service.embed([window_vector_text(first, second, third, memory.tz)])[0]
+    assert float(np.dot(window, expected)) > 0.999
+    assert len(counting.texts) == 5  # three turns, two whole windows; nothing embedded twice
+    # Waiting for everything embeds the last turn's open window as it is.
+    assert memory.wait_indexed(WAIT)
+    assert _vector(memory, "message_window", third.id) is not None
+    assert indexer.open_windows == 0 and len(counting.texts) == 6
+
+
+def test_an_open_window_is_embedded_when_no_next_turn_comes(memory: Memory) -> None:
+    service = memory.embeddings
+    assert service is not None
+    indexer = MessageIndexer(memory.store, service, memory.tz, gather_seconds=0.0, open_seconds=0.0)
+    try:
+        conv = memory.start_conversation("chat")
+        text = "Call the garage about the winter tyres"
+        row = memory.scope.add_message(  # recorded past Memory's own indexer
+            conv.id, "user", text, memory.clock(), index_text=text, window_text=text
+        )
+        indexer.add(memory.scope.user_id, [row.id])
+        deadline = time.monotonic() + WAIT  # a deadline, not a delay
+        while indexer.open_windows or not indexer.wait(0, windows=False):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert _vector(memory, "message_window", row.id) is not None
     finally:
         indexer.close()

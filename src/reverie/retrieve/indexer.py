@@ -2,10 +2,15 @@
 
 Recording a turn is a plain insert: its keyword rows are written in the same transaction, so
 it is searchable by keywords at once. Its two vectors (the dated turn and its dated window,
-see :mod:`reverie.retrieve.episodes`) and the refreshed window of the turn before it (which now
-has a next turn) cost several embeddings, which a spoken reply must not wait for. They are
-made here, on one thread, a batch at a time: a turn becomes searchable by meaning as soon as
-its batch lands (tens of milliseconds later when the machine is idle).
+see :mod:`reverie.retrieve.episodes`) cost embeddings, which a spoken reply must not wait for.
+They are made here, on one thread, a batch at a time: a turn becomes searchable by meaning as
+soon as its batch lands (tens of milliseconds later when the machine is idle).
+
+Each window is embedded once, when it is whole: a turn's window takes in the next turn, so it
+waits (an *open* window) until that turn is recorded, or for :data:`OPEN_WINDOW_SECONDS`
+when none comes (the conversation's last turn); only a window that waited that long and then
+got a next turn is embedded again. Until its window lands a turn is found by its own vector.
+:meth:`MessageIndexer.wait` and :meth:`MessageIndexer.close` embed open windows at once.
 
 Nothing is lost in a crash: a turn without its vectors stays in the database and
 :meth:`MessageIndexer.recover` (run when a server starts) finds every such turn and indexes it.
@@ -16,7 +21,8 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Collection, Iterable, Sequence
 from datetime import tzinfo
 
 from reverie.embed.service import EmbeddingService, to_blob
@@ -29,6 +35,8 @@ BATCH = 64
 #: How long the indexer lets more turns arrive before it embeds (a user turn and its reply
 #: usually land in one batch, one ONNX run instead of two).
 GATHER_SECONDS = 0.05
+#: How long a turn's window waits for the next turn before it is embedded without it.
+OPEN_WINDOW_SECONDS = 60.0
 #: The indexer's thread runs at a lower CPU priority (Linux nice): under load the turns being
 #: answered go first and the batches catch up when the load drops.
 NICENESS = 10
@@ -45,16 +53,20 @@ class MessageIndexer:
         *,
         gather_seconds: float = GATHER_SECONDS,
         batch: int = BATCH,
+        open_seconds: float = OPEN_WINDOW_SECONDS,
     ) -> None:
         self.store = store
         self.service = service
         self.tz = tz
         self.gather_seconds = gather_seconds
         self.batch = batch
+        self.open_seconds = open_seconds
         self._ready = threading.Condition()
         self._queued: dict[int, set[int]] = {}
+        self._open: dict[int, dict[int, float]] = {}  # user -> {turn: when its window is due}
         self._scan = False
         self._busy = False
+        self._waiters = 0
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -73,10 +85,21 @@ class MessageIndexer:
             self._start()
             self._ready.notify_all()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until everything queued so far has landed; False if ``timeout`` passed first."""
+    def wait(self, timeout: float | None = None, *, windows: bool = True) -> bool:
+        """Block until everything recorded so far has landed; False if ``timeout`` passed first.
+
+        Open windows are embedded at once too, unless ``windows`` is False (then they keep
+        waiting for their next turn, and only the queued turns are waited for).
+        """
         with self._ready:
-            return self._ready.wait_for(self._idle, timeout)
+            if not windows:
+                return self._ready.wait_for(self._drained, timeout)
+            self._waiters += 1
+            try:
+                self._ready.notify_all()
+                return self._ready.wait_for(self._idle, timeout)
+            finally:
+                self._waiters -= 1
 
     @property
     def pending(self) -> int:
@@ -84,8 +107,14 @@ class MessageIndexer:
         with self._ready:
             return sum(len(ids) for ids in self._queued.values())
 
+    @property
+    def open_windows(self) -> int:
+        """Turns whose window waits for the next turn (see the module docstring)."""
+        with self._ready:
+            return sum(len(ids) for ids in self._open.values())
+
     def close(self) -> None:
-        """Index what is queued, then stop the thread."""
+        """Index what is queued and the open windows, then stop the thread."""
         self._closing.set()
         with self._ready:
             self._ready.notify_all()
@@ -95,8 +124,24 @@ class MessageIndexer:
         self._closing.clear()
 
     # the thread -------------------------------------------------------------------------
-    def _idle(self) -> bool:
+    def _drained(self) -> bool:
         return not self._queued and not self._scan and not self._busy
+
+    def _idle(self) -> bool:
+        return self._drained() and not self._open
+
+    def _hurry(self) -> bool:
+        """Open windows are embedded at once: someone waits, or the indexer closes."""
+        return self._waiters > 0 or self._closing.is_set()
+
+    def _due_in(self) -> float | None:
+        """Seconds until the first open window is due (0: now), None when none is open."""
+        if not self._open:
+            return None
+        if self._hurry():
+            return 0.0
+        first = min(due for windows in self._open.values() for due in windows.values())
+        return max(0.0, first - time.monotonic())
 
     def _start(self) -> None:
         if self._thread is None or not self._thread.is_alive():
@@ -107,24 +152,42 @@ class MessageIndexer:
         _lower_priority()
         while True:
             with self._ready:
-                self._ready.wait_for(lambda: self._queued or self._scan or self._closing.is_set())
-                if not self._queued and not self._scan:
-                    return  # closing, nothing left
+                while not (self._queued or self._scan) and (due := self._due_in()) != 0.0:
+                    if self._closing.is_set():
+                        return  # closing, nothing left
+                    self._ready.wait(due)
                 self._busy = True
             try:
-                if not self._closing.is_set():
+                if self._queued and not self._hurry():
                     self._closing.wait(self.gather_seconds)  # let the turn's reply join the batch
                 with self._ready:
                     work, self._queued = self._queued, {}
                     scan, self._scan = self._scan, False
                 if scan:
                     self._scan_all()
-                for user_id, ids in work.items():
-                    self._index_user(user_id, sorted(ids))
+                for user_id, turns in work.items():
+                    self._index_user(user_id, sorted(turns), ())
+                for user_id, windows in self._take_due().items():
+                    self._index_user(user_id, (), sorted(windows))
             finally:
                 with self._ready:
                     self._busy = False
                     self._ready.notify_all()
+
+    def _take_due(self) -> dict[int, list[int]]:
+        """The open windows due now (all of them when hurried), taken out of the open set."""
+        with self._ready:
+            hurry, now = self._hurry(), time.monotonic()
+            due: dict[int, list[int]] = {}
+            for user_id, windows in list(self._open.items()):
+                ready = [item for item, when in windows.items() if hurry or when <= now]
+                for item in ready:
+                    del windows[item]
+                if not windows:
+                    del self._open[user_id]
+                if ready:
+                    due[user_id] = ready
+            return due
 
     def _scan_all(self) -> None:
         try:  # load the model now, at start, rather than with the first turn's batch
@@ -142,45 +205,79 @@ class MessageIndexer:
                     if not fresh:
                         break
                     done.update(fresh)
-                    self._index_user(user.id, fresh)
+                    if kind == "message":
+                        self._index_user(user.id, fresh, (), defer=False)
+                    else:
+                        self._index_user(user.id, (), fresh)
             if done:
                 log.info("Indexed %d turns left without vectors (user %d)", len(done), user.id)
 
-    def _index_user(self, user_id: int, message_ids: Sequence[int]) -> None:
+    def _index_user(
+        self, user_id: int, turns: Sequence[int], windows: Sequence[int], *, defer: bool = True
+    ) -> None:
+        """Embed these turns (turn and window vectors) and these windows alone, a batch at a time."""
         scope = self.store.scope(user_id)
-        for start in range(0, len(message_ids), self.batch):
+        items = [(item, True) for item in turns] + [(item, False) for item in windows]
+        for start in range(0, len(items), self.batch):
+            part = items[start : start + self.batch]
             try:
-                self._index_batch(scope, message_ids[start : start + self.batch])
+                self._index_batch(
+                    scope,
+                    [item for item, whole in part if whole],
+                    [item for item, whole in part if not whole],
+                    defer=defer and not self._hurry(),
+                )
             except ReverieError as exc:  # the turns stay without vectors; recover() or reindex finds them
                 log.warning("Turns of user %d stored without vectors for now: %s", user_id, exc)
                 return
 
-    def _index_batch(self, scope: UserStore, message_ids: Sequence[int]) -> None:
-        rows = scope.get_messages(message_ids)
+    def _index_batch(
+        self, scope: UserStore, turns: Sequence[int], windows: Collection[int], *, defer: bool
+    ) -> None:
+        rows = scope.get_messages([*turns, *windows])
         chosen = {row.id for row in rows}
+        whole = set(turns)
         texts: list[str] = []
         items: list[tuple[VectorKind, int]] = []
-        refreshed: set[int] = set()
+        left_open: list[int] = []
+        closed: set[int] = set()
         for row in rows:
             before, after = scope.message_neighbours(row.id)
-            texts += [turn_vector_text(row, self.tz), window_vector_text(before, row, after, self.tz)]
-            items += [("message", row.id), ("message_window", row.id)]
-            if before is not None and before.id not in chosen and before.id not in refreshed:
-                # The turn before now has a next turn: its window changes.
+            if row.id in whole:
+                texts.append(turn_vector_text(row, self.tz))
+                items.append(("message", row.id))
+            if after is None and defer and row.id in whole:
+                left_open.append(row.id)  # its window waits for the next turn
+            else:
+                texts.append(window_vector_text(before, row, after, self.tz))
+                items.append(("message_window", row.id))
+            if row.id in whole and before is not None and before.id not in chosen and before.id not in closed:
+                # The turn before now has a next turn: its window is whole.
                 texts.append(self._window_before(scope, before, row))
                 items.append(("message_window", before.id))
-                refreshed.add(before.id)
-        if not texts:
-            return
-        vectors = self.service.embed(texts)
-        service = self.service
-        with scope.transaction():
-            for kind in ("message", "message_window"):
-                chosen_items = [
-                    (item_id, to_blob(vectors[i])) for i, (k, item_id) in enumerate(items) if k == kind
-                ]
-                if chosen_items:
-                    scope.put_vectors(kind, chosen_items, service.model_id, service.dimensions)
+                closed.add(before.id)
+        if texts:
+            vectors = self.service.embed(texts)
+            service = self.service
+            with scope.transaction():
+                for kind in ("message", "message_window"):
+                    chosen_items = [
+                        (item_id, to_blob(vectors[i])) for i, (k, item_id) in enumerate(items) if k == kind
+                    ]
+                    if chosen_items:
+                        scope.put_vectors(kind, chosen_items, service.model_id, service.dimensions)
+        self._note_open(scope.user_id, left_open, closed)
+
+    def _note_open(self, user_id: int, opened: Sequence[int], closed: Collection[int]) -> None:
+        with self._ready:
+            windows = self._open.setdefault(user_id, {})
+            for item in closed:
+                windows.pop(item, None)
+            due = time.monotonic() + self.open_seconds
+            for item in opened:
+                windows[item] = due
+            if not windows:
+                del self._open[user_id]
 
     def _window_before(self, scope: UserStore, before: MessageRow, row: MessageRow) -> str:
         earlier, _ = scope.message_neighbours(before.id)
@@ -197,4 +294,4 @@ def _lower_priority() -> None:
         log.debug("Indexer priority unchanged: %s", exc)
 
 
-__all__ = ["BATCH", "GATHER_SECONDS", "MessageIndexer"]
+__all__ = ["BATCH", "GATHER_SECONDS", "OPEN_WINDOW_SECONDS", "MessageIndexer"]
