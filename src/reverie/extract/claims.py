@@ -64,7 +64,7 @@ _VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    become upgrade downgrade promote land accept finish complete get
+    become upgrade downgrade promote land accept finish complete get join
     """.split()
 )
 _IRREGULAR = {
@@ -400,6 +400,7 @@ _KINDS = {
     "boyfriend": "partner",
     "girlfriend": "partner",
 }
+_HOLDING = frozenset({"have", "drive", "use", "ride", "wear", "play"})
 _SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchange", "upgrade", "downgrade"})
 _PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
 _CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
@@ -463,6 +464,7 @@ class Claim:
     ranked: bool = False  # the value orders its words ("prefers tea to coffee")
     order: tuple[str, ...] = ()  # the value's content words in their order
     words: frozenset[str] = field(default=frozenset())
+    fresh: frozenset[str] = frozenset()  # nouns the value calls new ("joined a new gym")
 
     @property
     def single(self) -> bool:
@@ -697,7 +699,7 @@ def parse_claim(text: str) -> Claim:
         subject_names=frozenset(n for n in names if n in subject),
         predicate=predicate,
         value=frozenset(value_words),
-        numbers=_numbers(value_tokens),
+        numbers=_numbers(value_tokens) - names,  # "Fitness First" is a name
         dates=_dates(value_tokens),
         negated=negated,
         ceased=ceased,
@@ -705,6 +707,7 @@ def parse_claim(text: str) -> Claim:
         ranked=any(t in ("to", "over", "than", "instead", "rather") for t in value_tokens),
         order=tuple(value_words),
         words=every,
+        fresh=frozenset(_noun(b) for a, b in zip(value_tokens, value_tokens[1:], strict=False) if a == "new"),
     )
 
 
@@ -962,6 +965,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
     if _named_alike(old, new) or _named_alike(new, old):
         return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
+    if _owned_alike(old, new) or _owned_alike(new, old):
+        return "same"  # "User drives a Volvo" = "User's car is a Volvo"
+    if _renewed(old, new):
+        return "update"  # "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness"
     if not _same_subject(old, new):
         return "distinct"
     # "now meets on Thursdays": a recurring time moved (a year would date another event)
@@ -1075,6 +1082,36 @@ def _named_alike(has: Claim, named: Claim) -> bool:
     if len(extra) != 1 or not set(has.subject) < set(named.subject) or not extra <= has.value:
         return False
     return bool(named.value) and has.value - extra - {"named", "called"} == named.value
+
+
+def _owned_alike(one: Claim, other: Claim) -> bool:
+    """ "User drives a Volvo" and "User's car is a Volvo": what the subject has, said of the thing."""
+    thing = _thing_of(one, other)
+    return bool(thing and one.predicate in _HOLDING and other.value and one.value - {thing} == other.value)
+
+
+def _renewed(old: Claim, new: Claim) -> bool:
+    """ "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness": a new one of the thing."""
+    thing = _thing_of(new, old)
+    return bool(thing and thing in new.fresh)
+
+
+def _thing_of(one: Claim, other: Claim) -> str | None:
+    """The thing ``other`` is said of ("car" in "User's car is a Volvo") when ``one`` has it, else None."""
+    if (
+        other.predicate not in ("be_attr", "be_a")
+        or one.negated
+        or other.negated
+        or one.predicate in _BE_FAMILY
+    ):
+        return None
+    extra = set(other.subject) - set(one.subject)
+    if len(extra) != 1 or not set(one.subject) < set(other.subject) or extra & other.subject_names:
+        return None
+    (thing,) = extra
+    if thing in PARTY_WORDS and _KINDS.get(thing) != "pet":
+        return None  # "User's sister is a nurse" says nothing of what User has
+    return thing
 
 
 def _opposite(word: str, others: frozenset[str]) -> bool:
