@@ -104,3 +104,18 @@ def test_a_document_saved_twice_keeps_its_id_and_its_vectors(settings: Settings)
         assert store.document_totals()["chunks"] == 2
     finally:
         store.close()
+
+
+def test_one_maintenance_run_at_a_time(settings: Settings) -> None:
+    store, _ = _dialect(settings)
+    try:
+        assert store.last_maintenance() is None
+        first = store.claim_maintenance(100.0, "a", min_gap_seconds=60)
+        assert first is not None
+        assert store.claim_maintenance(130.0, "b", min_gap_seconds=60) is None
+        store.finish_maintenance(first, 140.0, "failed", {"pruned": 0})
+        second = store.claim_maintenance(150.0, "b", min_gap_seconds=60)
+        assert second is not None and second != first
+        assert store.last_maintenance() == (150.0, "running")
+    finally:
+        store.close()

@@ -22,6 +22,8 @@ class Dialect(ABC):
     """One engine's way to run the shared statements."""
 
     name: str  # "sqlite" or "postgres", as the migrations folders are named
+    greatest: str  # the larger of two values: GREATEST, or MAX(a, b) on SQLite
+    least: str  # the smaller of two values: LEAST, or MIN(a, b) on SQLite
 
     @abstractmethod
     def rows(self, sql: str, params: Params = ()) -> list[Row]:
@@ -50,6 +52,10 @@ class Dialect(ABC):
     @abstractmethod
     def transaction(self) -> AbstractContextManager[object]:
         """Group the statements run inside into one transaction (nested calls join the outer one)."""
+
+    @abstractmethod
+    def lock(self, key: int) -> None:
+        """Hold the lock ``key`` until this thread's transaction ends; other processes taking it wait."""
 
     @abstractmethod
     def vector(self, blob: bytes) -> Any:

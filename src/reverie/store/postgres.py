@@ -7,7 +7,6 @@ lock, and every statement a :class:`PgUserStore` runs carries its user's id.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from reverie.errors import ConfigError, MigrationError
 from reverie.store.accounts import Accounts
 from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
+from reverie.store.maintenance import MaintenanceRuns
 from reverie.store.postgres_dialect import PgDialect
 from reverie.store.postgres_user import PgUserStore
 from reverie.store.postgres_vectors import register_vector
@@ -30,7 +30,6 @@ from reverie.store.schema import shipped_migrations
 Conn = psycopg.Connection[dict[str, Any]]
 # Advisory lock keys (any constants, the same in every process).
 MIGRATION_LOCK = 7_301_001
-MAINTENANCE_LOCK = 7_301_002
 _POOL_OPTIONS = {"pool_min_size": 1, "pool_max_size": 10, "connect_timeout": 10}
 
 
@@ -62,7 +61,7 @@ def redact(url: str) -> str:
     return url
 
 
-class PgStore(Documents, Accounts):
+class PgStore(Documents, Accounts, MaintenanceRuns):
     """A Reverie database in PostgreSQL (with the pgvector extension)."""
 
     def __init__(self, url: str) -> None:
@@ -403,36 +402,6 @@ class PgStore(Documents, Accounts):
             " consolidation_state"
         )
         return {str(row["state"]): int(row["n"]) for row in rows}
-
-    def claim_maintenance(self, now: float, worker: str, min_gap_seconds: float) -> int | None:
-        """Start a run unless one started within ``min_gap_seconds``; atomic across all processes."""
-        with self.transaction() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MAINTENANCE_LOCK,))
-            recent = conn.execute(
-                "SELECT 1 FROM maintenance_runs WHERE started_at > %s AND status != 'failed' LIMIT 1",
-                (now - min_gap_seconds,),
-            ).fetchone()
-            if recent is not None:
-                return None
-            row = conn.execute(
-                "INSERT INTO maintenance_runs (started_at, worker) VALUES (%s, %s) RETURNING id",
-                (now, worker),
-            ).fetchone()
-        return int(row["id"]) if row else None
-
-    def finish_maintenance(self, run_id: int, now: float, status: str, totals: dict[str, int]) -> None:
-        """Record how a maintenance run ended."""
-        self.write(
-            "UPDATE maintenance_runs SET finished_at = %s, status = %s, totals = %s WHERE id = %s",
-            (now, status, json.dumps(totals), run_id),
-        )
-
-    def last_maintenance(self) -> tuple[float, str] | None:
-        """When the latest run started, and its status."""
-        rows = self.read(
-            "SELECT started_at, status FROM maintenance_runs ORDER BY started_at DESC, id DESC LIMIT 1"
-        )
-        return (float(rows[0]["started_at"]), str(rows[0]["status"])) if rows else None
 
     # users -------------------------------------------------------------------------
     def scope(self, user_id: int) -> PgUserStore:

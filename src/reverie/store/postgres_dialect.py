@@ -42,6 +42,8 @@ class PgDialect(Dialect):
     """Runs statements on this thread's transaction connection of a PostgreSQL store, or a pooled one."""
 
     name = "postgres"
+    greatest = "GREATEST"
+    least = "LEAST"
 
     def __init__(
         self,
@@ -77,6 +79,11 @@ class PgDialect(Dialect):
     def transaction(self) -> AbstractContextManager[object]:
         """A transaction on a pooled connection held by this thread; nested calls join the outer one."""
         return self._transaction()
+
+    def lock(self, key: int) -> None:
+        """A transaction-level advisory lock (``pg_advisory_xact_lock``)."""
+        with self._connection() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
 
     def vector(self, blob: bytes) -> Any:
         """A pgvector ``vector``, sent in binary."""

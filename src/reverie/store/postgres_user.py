@@ -17,7 +17,7 @@ from reverie.store.base import (
     NewSummary,
     SummaryRow,
 )
-from reverie.store.postgres_maintenance import PgMaintenanceStatements
+from reverie.store.maintenance import Maintenance
 from reverie.store.postgres_more import PgConversationStatements
 from reverie.store.postgres_search import ranked
 from reverie.store.topics import Topics
@@ -72,7 +72,7 @@ def _prefixed(columns: str, alias: str) -> str:
     return ", ".join(f"{alias}.{name.strip()}" for name in columns.split(","))
 
 
-class PgUserStore(PgConversationStatements, PgMaintenanceStatements, Topics):
+class PgUserStore(PgConversationStatements, Maintenance, Topics):
     """One user's view of a :class:`PgStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: PgStore, user_id: int) -> None:

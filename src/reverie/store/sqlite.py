@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
 import threading
@@ -14,6 +13,7 @@ from reverie.errors import MigrationError
 from reverie.store.accounts import Accounts
 from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
+from reverie.store.maintenance import MaintenanceRuns
 from reverie.store.schema import shipped_migrations
 from reverie.store.sqlite_dialect import SqliteDialect
 from reverie.store.sqlite_user import SqliteUserStore
@@ -33,7 +33,7 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     return value if math.isfinite(value) else 0.0
 
 
-class SqliteStore(Documents, Accounts):
+class SqliteStore(Documents, Accounts, MaintenanceRuns):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
@@ -292,37 +292,6 @@ class SqliteStore(Documents, Accounts):
                 (now,),
             )
         return cur.rowcount
-
-    def claim_maintenance(self, now: float, worker: str, min_gap_seconds: float) -> int | None:
-        """Start a run unless one started within ``min_gap_seconds`` (atomic across processes)."""
-        with self.transaction() as conn:
-            recent = conn.execute(
-                "SELECT 1 FROM maintenance_runs WHERE started_at > ? AND status != 'failed' LIMIT 1",
-                (now - min_gap_seconds,),
-            ).fetchone()
-            if recent is not None:
-                return None
-            cur = conn.execute(
-                "INSERT INTO maintenance_runs (started_at, worker) VALUES (?, ?)", (now, worker)
-            )
-        return int(cur.lastrowid or 0)
-
-    def finish_maintenance(self, run_id: int, now: float, status: str, totals: dict[str, int]) -> None:
-        """Record how a maintenance run ended."""
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE maintenance_runs SET finished_at = ?, status = ?, totals = ? WHERE id = ?",
-                (now, status, json.dumps(totals), run_id),
-            )
-
-    def last_maintenance(self) -> tuple[float, str] | None:
-        """When the latest run started, and its status."""
-        row = (
-            self.connection()
-            .execute("SELECT started_at, status FROM maintenance_runs ORDER BY started_at DESC LIMIT 1")
-            .fetchone()
-        )
-        return (float(row[0]), str(row[1])) if row else None
 
     def consolidation_counts(self) -> dict[str, int]:
         """How many conversations are in each consolidation state."""

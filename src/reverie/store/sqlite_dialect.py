@@ -20,6 +20,8 @@ class SqliteDialect(Dialect):
     """Runs statements on the calling thread's connection of a SQLite store."""
 
     name = "sqlite"
+    greatest = "MAX"
+    least = "MIN"
 
     def __init__(
         self,
@@ -52,6 +54,9 @@ class SqliteDialect(Dialect):
     def transaction(self) -> AbstractContextManager[object]:
         """This thread's write transaction (BEGIN IMMEDIATE); nested calls join the outer one."""
         return self._transaction()
+
+    def lock(self, key: int) -> None:
+        """Nothing to take: a SQLite write transaction (BEGIN IMMEDIATE) already excludes every other."""
 
     def vector(self, blob: bytes) -> Any:
         """The bytes as they are (a BLOB)."""

@@ -19,7 +19,7 @@ from reverie.store.base import (
     SummaryRow,
     iter_batches,
 )
-from reverie.store.sqlite_maintenance import MaintenanceStatements
+from reverie.store.maintenance import Maintenance
 from reverie.store.sqlite_more import ConversationStatements
 from reverie.store.topics import Topics
 
@@ -117,7 +117,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class SqliteUserStore(ConversationStatements, MaintenanceStatements, Topics):
+class SqliteUserStore(ConversationStatements, Maintenance, Topics):
     """One user's view of a :class:`SqliteStore`; every statement carries ``user_id``."""
 
     def __init__(self, store: SqliteStore, user_id: int) -> None:

@@ -1,0 +1,169 @@
+"""Nightly maintenance of both engines: claimed runs, decay, pruning with audit, retention."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reverie.store.base import DecayRates, PruneReport
+from reverie.store.dialect import Dialect, Row
+
+WEEK = 604800.0
+MAINTENANCE_LOCK = 7_301_002  # any constant, the same in every process
+
+
+def _decay_facts(greatest: str, least: str) -> str:
+    # decay_base is the confidence right after the last access (facts) or update (preferences);
+    # a floor never raises a confidence that was already below it.
+    return f"""
+UPDATE memories SET confidence = CASE WHEN source = 'explicit'
+    THEN {greatest}({least}(COALESCE(decay_base, confidence), :explicit_floor),
+             COALESCE(decay_base, confidence)
+             * safe_pow(:explicit_rate, {greatest}(0.0, :now - last_accessed) / {WEEK}))
+    ELSE {greatest}({least}(COALESCE(decay_base, confidence), :inferred_floor),
+             COALESCE(decay_base, confidence)
+             * safe_pow(:inferred_rate, {greatest}(0.0, :now - last_accessed) / {WEEK}))
+    END,
+    decay_base = COALESCE(decay_base, confidence)
+WHERE user_id = :user AND kind = 'fact' AND status = 'active' AND last_accessed IS NOT NULL
+"""
+
+
+def _decay_preferences(greatest: str, least: str) -> str:
+    return f"""
+UPDATE memories SET confidence =
+    {greatest}({least}(COALESCE(decay_base, confidence), :preference_floor),
+        COALESCE(decay_base, confidence)
+        * safe_pow(:preference_rate, {greatest}(0.0, :now - updated_at) / {WEEK})),
+    decay_base = COALESCE(decay_base, confidence)
+WHERE user_id = :user AND kind = 'preference' AND status = 'active'
+"""
+
+
+class MaintenanceRuns:
+    """Mixed into each engine's store (which provides ``db``): one run at a time over all processes."""
+
+    db: Dialect
+
+    def claim_maintenance(self, now: float, worker: str, min_gap_seconds: float) -> int | None:
+        """Start a run unless one started within ``min_gap_seconds`` (atomic across processes)."""
+        with self.db.transaction():
+            self.db.lock(MAINTENANCE_LOCK)
+            recent = self.db.row(
+                "SELECT 1 AS found FROM maintenance_runs WHERE started_at > ? AND status != 'failed' LIMIT 1",
+                (now - min_gap_seconds,),
+            )
+            if recent is not None:
+                return None
+            return self.db.insert(
+                "INSERT INTO maintenance_runs (started_at, worker) VALUES (?, ?)", (now, worker)
+            )
+
+    def finish_maintenance(self, run_id: int, now: float, status: str, totals: dict[str, int]) -> None:
+        """Record how a maintenance run ended."""
+        self.db.run(
+            "UPDATE maintenance_runs SET finished_at = ?, status = ?, totals = ? WHERE id = ?",
+            (now, status, json.dumps(totals), run_id),
+        )
+
+    def last_maintenance(self) -> tuple[float, str] | None:
+        """When the latest run started, and its status."""
+        row = self.db.row(
+            "SELECT started_at, status FROM maintenance_runs ORDER BY started_at DESC, id DESC LIMIT 1"
+        )
+        return (float(row["started_at"]), str(row["status"])) if row else None
+
+
+class Maintenance:
+    """Decay and pruning for one user, mixed into each engine's user store (``db`` and ``user_id``)."""
+
+    db: Dialect
+    user_id: int
+
+    def decay(self, now: float, rates: DecayRates) -> int:
+        """Recompute every active fact's and preference's confidence from the time since its last use."""
+        params = {**{k: float(v) for k, v in rates.__dict__.items()}, "now": float(now), "user": self.user_id}
+        greatest, least = self.db.greatest, self.db.least
+        with self.db.transaction():
+            changed = self.db.run(_decay_facts(greatest, least), params)
+            changed += self.db.run(_decay_preferences(greatest, least), params)
+        return changed
+
+    def prune(
+        self,
+        now: float,
+        *,
+        threshold: float,
+        superseded_before: float,
+        summaries_before: float,
+        audit_before: float,
+    ) -> PruneReport:
+        """Delete what fell under the threshold, old superseded facts and old summaries, audited."""
+        with self.db.transaction():
+            low = self.db.rows(
+                "SELECT id, kind, text, confidence, source FROM memories"
+                " WHERE user_id = ? AND status = 'active' AND confidence < ? ORDER BY id",
+                (self.user_id, threshold),
+            )
+            old = self.db.rows(
+                "SELECT id, kind, text, confidence, source FROM memories"
+                " WHERE user_id = ? AND status = 'superseded' AND updated_at < ? ORDER BY id",
+                (self.user_id, superseded_before),
+            )
+            summaries = self.db.rows(
+                "SELECT id, text, created_at FROM summaries WHERE user_id = ? AND created_at < ? ORDER BY id",
+                (self.user_id, summaries_before),
+            )
+            audit = [
+                *self._audit(now, low, f"confidence under {threshold}"),
+                *self._audit(now, old, "superseded long ago"),
+                *(
+                    (
+                        self.user_id,
+                        now,
+                        "prune",
+                        "summary",
+                        r["id"],
+                        "older than the retention period",
+                        json.dumps({"text": r["text"], "created_at": r["created_at"]}),
+                    )
+                    for r in summaries
+                ),
+            ]
+            self.db.run_many(
+                "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                audit,
+            )
+            self._delete("memories", [r["id"] for r in [*low, *old]])
+            self._delete("summaries", [r["id"] for r in summaries])
+            trimmed = self.db.run(
+                "DELETE FROM audit_log WHERE user_id = ? AND at < ?", (self.user_id, audit_before)
+            )
+        return PruneReport(
+            low_confidence=len(low), superseded=len(old), summaries=len(summaries), audit_trimmed=trimmed
+        )
+
+    def _audit(self, now: float, rows: list[Row], reason: str) -> list[tuple[Any, ...]]:
+        return [
+            (
+                self.user_id,
+                now,
+                "prune",
+                r["kind"],
+                r["id"],
+                reason,
+                json.dumps(
+                    {"text": r["text"], "confidence": round(r["confidence"], 4), "source": r["source"]}
+                ),
+            )
+            for r in rows
+        ]
+
+    def _delete(self, table: str, ids: list[int]) -> None:
+        for batch in self.db.batches(ids):
+            among, params = self.db.one_of("id", batch)
+            self.db.run(f"DELETE FROM {table} WHERE user_id = ? AND {among}", (self.user_id, *params))
+
+
+__all__ = ["Maintenance", "MaintenanceRuns"]
