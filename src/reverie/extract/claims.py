@@ -351,6 +351,9 @@ _NOUN_SYNONYMS = {
     "mum": "mother",
     "papa": "father",
     "mama": "mother",
+    "grandpa": "grandfather",
+    "grandma": "grandmother",
+    "granny": "grandmother",
     "spouse": "partner",
     "husband": "partner",
     "wife": "partner",
@@ -405,6 +408,7 @@ _SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchan
 _PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
 _CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
 # Words that soften a number ("about 85000"): neither a particle of the verb nor part of the value.
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 _HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
 _INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
 _DETERMINERS = frozenset(
@@ -580,13 +584,17 @@ def _is_participle(word: str) -> bool:
     return (word.endswith("ed") or word in _IRREGULAR) and _lemma(word) in _VERBS | {"get", "go"}
 
 
+_TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.")
+
+
 def _names(original: str) -> set[str]:
     """Capitalised words past the first that are not 'User' (proper names, brands, places)."""
     found = set()
     first = re.match(r"^([A-Z][\w-]*),", original.strip())  # "Maria, the user's sister, ..."
     if first and fold(first.group(1)) not in STOPWORDS:
         found.add(fold(first.group(1)))
-    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", original.strip()):
+    untitled = _TITLE_DOT.sub(r"\1", original.strip())  # "Dr. Chen": no sentence ends there
+    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", untitled):
         word = fold(match.group(1))
         if word not in ("user", "i") and word not in STOPWORDS and word not in _MONTHS:
             found.add(word.removesuffix("'s"))
@@ -600,6 +608,7 @@ def _content(tokens: list[str]) -> list[str]:
         if t not in STOPWORDS
         and t not in _DETERMINERS
         and t not in _HEDGES
+        and t not in _TITLES
         and t != "'s"
         and t not in ("anymore", "longer")
     ]
@@ -707,7 +716,9 @@ def parse_claim(text: str) -> Claim:
         ranked=any(t in ("to", "over", "than", "instead", "rather") for t in value_tokens),
         order=tuple(value_words),
         words=every,
-        fresh=frozenset(_noun(b) for a, b in zip(value_tokens, value_tokens[1:], strict=False) if a == "new"),
+        fresh=frozenset(
+            _noun(w) for i, t in enumerate(value_tokens) if t == "new" for w in value_tokens[i + 1 : i + 3]
+        ),
     )
 
 
@@ -1086,32 +1097,32 @@ def _named_alike(has: Claim, named: Claim) -> bool:
 
 def _owned_alike(one: Claim, other: Claim) -> bool:
     """ "User drives a Volvo" and "User's car is a Volvo": what the subject has, said of the thing."""
-    thing = _thing_of(one, other)
-    return bool(thing and one.predicate in _HOLDING and other.value and one.value - {thing} == other.value)
+    moved = _moved_to_subject(one, other)
+    return bool(moved and one.predicate in _HOLDING and other.value and one.value - moved == other.value)
 
 
 def _renewed(old: Claim, new: Claim) -> bool:
     """ "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness": a new one of the thing."""
-    thing = _thing_of(new, old)
-    return bool(thing and thing in new.fresh)
+    return bool(_moved_to_subject(new, old)) and old.subject[-1] in new.fresh
 
 
-def _thing_of(one: Claim, other: Claim) -> str | None:
-    """The thing ``other`` is said of ("car" in "User's car is a Volvo") when ``one`` has it, else None."""
+def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:
+    """The words of ``one``'s value that ``other`` says its subject with ("car" in "User's car is a
+    Volvo" against "User drives a Volvo car"), or nothing when the two are not so related."""
     if (
         other.predicate not in ("be_attr", "be_a")
         or one.negated
         or other.negated
         or one.predicate in _BE_FAMILY
     ):
-        return None
-    extra = set(other.subject) - set(one.subject)
-    if len(extra) != 1 or not set(one.subject) < set(other.subject) or extra & other.subject_names:
-        return None
-    (thing,) = extra
+        return frozenset()
+    extra = frozenset(other.subject) - set(one.subject)
+    if not extra or not set(one.subject) < set(other.subject) or extra & other.subject_names:
+        return frozenset()
+    thing = other.subject[-1]
     if thing in PARTY_WORDS and _KINDS.get(thing) != "pet":
-        return None  # "User's sister is a nurse" says nothing of what User has
-    return thing
+        return frozenset()  # "User's sister is a nurse" says nothing of what User has
+    return extra if extra <= one.value | {thing} else frozenset()
 
 
 def _opposite(word: str, others: frozenset[str]) -> bool:

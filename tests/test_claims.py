@@ -1,0 +1,151 @@
+"""How a fact is read (subject, predicate, value, polarity) and how two readings compare.
+
+Each pair below exercises one reading rule of ``reverie.extract.claims``; the merge policy
+built on them is tested through the memory in test_merge_policy.py. The pairs were written for
+these tests, not taken from the labelled corpora.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.extract.claims import compare_claims, parse_claim
+from reverie.extract.merge import MergePolicy, judge
+from reverie.text import number_words_as_digits
+
+
+def _verdict(old: str, new: str) -> str:
+    """The merge verdict without vectors (rules, names, numbers and word overlap only)."""
+    return judge(old, parse_claim(new), MergePolicy())
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's car is a Honda", "User replaced the Honda with a Tesla"),  # swap names the old value
+        ("User's home insurance is with Zurich", "User switched home insurance to Allianz"),  # the attribute
+        ("User banks with Monzo", "User switched banks to Starling"),  # the old verb as a noun
+        ("User's optician is Dr. Ruiz", "User switched opticians to Dr. Lowe"),  # a role named as swapped
+        ("User's broadband plan is 100 Mbps", "User upgraded the broadband plan to 900 Mbps"),
+        ("User takes 10 mg of ramipril daily", "User's ramipril dose was raised to 20 mg daily"),  # a measure
+        ("User's choir rehearses on the first Tuesday", "User's choir now rehearses on the last Friday"),
+        (
+            "User's parrot Kiwi roosts in the study",
+            "User's parrot Kiwi now roosts in the hallway",
+        ),  # guessed verb
+        ("User works at Deloitte", "User got a new job at KPMG"),
+        ("User is a junior analyst", "User was promoted to senior analyst"),
+        ("User is single", "User got married to Noor"),
+        ("User's husband Tom works as a welder", "User's husband Tom became a paramedic"),
+        ("User's water bill is $40 a month", "User's water bill went up to $55 a month"),
+        ("User is a student at Leeds", "User graduated from Leeds"),
+        ("User is training for a triathlon", "User finished the triathlon"),
+        ("User's son is in second grade", "User's son is in third grade"),  # ordinals count
+        ("User's favourite poet is Rilke", "User's favourite poet these days is Szymborska"),
+        ("User's coach is Ivo", "Ivo retired, and User's coach is now Mara"),
+        ("User's partner is called Kim", "User's partner is now Alex"),
+        ("User's climbing gym is Boulderworld", "User joined a new climbing gym, The Arch"),
+        ("User has a Spotify Family plan", "User cancelled the Spotify subscription"),
+    ],
+)
+def test_a_new_value_of_the_same_thing_is_an_update(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("update", "contradiction")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's grandfather passed away in 2011", "User's grandpa died in 2011"),  # 'died in' is no particle
+        ("User earns about $70,000 a year", "User's yearly salary is roughly 70k dollars"),  # units agree
+        ("User has a hamster named Pip", "User's hamster is called Pip"),
+        ("User rides a Brompton", "User's bike is a Brompton"),
+        ("User's cat is a Siamese", "User has a Siamese"),
+        ("User's weekly rent is 300 pounds", "User pays 300 pounds in rent each week"),  # the amount decides
+        ("User speaks fluent Greek", "User is fluent in Greek"),
+        ("User is interested in birdwatching", "User is passionate about birdwatching"),
+        ("User hates olives", "User can't stand olives"),
+        ("User is allergic to sesame", "User has a sesame allergy"),
+        ("User cycles to the office", "User bikes to the office"),
+        ("User wakes up at 5:30 am", "User gets up at 5:30 am"),
+        ("User works as a midwife", "User is employed as a midwife"),
+        ("User is 41", "User is forty-one years old"),
+    ],
+)
+def test_another_wording_of_the_same_fact_is_the_same(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("same", "refines")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's niece Ada is left-handed", "User's niece Ada is right-handed"),  # hyphenated words
+        ("User's horse is calm around traffic", "User's horse is anxious around traffic"),
+        ("User's neighbour is friendly", "User's neighbour is hostile"),  # a word with two opposites
+        ("User finds spreadsheets easy to use", "User finds spreadsheets hard to use"),
+        ("User is interested in golf", "User has no interest in golf"),
+        ("User doesn't have any children", "User has a daughter"),  # a kind under the negation
+        ("User has no pets", "User has a rabbit"),
+        ("User likes opera", "User can't stand opera"),
+        ("User is religious", "User is an atheist"),
+    ],
+)
+def test_the_opposite_is_a_contradiction(old: str, new: str) -> None:
+    assert _verdict(old, new) == "contradiction"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's sister Ana drives a Honda", "User replaced the Honda with a Tesla"),  # someone else's car
+        ("User's laptop is a Dell", "User switched phone carriers to Verizon"),
+        ("User's rent is $1,200 a month", "User pays $1,200 a year for car insurance"),
+        ("User earns $5,000 a month", "User saves $5,000 a year"),
+        ("User runs 5 km a day", "User runs 5 miles a day"),  # units that are two amounts
+        ("User became a vegetarian in 2010", "User became a runner in 2015"),  # dated events
+        ("User got married in June 2015", "User got engaged in June 2014"),
+        ("User has a dog named Rex", "User's dog is called Max"),  # maybe a second dog
+        ("User doesn't have a dog", "User has a cat"),
+        ("User has no sisters", "User has a brother"),
+        ("User's son Tom sleeps in the attic", "User's daughter Lily sleeps in the attic"),
+        ("User's mortgage payment is €1,100", "User pays 1100 euros for the car loan"),
+        ("User takes 50 mg of sertraline daily", "User's vitamin D dose is 50 mg daily"),
+        ("User's brother Ken is a student at Yale", "User is a student at MIT"),
+        ("User's car is a Volvo", "User's brother drives a Volvo"),
+        ("User's gym is Fitness First", "User's sister joined a new gym"),
+        ("User's dog is a beagle", "User's neighbour has a beagle"),
+        ("User's favourite game is chess", "User plays chess"),
+        ("User's mother lives in Lyon", "User's mother-in-law lives in Lyon"),
+        ("User's optician is Dr. Ruiz", "User switched doctors to Dr. Lowe"),
+        ("User has a peanut allergy", "User has a shellfish allergy"),
+        ("User's cat Tom has a chip", "User replaced the kitchen chip fryer"),
+    ],
+)
+def test_facts_about_something_else_are_both_kept(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("distinct", "unsure")
+
+
+def test_readings() -> None:
+    """The parts the comparisons above rely on."""
+    tortoise = parse_claim("The user's tortoise Atlas hibernates in a box")
+    assert (tortoise.parsed, tortoise.predicate) == (True, "hibernate_in")
+    salary = parse_claim("User's annual salary is roughly 85k dollars")
+    assert (salary.subject, salary.predicate, salary.numbers) == (("user",), "earn", frozenset({"85000"}))
+    assert parse_claim("User's mortgage payment is 1100").predicate == "be_attr"  # a number, not an age
+    assert parse_claim("User's gym is Fitness First").numbers == frozenset()  # an ordinal in a name
+    assert "gym" in parse_claim("User joined a new gym").fresh
+    assert parse_claim("User is single").predicate == parse_claim("User is married to Noor").predicate
+    assert compare_claims(parse_claim("User has a cat"), parse_claim("User has no pets")) == "contradiction"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("twenty-nine", "29"),
+        ("ninety nine", "99"),
+        ("seventeen cats", "17 cats"),
+        ("one hundred", "1 100"),
+        ("twenty-something", "twenty-something"),
+    ],
+)
+def test_number_words_as_digits(text: str, expected: str) -> None:
+    assert number_words_as_digits(text) == expected
