@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reverie.errors import Conflict, NotFound
 from reverie.store.base import SessionRow, TokenRow, User
 from reverie.store.dialect import Dialect, Row
@@ -33,25 +35,23 @@ class Accounts:
 
     def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
         """Create a user; Conflict if the name is taken."""
-        user_id = self.db.insert(
-            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (name) DO NOTHING",
-            (name, display_name, is_admin, now),
-        )
-        if user_id is None:
-            raise Conflict(f"A user named '{name}' already exists")
-        return User(user_id, name, display_name, is_admin, now)
+        user = User(0, name, display_name, is_admin, now)
+        return self._insert_user(user, f"A user named '{name}' already exists")
 
     def add_thread(self, name: str, label: str, now: float) -> User:
         """Create the owner of a thread's memories (a conversation whose person is not known yet)."""
+        user = User(0, name, "", False, now, "thread", label)
+        return self._insert_user(user, f"A thread or user named '{name}' already exists")
+
+    def _insert_user(self, user: User, taken: str) -> User:
         user_id = self.db.insert(
             "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
-            " VALUES (?, '', ?, ?, 'thread', ?) ON CONFLICT (name) DO NOTHING",
-            (name, False, now, label),
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
+            (user.name, user.display_name, user.is_admin, user.created_at, user.kind, user.label),
         )
         if user_id is None:
-            raise Conflict(f"A thread or user named '{name}' already exists")
-        return User(user_id, name, "", False, now, "thread", label)
+            raise Conflict(taken)
+        return replace(user, id=user_id)
 
     def get_user(self, name: str) -> User | None:
         """The user with this name."""

@@ -77,5 +77,17 @@ class Dialect(ABC):
     def batches(self, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
         """``values`` cut into batches that fit one statement (none when there are no values)."""
 
+    def run_among(self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any] = ()) -> int:
+        """Run a write whose ``{among}`` stands for ``column`` being one of ``values``; rows changed.
+
+        ``params`` fill the placeholders before ``{among}``; it runs once a batch, in one transaction.
+        """
+        changed = 0
+        with self.transaction():
+            for batch in self.batches(values):
+                among, listed = self.one_of(column, batch)
+                changed += self.run(sql.replace("{among}", among), (*params, *listed))
+        return changed
+
 
 __all__ = ["Dialect", "Params", "Row"]

@@ -135,8 +135,13 @@ class Maintenance:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 audit,
             )
-            self._delete("memories", [r["id"] for r in [*low, *old]])
-            self._delete("summaries", [r["id"] for r in summaries])
+            for table, ids in (("memories", [*low, *old]), ("summaries", summaries)):
+                self.db.run_among(
+                    f"DELETE FROM {table} WHERE user_id = ? AND {{among}}",
+                    "id",
+                    [r["id"] for r in ids],
+                    (self.user_id,),
+                )
             trimmed = self.db.run(
                 "DELETE FROM audit_log WHERE user_id = ? AND at < ?", (self.user_id, audit_before)
             )
@@ -159,11 +164,6 @@ class Maintenance:
             )
             for r in rows
         ]
-
-    def _delete(self, table: str, ids: list[int]) -> None:
-        for batch in self.db.batches(ids):
-            among, params = self.db.one_of("id", batch)
-            self.db.run(f"DELETE FROM {table} WHERE user_id = ? AND {among}", (self.user_id, *params))
 
 
 __all__ = ["Maintenance", "MaintenanceRuns"]

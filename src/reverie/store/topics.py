@@ -62,26 +62,24 @@ class Topics:
 
     def tag_topic(self, topic_id: int, memory_ids: Sequence[int]) -> None:
         """Tag memories with a topic (only the user's own topic and memories)."""
-        with self.db.transaction():
-            for batch in self.db.batches(list(memory_ids)):
-                among, params = self.db.one_of("m.id", batch)
-                self.db.run(
-                    "INSERT INTO topic_memories (topic_id, memory_id)"
-                    " SELECT t.id, m.id FROM topics t JOIN memories m ON m.user_id = t.user_id"
-                    f" WHERE t.id = ? AND t.user_id = ? AND {among} ON CONFLICT DO NOTHING",
-                    (topic_id, self.user_id, *params),
-                )
+        self.db.run_among(
+            "INSERT INTO topic_memories (topic_id, memory_id)"
+            " SELECT t.id, m.id FROM topics t JOIN memories m ON m.user_id = t.user_id"
+            " WHERE t.id = ? AND t.user_id = ? AND {among} ON CONFLICT DO NOTHING",
+            "m.id",
+            list(memory_ids),
+            (topic_id, self.user_id),
+        )
 
     def untag_topic(self, topic_id: int, memory_ids: Sequence[int]) -> None:
         """Remove the topic tag from memories."""
-        with self.db.transaction():
-            for batch in self.db.batches(list(memory_ids)):
-                among, params = self.db.one_of("memory_id", batch)
-                self.db.run(
-                    "DELETE FROM topic_memories WHERE topic_id IN (SELECT id FROM topics WHERE id = ? AND"
-                    f" user_id = ?) AND {among}",
-                    (topic_id, self.user_id, *params),
-                )
+        self.db.run_among(
+            "DELETE FROM topic_memories"
+            " WHERE topic_id IN (SELECT id FROM topics WHERE id = ? AND user_id = ?) AND {among}",
+            "memory_id",
+            list(memory_ids),
+            (topic_id, self.user_id),
+        )
 
     def set_conversation_topic(self, conversation_id: int, slug: str | None) -> None:
         """Record the topic a conversation was found to be about."""
