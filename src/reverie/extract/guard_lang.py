@@ -20,8 +20,8 @@ ML_RULES = r"""
       |olv[ií]de(?:se)?|olvidad|omite|descarta|desobedece|salt(?:a|ate)|anula|elimina
       |no\s+sigas|deja\s+de\s+(?:seguir|obedecer|respetar)
       |no\s+hagas\s+caso|no\s+respetes
-      |no\s+obedezcas)\b[^.!?\n]{0,30}?(?:\b(?:tus|tu|sus
-      |todas|todos|cualquier|anteriores|previas
+      |no\s+obedezcas)\b[^.!?\n]{0,30}?(?:\b(?:tus|tu
+      |anteriores|previas
       |originales)\b[^.!?\n]{0,20}?\b(?:instrucci[oó]n(?:es)?|reglas|normas|directrices|indicaciones|pautas|restricciones|filtros|prompt
       |[oó]rdenes|l[ií]mites|configuraci[oó]n|programaci[oó]n)\b
       |\b(?:instrucci[oó]n(?:es)?|reglas|normas|directrices|indicaciones|pautas|restricciones|filtros|prompt
@@ -57,7 +57,7 @@ ML_RULES = r"""
       |contourne|contournez|ne\s+suis\s+plus|ne\s+suivez\s+plus
       |n'ob[eé]is\s+plus|arr[eê]te\s+de\s+suivre|fais\s+abstraction\s+de|ne\s+tiens\s+plus\s+compte
       |ne\s+tenez\s+plus\s+compte|ne\s+respecte\s+plus
-      |ne\s+respectez\s+plus|n'applique\s+plus)\b[^.!?\n]{0,30}?(?:\b(?:tes|ta|ton|vos|votre|toutes|tous|les\s+anciennes|pr[eé]c[eé]dentes|ant[eé]rieures)\b[^.!?\n]{0,20}?\b(?:instructions?|consignes?|r[eè]gles|directives|prompt|restrictions|filtres|garde-fous|limites
+      |ne\s+respectez\s+plus|n'applique\s+plus)\b[^.!?\n]{0,30}?(?:\b(?:tes|ta|ton|vos|votre|les\s+anciennes|pr[eé]c[eé]dentes|ant[eé]rieures)\b[^.!?\n]{0,20}?\b(?:instructions?|consignes?|r[eè]gles|directives|prompt|restrictions|filtres|garde-fous|limites
       |param[eè]tres|programmation)\b
       |\b(?:instructions?|consignes?|r[eè]gles|directives|prompt|restrictions|filtres|garde-fous|limites
       |param[eè]tres|programmation)\s+(?:pr[eé]c[eé]dentes
@@ -129,7 +129,7 @@ ML_RULES = r"""
 | \b(?:ignore|ignora|ignorem|esque[cç]a|esquece|esque[cç]am|desconsidere|desconsidera|pule|descarte
       |n[aã]o\s+siga|deixe\s+de\s+seguir|pare\s+de\s+seguir
       |desobede[cç]a|n[aã]o\s+leve\s+(?:mais\s+)?em\s+conta
-      |n[aã]o\s+respeite|n[aã]o\s+obede[cç]a)\b[^.!?\n]{0,30}?(?:\b(?:suas|seus|sua|teu|tuas|todas|todos|quaisquer|anteriores|pr[eé]vias|originais)\b[^.!?\n]{0,20}?\b(?:instru[cç](?:[aã]o|[oõ]es)|regras|diretrizes|orienta[cç][oõ]es|restri[cç][oõ]es|filtros|prompt|comandos
+      |n[aã]o\s+respeite|n[aã]o\s+obede[cç]a)\b[^.!?\n]{0,30}?(?:\b(?:suas|seus|sua|teu|tuas|anteriores|pr[eé]vias|originais)\b[^.!?\n]{0,20}?\b(?:instru[cç](?:[aã]o|[oõ]es)|regras|diretrizes|orienta[cç][oõ]es|restri[cç][oõ]es|filtros|prompt|comandos
       |limites|programa[cç][aã]o)\b
       |\b(?:instru[cç](?:[aã]o|[oõ]es)|regras|diretrizes
       |orienta[cç][oõ]es|restri[cç][oõ]es|filtros|prompt|comandos
@@ -163,7 +163,7 @@ ML_RULES = r"""
   # Italian
 | \b(?:ignora|ignorate|dimentica|dimenticate|trascura
       |tralascia|aggira|scavalca|non\s+seguire|smetti\s+di\s+seguire
-      |non\s+rispettare|salta|non\s+tenere\s+(?:pi[uù]\s+)?conto|non\s+obbedire)\b[^.!?\n]{0,30}?(?:\b(?:tue|tuoi|tua|tuo|sue|tutte|tutti|qualsiasi|precedenti|originali)\b[^.!?\n]{0,20}?\b(?:istruzion[ei]|regole|linee\s+guida|direttive|indicazioni|restrizioni|filtri|prompt|comandi|limiti
+      |non\s+rispettare|salta|non\s+tenere\s+(?:pi[uù]\s+)?conto|non\s+obbedire)\b[^.!?\n]{0,30}?(?:\b(?:tue|tuoi|tua|tuo|precedenti|originali)\b[^.!?\n]{0,20}?\b(?:istruzion[ei]|regole|linee\s+guida|direttive|indicazioni|restrizioni|filtri|prompt|comandi|limiti
       |impostazioni|programmazione)\b
       |\b(?:istruzion[ei]|regole|linee\s+guida|direttive|indicazioni|restrizioni|filtri|prompt|comandi|limiti
       |impostazioni|programmazione)\s+(?:precedenti
@@ -196,7 +196,7 @@ ML_RULES = r"""
   # Russian
 | (?:игнорируй|игнорируйте|проигнорируй|проигнорируйте|забудь|забудьте|не\s+обращай\s+внимания|отбрось
       |пренебреги
-      |обойди|не\s+следуй|перестань\s+следовать|не\s+соблюдай|отмени|отключи
+      |обойди|не\s+следуй|перестань\s+следовать|не\s+соблюдай|отмени(?!\w)|отключи(?!\w)
       |нарушь)[^.!?\n]{0,40}?(?:инструкци|указани
       |правил|ограничени|промпт|фильтр|директив|настро|команд|установк|запрет)
 | (?:предыдущие|прежние|прошлые|старые|системные|исходные|все)\s+(?:инструкции|указания|правила|директивы
@@ -256,14 +256,14 @@ ML_RULES = r"""
       |entwickler|sviluppatore|разработчик|developer|sistema|syst[eè]me|system|систем)
 | 管理员(?:的)?(?:新)?(?:命令|指令) | 管理者(?:から|の)(?:新しい)?(?:命令|指示)
 | \b(?:desactiva|desactive|d[eé]sactive|d[eé]sactivez|deaktiviere|deaktivier|deaktivieren|desative|desativa
-      |disattiva|disabilita|отключи|выключи|отключить)\b[^.!?\n]{0,20}?(?:seguridad|s[eé]curit[eé]|sicherheit
+      |disattiva|disabilita|отключи|выключи)\b[^.!?\n]{0,20}?(?:seguridad|s[eé]curit[eé]|sicherheit
       |seguran[cç]a|sicurezza|защит|безопасност|filtros?
       |filtres?|filter|filtri|фильтр|censura|censure|zensur|цензур)
 | \b(?:salta|s[aá]ltate|contourne|contournez|umgehe|umgeh
       |contorne|aggira|обходи|обойди)\b[^.!?\n]{0,20}?(?:filtros
       |filtres|filter|filtri|фильтр|restricciones|restrictions|einschr[aä]nkungen|restri[cç][oõ]es|restrizioni
       |ограничени|seguridad|s[eé]curit[eé]|sicherheit|seguran[cç]a|sicurezza|защит)
-| (?:关闭|关掉|绕开|绕过|无视)(?:\S{0,4}?)(?:安全|过滤|审查|限制) | (?:セキュリティ
+| (?:关闭|关掉|绕开|绕过|无视)(?:你的|您的|所有|全部|一切|内容)?(?:安全|过滤|审查|限制) | (?:セキュリティ
       |フィルター|制限|検閲)(?:\S{0,8}?)(?:無効|回避|解除|オフ)
 | \b(?:sin|sans|ohne|sem|senza|без|with\s+no
       |without(?:\s+any)?|no)\s+(?:\w+\s+)?(?:advertencias?|avertissements?
@@ -390,7 +390,8 @@ ML_RULES = r"""
       (?:無視|忘れ|破棄|従わな|無効|取り消|解除)
 | (?:指示|命令|ルール|規則|プロンプト|設定|制限|ガイドライン|指令|制約|フィルター|ポリシー)(?:を
       |は)?(?:すべて|全て|全部)?
-      (?:無視して|忘れて|破棄して|無視しろ|忘れろ|無視せよ|無視しなさい)
+      (?:(?:無視して|忘れて|破棄して)(?![^。！？\n]*(?:ました|でした|ていた|てしまった)(?:[。！？\n]|$))
+      |無視しろ|忘れろ|無視せよ|無視しなさい)
 | (?:暗証番号|パスワード|PIN|カード番号)を?(?:聞いて|尋ねて|教えてもらって|入力させて)
 | (?:無視|忘れ)(?:して|しろ|せよ)[^。！？\n]{0,10}?(?:指示|命令|ルール|規則|プロンプト|設定|制限)
 | (?:今から|これから|今後|今日から|以後|以降)[、,]?\s*(?:あなた|君|きみ|お前)は

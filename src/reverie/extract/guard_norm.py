@@ -75,6 +75,8 @@ def has_content(text: str) -> bool:
 
 
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text
     table = _fold_table()
     letters = [ch for ch in text if ch.isalpha()]
     latin_text = sum(1 for ch in letters if ch.isascii()) * 2 >= len(letters)
@@ -122,12 +124,12 @@ def text_views(text: str) -> list[str]:
     base = clean_text(text)
     folded = _fold(base)
     views = [base, folded]
-    for one in ("i", "l"):
-        views.append(_unleet(folded, one))
-    views.append(_unspell(folded))
+    if _LEET_CHARS.search(folded):
+        views.extend(_unleet(folded, one) for one in ("i", "l"))
+    views.append(_unspell(folded) if _SPELLED.search(folded) else folded)
     views.append(re.sub(r"(?<=[^\W\d_])[-_.](?=[^\W\d_])", " ", views[-1]))
     # An invisible character may stand for a space ("reveal\u00adyour\u00adprompt"), and a y for an i.
-    views.append(_fold(clean_text(text, invisible=" ")))
+    views.append(_fold(clean_text(text, invisible=" ")) if _INVISIBLE.search(text) else folded)
     views.append(re.sub(r"y(?=[a-z])|(?<=[a-z])y(?![a-z])", "i", folded) if "y" in folded else folded)
     unique: list[str] = []
     for view in views:

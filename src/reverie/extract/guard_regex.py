@@ -154,8 +154,9 @@ class RuleSet:
         self._head_keys = frozenset(self._heads)
         self._words = frozenset(self._by_word)
 
-    def _open(self, text: str) -> list[int]:
-        low = gate_text(text)
+    def open_rules(self, texts: list[str]) -> list[int]:
+        """The rules whose words all occur in one of ``texts`` (the views of one text, checked once)."""
+        low = gate_text("\n".join(texts))
         heads = {low[i : i + 3] for i in range(len(low) - 2)}
         heads.update(low[i : i + 2] for i in range(len(low) - 1))
         heads.update(low)
@@ -163,12 +164,22 @@ class RuleSet:
         candidates = set(self._always)
         for word in present & self._words:
             candidates.update(self._by_word[word])
-        return sorted(i for i in candidates if all(not g.isdisjoint(present) for g in self.rules[i][2][1:]))
+        opened = []
+        for index in sorted(candidates):
+            for gate in self.rules[index][2][1:]:
+                if gate.isdisjoint(present):
+                    break
+            else:
+                opened.append(index)
+        return opened
 
-    def matches(self, text: str) -> dict[str, list[tuple[int, int]]]:
-        """Spans of every rule's matches by group, leftmost first (the earlier rule on a tie)."""
+    def matches(self, text: str, opened: list[int] | None = None) -> dict[str, list[tuple[int, int]]]:
+        """Spans of every rule's matches by group, leftmost first (the earlier rule on a tie).
+
+        ``opened`` is ``open_rules`` of a list of texts holding this one (saves looking again).
+        """
         found: dict[str, list[tuple[int, int, int]]] = {group: [] for group in self.groups}
-        for index in self._open(text):
+        for index in self.open_rules([text]) if opened is None else opened:
             group, pattern, _ = self.rules[index]
             found[group].extend((m.start(), index, m.end()) for m in pattern.finditer(text))
         return {group: [(a, b) for a, _, b in sorted(spans)] for group, spans in found.items()}

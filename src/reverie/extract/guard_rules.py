@@ -12,6 +12,7 @@ import re
 
 from reverie.extract.guard_lang import ML_RULES
 from reverie.extract.guard_regex import RuleSet
+from reverie.extract.guard_struct import STRUCT_RULES
 
 __all__ = ["find_instruction"]
 
@@ -337,13 +338,15 @@ def _expand(source: str) -> str:
 
 # One pass per view: a rule runs only when the words it needs are in the text (see guard_regex).
 _RULES = RuleSet(
-    {"hard": _expand(_HARD_RULES), "lang": ML_RULES, "soft": _expand(_SOFT_RULES)},
+    {"hard": _expand(_HARD_RULES), "lang": ML_RULES, "struct": STRUCT_RULES, "soft": _expand(_SOFT_RULES)},
     re.IGNORECASE | re.MULTILINE | re.VERBOSE,
 )
 
 
 def _snippet(text: str, start: int, end: int) -> str:
     """Quote the match, widened to a few words when it is a single word like "Reveal"."""
+    while 0 < end < len(text) and text[end].isalpha() and text[end - 1].isalpha() and ord(text[end]) < 0x2E80:
+        end += 1  # a stem ("instrucci") is quoted up to the end of its word
     if len(text[start:end].split()) < 3:
         tail = re.match(r"(?:[^\S\n]+[^\s.!?]+){0,3}", text[end:])
         end += tail.end() if tail else 0
@@ -384,9 +387,9 @@ def _reported(text: str, end: int) -> bool:
     return not (speech and _SELF.search(text, 0, found.start()))
 
 
-def _find_in_view(text: str) -> str | None:
-    found = _RULES.matches(text)
-    hits = [spans[0] for spans in (found["hard"], found["lang"]) if spans]
+def _find_in_view(text: str, opened: list[int]) -> str | None:
+    found = _RULES.matches(text, opened)
+    hits = [spans[0] for spans in (found["hard"], found["lang"], found["struct"]) if spans]
     quoted = [m.span() for m in _QUOTED.finditer(text)]
     for start, end in found["soft"]:
         if not any(a <= start < b for a, b in quoted) and not _reported(text, start):
@@ -401,8 +404,9 @@ def find_instruction(views: list[str], spelled: list[str]) -> str | None:
     ``views`` are the text with its disguises taken off (``guard_norm.text_views``) and
     ``spelled`` the words it spells out letter by letter.
     """
+    opened = _RULES.open_rules(views)
     for view in views:
-        snippet = _find_in_view(view)
+        snippet = _find_in_view(view, opened)
         if snippet is not None:
             return snippet
     for word in spelled:
