@@ -46,6 +46,10 @@ def _verdict(old: str, new: str) -> str:
         ("User's partner is called Kim", "User's partner is now Alex"),
         ("User's climbing gym is Boulderworld", "User joined a new climbing gym, The Arch"),
         ("User has a Spotify Family plan", "User cancelled the Spotify subscription"),
+        ("User works as a surveyor", "User is retired now"),
+        ("User works at Unilever", "User is unemployed"),
+        ("User's supervisor is Grace", "User reports to Ayo now"),
+        ("User meditates about 10 minutes", "User meditates about 30 minutes since the retreat"),
     ],
 )
 def test_a_new_value_of_the_same_thing_is_an_update(old: str, new: str) -> None:
@@ -69,6 +73,9 @@ def test_a_new_value_of_the_same_thing_is_an_update(old: str, new: str) -> None:
         ("User wakes up at 5:30 am", "User gets up at 5:30 am"),
         ("User works as a midwife", "User is employed as a midwife"),
         ("User is 41", "User is forty-one years old"),
+        ("User's manager is Ruth", "User reports to Ruth"),
+        ("User's niece is named Ivy", "User's niece's name is Ivy"),
+        ("User's uncle is a physician", "User's uncle works as a doctor"),
     ],
 )
 def test_another_wording_of_the_same_fact_is_the_same(old: str, new: str) -> None:
@@ -117,6 +124,9 @@ def test_the_opposite_is_a_contradiction(old: str, new: str) -> None:
         ("User's mother lives in Lyon", "User's mother-in-law lives in Lyon"),
         ("User's optician is Dr. Ruiz", "User switched doctors to Dr. Lowe"),
         ("User has a peanut allergy", "User has a shellfish allergy"),
+        ("User drinks 2 cups of coffee", "User drinks 3 cups of tea after lunch"),  # another drink
+        ("User sleeps 7 hours", "User's son sleeps 10 hours"),
+        ("User's manager is Ruth", "User's wife reports to Ruth"),
         ("User's cat Tom has a chip", "User replaced the kitchen chip fryer"),
     ],
 )

@@ -45,8 +45,8 @@ _AUX = frozenset(
 )
 _COPULA = frozenset("is are was were am be been being".split())
 _PRE_VERB = frozenset(
-    "now currently recently still also just always usually often sometimes already finally actually "
-    "really rarely only mostly typically generally regularly occasionally newly seldom normally "
+    "now originally currently recently still also just always usually often sometimes already finally "
+    "actually really rarely only mostly typically generally regularly occasionally newly seldom normally "
     "never not no since lately".split()
 )
 # Base forms of verbs that facts about people use; inflections are found by _lemma.
@@ -233,6 +233,7 @@ _SINGLE = frozenset(
         "be_state",
         "be_attr",
         "earn",
+        "report_to",
     }
 )
 _ANTONYM = {"like": "dislike", "dislike": "like"}
@@ -287,6 +288,7 @@ _ENDS = {
     "complete": _PROJECTS,
     "graduate": frozenset({"study", "attend"}),
     "leave": frozenset({"work_at", "live_in", "attend"}),
+    "retire": frozenset({"work_at", "work_as"}),
     "divorce": frozenset({"marry"}),
     "sell": frozenset({"have", "drive"}),
     "move_out_of": frozenset({"live_in"}),
@@ -314,6 +316,8 @@ _ATTRIBUTE_PREDICATES = {
     "pay": "earn",
     "wage": "earn",
     "employment": "work_at",
+    "manager": "report_to",
+    "supervisor": "report_to",
     "residence": "live_in",
 }
 # Predicates read with confidence: two different ones are two different facts.
@@ -366,6 +370,8 @@ _NOUN_SYNONYMS = {
     "smartphone": "phone",
     "workplace": "office",
     "boss": "manager",
+    "physician": "doctor",
+    "attorney": "lawyer",
     "maths": "math",
     "mathematics": "math",
     "euros": "euro",
@@ -691,6 +697,14 @@ def parse_claim(text: str) -> Claim:
         predicate = _ATTRIBUTE_PREDICATES[subject[-1]]
         subject = ("user",)
     elif (
+        len(subject) >= 3
+        and subject[-1] in _ATTRIBUTE_PREDICATES
+        and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr", "name")
+    ):
+        # "User's son's name is Oliver" = "User's son is named Oliver"; "User's sister's job is ..."
+        attribute = _ATTRIBUTE_PREDICATES[subject[-1]]
+        predicate, subject = "be_attr" if attribute == "name" else attribute, subject[:-1]
+    elif (
         predicate == "age"
         and len(subject) >= 2
         and not {subject[-1]} & (PARTY_WORDS | names)
@@ -836,6 +850,10 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         if prep == "in" and rest[1:2] and (rest[1].isdigit() or rest[1] in _MONTHS):
             return "be_born_on", rest[1:], negated, False
         return "be_born_in", rest[1:] if prep else rest, negated, False
+    if words[0] in ("retired", "unemployed", "jobless"):
+        return "retire", words[1:], negated, False  # "is retired now" ends "works as an engineer"
+    if words == ["employed"]:
+        return "work_at", [], negated, False
     if words[0] in _MARITAL and words[1:2] != ["to"]:
         return "marry", words, negated, False  # "is single" -> "is married to Alex": one status
     for phrase in ("allergic to", "intolerant to", "intolerant of", "sensitive to"):
@@ -1035,6 +1053,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "distinct"  # the same kind of event at another time: another event
     if old_plain == new_plain and old.numbers != new.numbers:
         return "update"  # the same thing in another quantity ("two cups" -> "three cups")
+    if _requantified(old, new, old_plain, new_plain):
+        return "update"  # "sleeps 7 hours" -> "sleeps 5 hours since the baby arrived"
     if new.changed and not old.negated:
         return "update"  # "meets on Thursdays" -> "now meets on Tuesdays"
     if any(_opposite(word, new.value) for word in old.value - new.value):
@@ -1050,6 +1070,15 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
         return "same"  # the newer says less: nothing new
     return "distinct"
+
+
+def _requantified(old: Claim, new: Claim, old_plain: frozenset[str], new_plain: frozenset[str]) -> bool:
+    """The same predicate and unit with another number, one value adding words to the other."""
+    if old.predicate != new.predicate or not old.numbers or not new.numbers or old.numbers & new.numbers:
+        return False
+    return bool(old.value & new.value & _QUANTITY_UNITS) and (
+        old_plain <= new_plain or new_plain <= old_plain
+    )
 
 
 def _units_agree(old: Claim, new: Claim) -> bool:
