@@ -3,6 +3,7 @@
     .venv/bin/python bench/merge_bench.py                 # corpus + crowded run, local embedder
     .venv/bin/python bench/merge_bench.py --no-embeddings # rules and keywords only
     .venv/bin/python bench/merge_bench.py --show-misses dev
+    .venv/bin/python bench/merge_bench.py --corpus OTHER.jsonl --all-heldout --skip-crowded
 
 1. Pairs (tests/data/merge_corpus.jsonl, written without looking at the code): each pair is
    remembered into a fresh user, the old fact then the new one, and the outcome is scored:
@@ -11,7 +12,7 @@
    left (the old one reinforced, or replaced by a more detailed wording). A contradiction must
    never be answered ``reinforced``. The pairs are split by id into a development half (the
    only one whose misses were read while writing the rules) and a held-out half; both are
-   printed.
+   printed. ``--all-heldout`` counts every pair as held out (a corpus no rule was written on).
 2. Crowded: ``--facts`` facts about as many different people and pets, in a handful of
    sentence shapes, go into one store; then ``--updates`` of those subjects get a new value in
    the same shape. Prints how many facts about other subjects were lost (superseded by a fact
@@ -72,13 +73,16 @@ def correct(label: str, happened: str, status: str) -> bool:
     return happened in ("reinforced", "replaced")
 
 
-def score_pairs(memory: Memory, pairs: list[dict[str, str]]) -> list[dict[str, str]]:
+def score_pairs(
+    memory: Memory, pairs: list[dict[str, str]], all_heldout: bool = False
+) -> list[dict[str, str]]:
     """Run every pair in its own user and record the outcome."""
     rows = []
     for number, pair in enumerate(pairs):
         view = memory.for_user(_user(memory, f"pair{number}"))
         happened, status = outcome(view, pair["old"], pair["new"])
-        rows.append({**pair, "happened": happened, "status": status, "split": split_of(pair["id"])})
+        split = "held-out" if all_heldout else split_of(pair["id"])
+        rows.append({**pair, "happened": happened, "status": status, "split": split})
     return rows
 
 
@@ -297,6 +301,9 @@ def main() -> None:
     parser.add_argument("--show-misses", choices=["dev", "held-out", "all"], default=None)
     parser.add_argument("--skip-crowded", action="store_true")
     parser.add_argument(
+        "--all-heldout", action="store_true", help="count every pair as held out (a corpus written blind)"
+    )
+    parser.add_argument(
         "--corpus",
         type=Path,
         default=CORPUS,
@@ -309,7 +316,7 @@ def main() -> None:
         env = {"REVERIE_EMBEDDINGS__ENABLED": "false"} if args.no_embeddings else {}
         settings = load_settings(home=Path(home), environ=env)
         with Memory(settings) as memory:
-            rows = score_pairs(memory, pairs)
+            rows = score_pairs(memory, pairs, args.all_heldout)
             print_pairs(rows, args.show_misses)
             if not args.skip_crowded:
                 memory.add_user("crowded")
