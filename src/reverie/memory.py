@@ -24,7 +24,7 @@ from reverie.conversations import MAX_OFFSET, VECTOR_KINDS, BackgroundTasks, Con
 from reverie.docs.library import DocumentHit, DocumentLibrary, looks_like_question
 from reverie.embed.base import TokenCounter
 from reverie.embed.index import VectorIndex
-from reverie.embed.service import EmbeddingService, embedder_from_settings
+from reverie.embed.service import EmbeddingService, PendingVectors, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound, ReverieError
 from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import (
@@ -415,10 +415,20 @@ class Memory(Conversations):
             raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
         if not 0.0 <= confidence <= 1.0:
             raise InvalidInput(f"confidence must be between 0 and 1, got {confidence}")
-        text = self._guard(text, source, sensitive)
-        norm_key = normalize_key(key) if key else None
-        if key is not None and not norm_key:
-            raise InvalidInput(f"key {key!r} has no letters or digits")
+        ahead = text.replace("\r\n", "\n").strip()  # what the guard returns if it lets the text through
+        pending = self._embed_ahead(ahead)
+        try:
+            text = self._guard(text, source, sensitive)
+            norm_key = normalize_key(key) if key else None
+            if key is not None and not norm_key:
+                raise InvalidInput(f"key {key!r} has no letters or digits")
+        except ReverieError:
+            if pending is not None:
+                pending.cancel()
+            raise
+        if pending is not None and text != ahead:
+            pending.cancel()
+            pending = None
         return remember_fact(
             self.scope,
             text,
@@ -431,7 +441,20 @@ class Memory(Conversations):
             policy=self.policy,
             service=self.embeddings,
             index=self.semantic.index if self.semantic else None,
+            pending=pending,
         )
+
+    def _embed_ahead(self, text: str) -> PendingVectors | None:
+        """Start the vector of a text to remember while the guard reads it, with the local model only.
+
+        A refused text is dropped unseen by the cache; a remote provider is not sent words the
+        guard may refuse.
+        """
+        if self.embeddings is None or self.settings.embeddings.provider != "local":
+            return None
+        if not text or len(text) > self.settings.memory.max_memory_bytes:
+            return None  # refused as empty or too long
+        return self.embeddings.embed_ahead([text])
 
     def remember_words(
         self,

@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -106,30 +107,40 @@ class EmbeddingService:
         After the provider was unreachable, calls fail at once for ``pause_after_failure``
         seconds instead of waiting for timeouts and retries again on every search.
         """
-        items = list(texts)
+        return self._begin(list(texts), ahead=False).result()
+
+    def embed_ahead(self, texts: Sequence[str]) -> PendingVectors:
+        """Start embedding texts on a worker thread; ``result()`` gives what :meth:`embed` would.
+
+        The local model releases the GIL while it runs, so the caller can do other work on the
+        second core meanwhile (remember checks the text and searches by keywords). The cache is
+        read now and written only by ``result()``, on the caller's thread (and transaction); a
+        job whose result is never asked for leaves no trace.
+        """
+        return self._begin(list(texts), ahead=True)
+
+    def _begin(self, items: list[str], *, ahead: bool) -> PendingVectors:
         if not items:
-            return np.zeros((0, 0), dtype=np.float32)
+            return PendingVectors(self, np.zeros((0, 0), dtype=np.float32))
         hashes = [content_hash(text) for text in items]
         recent = self._recall(hashes) if self.cache_entries > 0 else {}
         if len(recent) == len(set(hashes)):
             self._hits += len(items)
-            return np.vstack([recent[d] for d in hashes]).astype(np.float32, copy=False)
+            return PendingVectors(self, np.vstack([recent[d] for d in hashes]).astype(np.float32, copy=False))
         unknown = sorted(set(hashes) - recent.keys())
         cached = self.store.cache_get(self.model_id, unknown) if self.store else {}
         cached.update({d: to_blob(v) for d, v in recent.items()})
         todo = [i for i, digest in enumerate(hashes) if digest not in cached]
-        fresh: dict[str, npt.NDArray[np.float32]] = {}
-        if todo:
-            unique = list(dict.fromkeys(hashes[i] for i in todo))
-            first = {hashes[i]: i for i in reversed(todo)}
-            vectors = _normalise(np.asarray(self._call([items[first[d]] for d in unique]), dtype=np.float32))
-            fresh = dict(zip(unique, vectors, strict=True))
-        rows = [fresh[d] if d in fresh else np.frombuffer(cached[d], dtype="<f4") for d in hashes]
-        if len(items) == 1 and self.cache_entries > 0:  # a query: likely asked again within the turn
-            self._keep(hashes[0], rows[0])
-        if self.store is not None:
-            self._remember(fresh, hits=len(items) - len(todo), misses=len(todo))
-        return np.vstack(rows).astype(np.float32, copy=False)
+        unique = list(dict.fromkeys(hashes[i] for i in todo))
+        first = {hashes[i]: i for i in reversed(todo)}
+        pending = PendingVectors(self, None, hashes, cached, unique, todo=len(todo))
+        if unique:
+            texts = [items[first[d]] for d in unique]
+            if ahead:
+                pending.job = _worker().submit(self._call, texts)
+            else:
+                pending.computed = self._call(texts)
+        return pending
 
     def _recall(self, hashes: list[str]) -> dict[str, npt.NDArray[np.float32]]:
         with self._recent_lock:
@@ -202,6 +213,78 @@ class EmbeddingService:
             self._prune()
 
 
+class PendingVectors:
+    """Vectors on their way (:meth:`EmbeddingService.embed_ahead`); ``result()`` waits for them."""
+
+    def __init__(
+        self,
+        service: EmbeddingService,
+        ready: FloatMatrix | None,
+        hashes: list[str] | None = None,
+        cached: dict[str, bytes] | None = None,
+        unique: list[str] | None = None,
+        *,
+        todo: int = 0,
+    ) -> None:
+        self._service = service
+        self._ready = ready
+        self._hashes = hashes or []
+        self._cached = cached or {}
+        self._unique = unique or []
+        self._todo = todo
+        self.job: Future[list[list[float]]] | None = None
+        self.computed: list[list[float]] | None = None
+        self._fresh: dict[str, npt.NDArray[np.float32]] | None = None  # computed, not yet recorded
+
+    def vectors(self) -> FloatMatrix:
+        """The vectors, one unit-length row per text, without recording them yet (see ``result``).
+
+        A write to the cache inside the caller's transaction makes its vector searches treat
+        the transaction as having uncommitted changes, so a caller that searches first records after.
+        """
+        if self._ready is None:
+            fresh: dict[str, npt.NDArray[np.float32]] = {}
+            if self._unique:
+                computed = self.job.result() if self.job is not None else self.computed
+                vectors = _normalise(np.asarray(computed, dtype=np.float32))
+                fresh = dict(zip(self._unique, vectors, strict=True))
+            cached = self._cached
+            rows = [fresh[d] if d in fresh else np.frombuffer(cached[d], dtype="<f4") for d in self._hashes]
+            self._fresh = fresh
+            self._ready = np.vstack(rows).astype(np.float32, copy=False)
+        return self._ready
+
+    def result(self) -> FloatMatrix:
+        """The vectors, one unit-length row per text; records them in the cache (once)."""
+        ready = self.vectors()
+        if self._fresh is not None:
+            service, hashes, fresh = self._service, self._hashes, self._fresh
+            self._fresh = None
+            if len(hashes) == 1 and service.cache_entries > 0:  # a query: likely asked again within the turn
+                service._keep(hashes[0], ready[0])
+            if service.store is not None:
+                service._remember(fresh, hits=len(hashes) - self._todo, misses=self._todo)
+        return ready
+
+    def cancel(self) -> None:
+        """Drop the job (its text was refused): nothing is cached or counted."""
+        if self.job is not None:
+            self.job.cancel()
+        self._ready = np.zeros((0, 0), dtype=np.float32)
+
+
+_worker_lock = threading.Lock()
+_workers: list[ThreadPoolExecutor] = []
+
+
+def _worker() -> ThreadPoolExecutor:
+    """The process's embedding threads (two: the machines this runs on have few cores)."""
+    with _worker_lock:
+        if not _workers:
+            _workers.append(ThreadPoolExecutor(max_workers=2, thread_name_prefix="reverie-embed"))
+        return _workers[0]
+
+
 def _normalise(vectors: FloatMatrix) -> FloatMatrix:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -209,4 +292,11 @@ def _normalise(vectors: FloatMatrix) -> FloatMatrix:
     return normalised
 
 
-__all__ = ["EmbeddingService", "content_hash", "embedder_from_settings", "from_blobs", "to_blob"]
+__all__ = [
+    "EmbeddingService",
+    "PendingVectors",
+    "content_hash",
+    "embedder_from_settings",
+    "from_blobs",
+    "to_blob",
+]

@@ -26,6 +26,7 @@ same transaction as the row.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from typing import Literal
@@ -34,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.index import VectorIndex
-from reverie.embed.service import EmbeddingService, FloatMatrix, to_blob
+from reverie.embed.service import EmbeddingService, FloatMatrix, PendingVectors, to_blob
 from reverie.errors import GuardRejected, ProviderError
 from reverie.extract.claims import (
     Claim,
@@ -90,6 +91,27 @@ def embed_or_none(service: EmbeddingService | None, text: str) -> npt.NDArray[np
     return None if vectors is None else vectors[0]
 
 
+def embed_ahead(service: EmbeddingService | None, text: str) -> PendingVectors | None:
+    """Start the text's vector on a worker thread (:func:`vector_of` takes it), or None without a service."""
+    return None if service is None else service.embed_ahead([text])
+
+
+def vector_of(pending: PendingVectors | None) -> npt.NDArray[np.float32] | None:
+    """The vector started by :func:`embed_ahead`, or None when the provider failed (logged).
+
+    It is not in the embedding cache yet: ``pending.result()`` puts it there once the caller's
+    vector searches are over.
+    """
+    if pending is None:
+        return None
+    try:
+        vector: npt.NDArray[np.float32] = pending.vectors()[0]
+    except ProviderError as exc:
+        log.warning("Stored without vectors (run `reverie reindex` later): %s", exc)
+        return None
+    return vector
+
+
 def store_vector(
     scope: UserStore,
     service: EmbeddingService | None,
@@ -115,6 +137,11 @@ def _candidates(
     vector: npt.NDArray[np.float32] | None,
 ) -> list[tuple[MemoryRow, float | None]]:
     """Active facts the new one could be about: by key, by shared words, by meaning (cosine)."""
+    return _near(scope, _by_words(scope, text, key), policy, service, index, vector)
+
+
+def _by_words(scope: UserStore, text: str, key: str | None) -> dict[int, tuple[MemoryRow, float | None]]:
+    """The candidates holding the key or sharing nearly all content words, in that order."""
     found: dict[int, tuple[MemoryRow, float | None]] = {}
     if key:
         row = scope.find_active_by_key("fact", key)
@@ -125,6 +152,18 @@ def _candidates(
         needed = len(terms) - 1 if len(terms) > 2 else None
         for row, _ in scope.search_memories(terms, kinds=("fact",), limit=8, min_match=needed):
             found.setdefault(row.id, (row, None))
+    return found
+
+
+def _near(
+    scope: UserStore,
+    found: dict[int, tuple[MemoryRow, float | None]],
+    policy: MergePolicy,
+    service: EmbeddingService | None,
+    index: VectorIndex | None,
+    vector: npt.NDArray[np.float32] | None,
+) -> list[tuple[MemoryRow, float | None]]:
+    """``found`` plus the nearest neighbours by meaning, active facts only."""
     if service is not None and index is not None and vector is not None:
         floor = policy.neighbour_similarity
         near = dict(index.search(scope, "memory", service.model_id, vector, k=8, min_similarity=floor))
@@ -133,11 +172,17 @@ def _candidates(
     return [(row, sim) for row, sim in found.values() if row.kind == "fact" and row.status == "active"]
 
 
+# Reading a text is pure in the text, and the same stored facts come up as candidates again and
+# again (and the new fact's words are compared with each): read once per process.
+_read_claim = functools.lru_cache(maxsize=4096)(parse_claim)
+_read_sequence = functools.lru_cache(maxsize=4096)(content_sequence)
+
+
 def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = None) -> Verdict:
     """The merge verdict for a new fact (already read) against one stored fact's text."""
-    if content_sequence(old) == content_sequence(new.text) and not polarity_flip(old, new.text):
+    if _read_sequence(old) == _read_sequence(new.text) and not polarity_flip(old, new.text):
         return "same"
-    verdict = compare_claims(parse_claim(old), new)
+    verdict = compare_claims(_read_claim(old), new)
     if verdict != "unsure":
         return verdict
     # The rules could not read one of the facts, or read the same subject with two wordings of
@@ -148,7 +193,7 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
     if polarity_flip(old, new.text):
         return "contradiction"
     if token_similarity(old, new.text) >= policy.duplicate_similarity:
-        return "same" if set(content_sequence(new.text)) <= set(content_sequence(old)) else "refines"
+        return "same" if set(_read_sequence(new.text)) <= set(_read_sequence(old)) else "refines"
     if similarity is not None and similarity >= policy.paraphrase_similarity:
         return "refines"
     return "unsure"  # both are kept; an LLM can settle it at consolidation (extract/llm_merge.py)
@@ -175,19 +220,29 @@ def remember_fact(
     policy: MergePolicy,
     service: EmbeddingService | None = None,
     index: VectorIndex | None = None,
+    pending: PendingVectors | None = None,
 ) -> RememberResult:
-    """Merge one (already guarded) fact into the user's memory; see the module docstring."""
+    """Merge one (already guarded) fact into the user's memory; see the module docstring.
+
+    ``pending`` is the text's vector already on its way (:func:`embed_ahead`); otherwise it is
+    started here, and computed while the fact is read and searched by keywords.
+    """
+    if pending is None:
+        pending = embed_ahead(service, text)
     claim = parse_claim(text)
     given = key
     key = key or infer_key(text) or claim.key
-    vector = embed_or_none(service, text)
     with scope.transaction():
+        by_words = _by_words(scope, text, key)
+        vector = vector_of(pending)
         verdicts: list[tuple[MemoryRow, Verdict, float | None]] = []
-        for row, similarity in _candidates(scope, text, key, policy, service, index, vector):
+        for row, similarity in _near(scope, by_words, policy, service, index, vector):
             verdict = judge(row.text, claim, policy, similarity)
             if given and row.key == given and verdict not in ("same", "contradiction"):
                 verdict = "update"  # the caller's key says: one value
             verdicts.append((row, verdict, similarity))
+        if pending is not None and vector is not None:
+            pending.result()  # into the embedding cache, now that the vector search is over
         same = [(row, sim) for row, verdict, sim in verdicts if verdict == "same"]
         replace = [(row, verdict) for row, verdict, _ in verdicts if verdict in _REASONS]
         if same:
@@ -474,6 +529,7 @@ __all__ = [
     "ScopeMerge",
     "merge_memories",
     "embed_all_or_none",
+    "embed_ahead",
     "embed_or_none",
     "find_twin",
     "judge",
@@ -481,4 +537,5 @@ __all__ = [
     "set_preference",
     "store_vector",
     "supersede_fact",
+    "vector_of",
 ]

@@ -309,19 +309,27 @@ class SqliteUserStore(ConversationStatements, Maintenance, Topics):
         if created_to is not None:
             filters += " AND m.created_at < ?"
             params.append(created_to)
-        columns = ", ".join("m." + c.strip() for c in _MEMORY_COLUMNS.split(","))
+        names = [c.strip() for c in _MEMORY_COLUMNS.split(",")]
+        columns = ", ".join("m." + c for c in names)
         window = max(_WINDOW, 10 * limit)
         ranked = (
             "SELECT rowid AS id, -bm25(memories_fts, 1.0, 0.5, 0.0) AS score FROM memories_fts"
             " WHERE memories_fts MATCH ?"
         )
-        rows = self._read(
+        # One more row counts the window's hits (in "hits"): a window that was not full held
+        # every match, so ranking the whole match again would give the same rows.
+        blanks = ", ".join(f"NULL AS {name}" for name in names)
+        found = self._read(
             f"WITH hits AS MATERIALIZED ({ranked} ORDER BY score DESC LIMIT ?)"
-            f" SELECT {columns}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
-            f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?",
+            f" SELECT * FROM (SELECT {columns}, hits.score AS score, NULL AS hits FROM hits"
+            f" JOIN memories m ON m.id = hits.id"
+            f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?)"
+            f" UNION ALL SELECT {blanks}, NULL, COUNT(*) FROM hits",
             [query, window, *params, limit],
         )
-        if len(rows) < limit:
+        rows = [row for row in found if row["hits"] is None]
+        full = any(row["hits"] is not None and row["hits"] >= window for row in found)
+        if len(rows) < limit and full:
             rows = self._read(
                 f"WITH hits AS MATERIALIZED ({ranked})"
                 f" SELECT {columns}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
