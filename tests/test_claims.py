@@ -127,6 +127,8 @@ def test_the_opposite_is_a_contradiction(old: str, new: str) -> None:
         ("User drinks 2 cups of coffee", "User drinks 3 cups of tea after lunch"),  # another drink
         ("User sleeps 7 hours", "User's son sleeps 10 hours"),
         ("User's manager is Ruth", "User's wife reports to Ruth"),
+        ("User's home address is 12 Elm Street", "User's work address is 40 Oak Avenue"),  # a modifier
+        ("User swims 2 km on Tuesdays", "User swims 1 km on Saturdays"),  # days in the plural
         ("User's cat Tom has a chip", "User replaced the kitchen chip fryer"),
     ],
 )

@@ -414,6 +414,10 @@ _SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchan
 _PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
 _CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
 # Words that soften a number ("about 85000"): neither a particle of the verb nor part of the value.
+# Words before an attribute that do not make it another one ("annual salary" = "salary").
+_NEUTRAL_MODIFIERS = frozenset(
+    "year month week day current usual main present total gross net regular normal home".split()
+)
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 _HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
 _INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
@@ -693,9 +697,10 @@ def parse_claim(text: str) -> Claim:
         and not set(subject[1:-1]) & (PARTY_WORDS | names)
         and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr", "name")
     ):
-        # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person)
+        # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person);
+        # "User's work address" is not "User's home address"
         predicate = _ATTRIBUTE_PREDICATES[subject[-1]]
-        subject = ("user",)
+        subject = ("user", *(w for w in subject[1:-1] if w not in _NEUTRAL_MODIFIERS))
     elif (
         len(subject) >= 3
         and subject[-1] in _ATTRIBUTE_PREDICATES
@@ -955,6 +960,7 @@ def _is_year(token: str) -> bool:
 
 
 def _dates(tokens: list[str]) -> frozenset[str]:
+    tokens = [t[:-1] if t.endswith("days") and t[:-1] in _MONTHS else t for t in tokens]  # "on tuesdays"
     found = {t for t in tokens if _is_year(t) or t in _MONTHS}
     for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
         if token in _MONTHS:
