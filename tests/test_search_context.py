@@ -6,6 +6,7 @@ import pytest
 from conftest import VARIED_FACTS, Clock
 
 from reverie import InvalidInput, Memory, load_settings
+from reverie.embed.service import EmbeddingService
 from reverie.retrieve.context import FENCE_CLOSE, FENCE_OPEN
 
 DAY = 86400.0
@@ -180,3 +181,38 @@ def test_context_reinforcement_is_time_gated(memory: Memory, clock: Clock) -> No
     assert third.access_count == 3 and third.confidence == pytest.approx(0.65)
     memory.context(touch=False)
     assert memory.get(row.id).access_count == 3
+
+
+class _CountingTokenizer:
+    """An embedder with its own tokenizer that notes every text it is asked to count."""
+
+    model_id = "words"
+    dimensions = 2
+
+    def __init__(self) -> None:
+        self.counted: list[str] = []
+
+    def embed_batch(self, texts: list[str]) -> list[list[float]]:
+        return [[1.0, float(len(text))] for text in texts]
+
+    def count_tokens(self, text: str) -> int:
+        self.counted.append(text)
+        return len(text.split())
+
+
+class _NoTokenizer:
+    model_id = "plain"
+    dimensions = 2
+
+    def embed_batch(self, texts: list[str]) -> list[list[float]]:
+        return [[1.0, 0.0] for _ in texts]
+
+
+def test_token_counts_of_recent_texts_are_remembered() -> None:
+    """The context counts the same fact lines every turn: the tokenizer runs once per text."""
+    tokenizer = _CountingTokenizer()
+    service = EmbeddingService(tokenizer)
+    assert [service.count_tokens("- The user likes tea") for _ in range(3)] == [5, 5, 5]
+    assert service.count_tokens("two words") == 2
+    assert tokenizer.counted == ["- The user likes tea", "two words"]
+    assert EmbeddingService(_NoTokenizer()).count_tokens("no tokenizer of its own") is None

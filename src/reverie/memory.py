@@ -22,7 +22,6 @@ from reverie.config import Settings
 from reverie.consolidation import Consolidator
 from reverie.conversations import MAX_OFFSET, VECTOR_KINDS, BackgroundTasks, Conversations, check_paging
 from reverie.docs.library import DocumentHit, DocumentLibrary, looks_like_question
-from reverie.embed.base import TokenCounter
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, PendingVectors, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound, ReverieError
@@ -320,9 +319,8 @@ class Memory(Conversations):
         """Tokens in ``text``: exact with the embedder's own tokenizer (the local model's WordPiece),
         else the documented estimate of :func:`reverie.text.count_tokens` (remote models)."""
         service = self.embeddings
-        if service is not None and isinstance(service.embedder, TokenCounter):
-            return service.embedder.count_tokens(text)
-        return count_tokens(text)
+        counted = service.count_tokens(text) if service is not None else None
+        return count_tokens(text) if counted is None else counted
 
     def retune_search(self) -> None:
         """Apply the current [embeddings.hybrid] settings to searches from now on (same embedder)."""

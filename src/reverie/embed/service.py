@@ -7,6 +7,7 @@ counts hits and misses so ``reverie stats`` can show a hit rate.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
@@ -20,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.config import Settings
-from reverie.embed.base import Embedder, embedders
+from reverie.embed.base import Embedder, TokenCounter, embedders
 from reverie.errors import ProviderUnavailable
 from reverie.store.base import Store
 
@@ -31,6 +32,8 @@ _FLUSH_EVERY = 256
 #: Recent vectors kept in memory: a turn's query is embedded once, then its searches (facts,
 #: episodes, documents) and a retried turn reuse the vector without ONNX or a database read.
 RECENT_VECTORS = 512
+#: Token counts kept in memory: a context counts the same facts and preferences every turn.
+RECENT_COUNTS = 8192
 
 
 def embedder_from_settings(settings: Settings) -> Embedder:
@@ -90,6 +93,12 @@ class EmbeddingService:
         self._misses = 0
         self._recent: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._recent_lock = threading.Lock()
+        # Resolved once: a runtime protocol check costs more than counting a short line.
+        self._count: Callable[[str], int] | None = (
+            functools.lru_cache(maxsize=RECENT_COUNTS)(embedder.count_tokens)
+            if isinstance(embedder, TokenCounter)
+            else None
+        )
 
     @property
     def model_id(self) -> str:
@@ -176,6 +185,10 @@ class EmbeddingService:
     def resume(self) -> None:
         """Try the provider again at once, even within the pause after a failure."""
         self._paused_until = 0.0
+
+    def count_tokens(self, text: str) -> int | None:
+        """Tokens in ``text`` by the embedder's own tokenizer (recent texts remembered); None without one."""
+        return self._count(text) if self._count is not None else None
 
     def embed_one(self, text: str) -> npt.NDArray[np.float32]:
         """Embed one text."""
