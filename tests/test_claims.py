@@ -46,6 +46,7 @@ def _verdict(old: str, new: str) -> str:
         ("User's partner is called Kim", "User's partner is now Alex"),
         ("User's climbing gym is Boulderworld", "User joined a new climbing gym, The Arch"),
         ("User has a Spotify Family plan", "User cancelled the Spotify subscription"),
+        ("User's niece Ivy is 8", "User's niece Ivy is 9 now"),
         ("User works as a surveyor", "User is retired now"),
         ("User works at Unilever", "User is unemployed"),
         ("User's supervisor is Grace", "User reports to Ayo now"),
@@ -76,6 +77,7 @@ def test_a_new_value_of_the_same_thing_is_an_update(old: str, new: str) -> None:
         ("User's manager is Ruth", "User reports to Ruth"),
         ("User's niece is named Ivy", "User's niece's name is Ivy"),
         ("User's uncle is a physician", "User's uncle works as a doctor"),
+        ("User's nephew was born in 2016", "User's nephew's birth year is 2016"),
     ],
 )
 def test_another_wording_of_the_same_fact_is_the_same(old: str, new: str) -> None:
@@ -94,6 +96,7 @@ def test_another_wording_of_the_same_fact_is_the_same(old: str, new: str) -> Non
         ("User has no pets", "User has a rabbit"),
         ("User likes opera", "User can't stand opera"),
         ("User is religious", "User is an atheist"),
+        ("User lives in Turin", "User used to live in Turin"),
     ],
 )
 def test_the_opposite_is_a_contradiction(old: str, new: str) -> None:

@@ -144,6 +144,8 @@ _IRREGULAR = {
     "found": "find",
     "became": "become",
     "gets": "get",
+    "used": "use",
+    "uses": "use",
     "getting": "get",
     "becomes": "become",
 }
@@ -304,6 +306,7 @@ _ATTRIBUTE_PREDICATES = {
     "profession": "work_as",
     "age": "age",
     "birthday": "be_born_on",
+    "birthyear": "be_born_on",
     "address": "live_in",
     "home": "live_in",
     "city": "live_in",
@@ -418,6 +421,8 @@ _CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
 _NEUTRAL_MODIFIERS = frozenset(
     "year month week day current usual main present total gross net regular normal home".split()
 )
+# Readings of "X's <attribute> is V" ("age": a bare number, as in "User's birth year is 1988").
+_ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "name", "age"})
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 _HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
 _INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
@@ -513,6 +518,9 @@ def _normalise(text: str) -> str:
     out = re.sub(r"\b(\d):(\d{2})\b", r"0\1:\2", out)
     out = number_words_as_digits(out)
     out = re.sub(r"\bno more\b", "no longer", out)
+    out = re.sub(r"\b(?:birth ?date|date of birth)\b", "birthday", out)
+    out = re.sub(r"\b(?:birth ?place|place of birth)\b", "birthplace", out)
+    out = re.sub(r"\b(?:birth ?year|year of birth)\b", "birthyear", out)
     out = re.sub(r"\b(?:these days|nowadays|at the moment|right now|at present)\b", "now", out)
     out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
     return out
@@ -695,17 +703,13 @@ def parse_claim(text: str) -> Claim:
         and subject[0] == "user"
         and subject[-1] in _ATTRIBUTE_PREDICATES
         and not set(subject[1:-1]) & (PARTY_WORDS | names)
-        and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr", "name")
+        and predicate in _ATTRIBUTE_SHAPES
     ):
         # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person);
         # "User's work address" is not "User's home address"
         predicate = _ATTRIBUTE_PREDICATES[subject[-1]]
         subject = ("user", *(w for w in subject[1:-1] if w not in _NEUTRAL_MODIFIERS))
-    elif (
-        len(subject) >= 3
-        and subject[-1] in _ATTRIBUTE_PREDICATES
-        and predicate in ("be", "be_a", "be_identity", "be_in", "be_attr", "name")
-    ):
+    elif len(subject) >= 3 and subject[-1] in _ATTRIBUTE_PREDICATES and predicate in _ATTRIBUTE_SHAPES:
         # "User's son's name is Oliver" = "User's son is named Oliver"; "User's sister's job is ..."
         attribute = _ATTRIBUTE_PREDICATES[subject[-1]]
         predicate, subject = "be_attr" if attribute == "name" else attribute, subject[:-1]
@@ -842,7 +846,7 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         words = words[1:]
     if not words:
         return "", [], negated, False
-    text = " ".join(words)
+    text = " ".join(words).removesuffix(" now")  # "is 13 now"
     if re.match(r"^\d+(?:\s+(?:years?|yrs?)(?:\s+old)?)?$", text) or re.search(
         r"\b\d+\s+years?\s+old\b", text
     ):
