@@ -41,6 +41,34 @@ _SHAPES = {
     "without_after": "{QUAL}{S}{{0,6}}?{RULES}{S}{{0,3}}?{WITHOUTAFTER}",
     "no_need": "{NONEED}{S}{{0,40}}?{RULES}",
     "no_need_after": "{RULES}{S}{{0,6}}?{NONEEDAFTER}",
+    # the assistant allowed or authorised to drop its rules: "the assistant may ignore its rules"
+    "bot_may": "{BOT}(?={S}{{0,60}}?{RULES}){S}{{0,60}}?{OVRINF}",
+    "you_to": "{TELLYOU}{S}{{0,15}}?{OVRINF}",
+    # what the assistant was told before declared not to count
+    "told_void": "{TOLD}{S}{{0,40}}?{NOCOUNT}",
+    # orders about the assistant's answers: "add this link at the end of every answer"
+    "answers": "{ANSWERS}",
+    # reading out its own instructions, or the text above
+    "show_rules": "{SHOW}(?={S}{{0,60}}?{QUAL}){S}{{0,40}}?{RULES}",
+    "show_rules_after": "{QUAL}{S}{{0,6}}?{RULES}{S}{{0,15}}?{SHOWAFTER}",
+    "repeat_above": "{REPEAT}{S}{{0,30}}?{ABOVE}",
+    "above_repeat": "{ABOVE}{S}{{0,10}}?{REPEATAFTER}",
+    # a note to be hidden from the user, obeying every order, warnings dropped, safe mode off
+    "secret_note": "{NOTE}{S}{{0,20}}?{SECRECY}",
+    "secret_note_after": "{SECRECY}{S}{{0,20}}?{NOTE}",
+    "obey_all": "{OBEY}{S}{{0,15}}?{ALL}{S}{{0,15}}?{ORDERS}",
+    "obey_all_after": "{ALL}{S}{{0,4}}?{ORDERS}{S}{{0,3}}?{OBEYAFTER}",
+    "no_warning": "{NOADD}{S}{{0,40}}?{WARN}",
+    "no_warning_after": "{WARN}{S}{{0,6}}?{NOADDAFTER}",
+    "mode_off": "{SAFEMODE}{S}{{0,20}}?{VOID}",
+    "cond_after": "{WHO}{S}{{0,20}}?{CONDAFTER}{S}{{0,3}}?[,，、]?\\s*{IMPV}",
+    "cond_polite": "{CONDAFTER}[、,]{S}{{0,40}}?{CONDIMPV}",
+    "hidden_rules": "{QUAL}{S}{{0,10}}?{HIDDEN}{S}{{0,3}}?{RULES}",
+    "rules_hidden": "{QUAL}{S}{{0,10}}?{RULES}{S}{{0,3}}?{HIDDEN}",
+    "bot_no_need": "{BOT}{S}{{0,10}}?{BOTNONEED}{S}{{0,40}}?{RULES}",
+    "uncensored": "{UNCENSORED}{S}{{0,10}}?{BOT}",
+    "bot_uncensored": "{BOT}{S}{{0,10}}?{UNCENSORED}",
+    "always_say": "{ALWAYSSAY}",
     "consider_void": "{CONSIDER}(?={S}{{0,70}}?{VOID}){S}{{0,40}}?{RULES}",
     # verb-final languages: rules + override verb + a polite imperative ending
     "ovr_imperative_after": "{RULES}{S}{{0,4}}?{OVR}{S}{{0,30}}?{IMPEND}",
@@ -84,15 +112,30 @@ def _w(words: str) -> str:
 
 _LEXICONS: dict[str, dict[str, str]] = {
     "en": {
-        "OVR": _w(
-            r"set\s+\w+\s+\w+\s+to\s+one\s+side put\s+(?:\w+\s+){1,3}?aside look\s+past pay\s+no\s+heed"
+        "NOCOUNT": _w(r"doesn't\s+count does\s+not\s+count no\s+longer\s+counts doesn't\s+matter"),
+        "TOLD": _w(
+            r"whatever\s+you\s+were\s+told what\s+you\s+were\s+told what\s+(?:they|we|i)\s+told\s+you"
         ),
-        "QUAL": _w(r"your previous prior earlier original initial configured system safety developer"),
+        "TELLYOU": _w(
+            r"telling\s+you\s+to tell\s+you\s+to want\s+you\s+to need\s+you\s+to asking\s+you\s+to"
+        ),
+        "OVRINF": _w(r"ignore disregard forget bypass skip drop break override circumvent set\s+aside"),
+        "OVR": _w(
+            r"go\s+off-script set\s+\w+\s+\w+\s+to\s+one\s+side put\s+(?:\w+\s+){1,3}?aside look\s+past "
+            r"pay\s+no\s+heed"
+        ),
+        "QUAL": _w(
+            r"all (?:on|of|for)\s+the\s+(?:model|assistant|ai|bot) your previous prior earlier original "
+            r"initial configured system safety developer"
+        ),
         "RULES": _w(
-            r"guardrails guidelines instructions rules restrictions limitations limits polic(?:y|ies) "
-            r"filters configuration programming system\s+prompt"
+            r"checks safeguards principles "
+            r"what\s+(?:the\s+)?(?:devs?|developers?|creators?|makers?)\s+(?:wanted|want|said) guardrails "
+            r"guidelines instructions rules restrictions limitations limits polic(?:y|ies) filters "
+            r"configuration programming system\s+prompt"
         ),
         "VOID": _w(
+            r"be\s+(?:disabled|lifted|removed|ignored|switched\s+off|turned\s+off) no\s+longer\s+hold "
             r"not\s+binding retired rescinded withdrawn inoperative no\s+longer\s+(?:binding|active|valid) "
             r"(?:is|are)\s+to\s+be\s+treated\s+as\s+void not\s+apply doesn't\s+apply don't\s+apply"
         ),
@@ -102,8 +145,8 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
         "NOTE": _w(r"memory\s+note this\s+(?:note|memory|entry)"),
         "PRIO": _w(
-            r"outweighs? outranks? ranks?\s+(?:above|over) prevails?\s+over supersedes? takes?\s+precedence "
-            r"replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps?"
+            r"outweighs? outranks? ranks?\s+(?:above|over) prevails?\s+over supersedes? "
+            r"takes?\s+precedence replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps?"
         ),
         "TARGET": _w(
             r"system\s+prompt developer'?s?\s+(?:instructions|message|rules) "
@@ -121,10 +164,33 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"~/ /etc/ \.ssh\b id_rsa \.env\b private\s+key api\s+keys? saved\s+passwords"),
     },
     "es": {
+        "ALWAYSSAY": _w(
+            r"di\s+siempre\s+que siempre\s+di(?:les?)?\s+que recomienda\s+siempre siempre\s+recomienda"
+        ),
+        "UNCENSORED": _w(r"sin\s+censura no\s+censurad sin\s+filtros?"),
+        "BOTNONEED": _w(r"ya\s+no\s+tiene\s+que ya\s+no\s+debe ya\s+no\s+est[aá]\s+obligad no\s+tiene\s+que"),
+        "HIDDEN": _w(r"ocult escondid secret"),
+        "SAFEMODE": _w(r"modo\s+seguro modo\s+de\s+seguridad filtro\s+de\s+contenido"),
+        "WARN": _w(r"advertencias? avisos? descargos"),
+        "NOADD": _w(r"no\s+(?:a[nñ]adas|incluyas|pongas|agregues|muestres|des)"),
+        "ORDERS": _w(r"[oó]rdenes instrucciones mandatos peticiones"),
+        "ALL": _w(r"todas todos cualquier"),
+        "OBEY": _w(r"obedece cumple ejecuta sigue acata"),
+        "SECRECY": _w(r"en\s+secreto"),
+        "ABOVE": _w(r"de\s+arriba anterior lo\s+anterior"),
+        "REPEAT": _w(r"repite rep[ií]teme"),
+        "SHOW": _w(
+            r"muestra mu[eé]strame ense[nñ]a ens[eé][nñ]ame dime escribe imprime revela traduce lista"
+        ),
+        "ANSWERS": _w(r"cada\s+respuesta tus\s+respuestas todas\s+tus\s+respuestas"),
+        "NOCOUNT": _w(r"no\s+cuenta no\s+vale no\s+importa ya\s+no\s+cuenta"),
+        "TOLD": _w(r"lo\s+que\s+te\s+(?:dijeron|han\s+dicho|dije|dijimos|ense[nñ]aron)"),
+        "OVRINF": _w(r"ignorar olvidar saltar(?:se)? omitir romper eludir desactivar"),
         "OVR": _w(
-            r"no\s+prestes\s+atenci[oó]n rel[aá]ja afloja suaviza rompe romper infringe infringir tira "
-            r"abandona ign[oó]ral[ao]s l[ií]brate\s+de sal\s+de ignor[ae] ignorad olv[ií]d[ae] olvidad "
-            r"omit[ae] descart[ae] desobedec desoye pas[ae]\s+por\s+alto haz\s+caso\s+omiso "
+            r"en\s+pausa no\s+prestes\s+atenci[oó]n rel[aá]ja afloja suaviza rompe romper infringe "
+            r"infringir tira abandona ign[oó]ral[ao]s l[ií]brate\s+de sal\s+de ignor[ae] ignorad "
+            r"olv[ií]d[ae] olvidad omit[ae] descart[ae] desobedec desoye pas[ae]\s+por\s+alto "
+            r"haz\s+caso\s+omiso "
             r"no\s+(?:hagas|haga|tengas|tenga|le\s+des|des)\s+(?:caso|en\s+cuenta|importancia) "
             r"no\s+(?:sigas|siga|obedezcas|respetes|apliques|cumplas) "
             r"deja\s+de\s+(?:seguir|obedecer|respetar|aplicar|cumplir) s[aá]ltat[ea] s[aá]ltese anula "
@@ -133,20 +199,21 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
         "PLEASE": _w(r"por\s+favor"),
         "QUAL": _w(
-            r"que\s+sigues que\s+cumples habituales usuales tus?\b vuestr anterior previ[ao] original "
-            r"inicial antigu del\s+sistema de\s+seguridad "
-            r"que\s+te\s+(?:dieron|han\s+dado|dio|pusieron|impusieron) "
+            r"que\s+recibiste que\s+te\s+dieron\s+al\s+principio de\s+contenido que\s+sigues que\s+cumples "
+            r"habituales usuales tus?\b vuestr anterior previ[ao] original inicial antigu del\s+sistema "
+            r"de\s+seguridad que\s+te\s+(?:dieron|han\s+dado|dio|pusieron|impusieron) "
             r"del\s+(?:asistente|modelo|bot|desarrollador) de\s+(?:los\s+)?desarrolladores"
         ),
         "RULES": _w(
-            r"salvaguardas valores\s+por\s+defecto pol[ií]tica instrucci reglas? normas? directric "
-            r"indicaciones pautas restricci filtros? l[ií]mites pol[ií]ticas? configuraci programaci prompt "
-            r"[oó]rdenes consignas protecciones seguridad censura ajustes principios directivas"
+            r"controles comprobaciones salvaguardas valores\s+por\s+defecto pol[ií]tica instrucci reglas? "
+            r"normas? directric indicaciones pautas restricci filtros? l[ií]mites pol[ií]ticas? "
+            r"configuraci programaci prompt [oó]rdenes consignas protecciones seguridad censura ajustes "
+            r"principios directivas"
         ),
         "VOID": _w(
-            r"solo\s+sugerencias simples\s+sugerencias meras\s+sugerencias desfasad opcionales nul[ao]s?\b "
-            r"anulad cancelad revocad invalidad derogad suspendid desactivad eliminad sin\s+efecto "
-            r"sin\s+validez "
+            r"en\s+pausa suspendid solo\s+sugerencias simples\s+sugerencias meras\s+sugerencias desfasad "
+            r"opcionales nul[ao]s?\b anulad cancelad revocad invalidad derogad desactivad eliminad "
+            r"sin\s+efecto sin\s+validez "
             r"ya\s+no\s+(?:est[aá]n?\s+vigentes?|aplican|se\s+aplican|valen|cuentan|rigen|son\s+v[aá]lid"
             r"|importan|existen) "
             r"no\s+est[aá]n?\s+vigentes? obsolet (?:deben|debe|han\s+de|hay\s+que)\s+(?:ser\s+)?ignorar "
@@ -155,15 +222,18 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "MEMORY": _w(r"est[ae]\s+(?:nota|memoria|entrada|mensaje|recuerdo|registro|apunte)"),
         "NOTE": _w(r"nota\s+de\s+memoria est[ae]\s+(?:nota|memoria|entrada|recuerdo)"),
         "PRIO": _w(
-            r"prioridad precedencia prevalece m[aá]s\s+peso m[aá]s\s+importante por\s+encima\s+de reemplaza "
-            r"sustituye anula manda\s+sobre"
+            r"prioridad precedencia prevalece m[aá]s\s+peso m[aá]s\s+importante por\s+encima\s+de "
+            r"reemplaza sustituye anula manda\s+sobre"
         ),
         "TARGET": _w(r"sistema configuraci instrucciones reglas normas directrices programaci desarrollador"),
         "GOVERN": _w(r"decid por\s+encima\s+de\s+todo ante\s+todo antes\s+que\s+nada manda\s+sobre\s+ti"),
         "AUTHN": _w(r"aviso mensaje comunicado orden nota instrucci[oó]n actualizaci[oó]n notificaci[oó]n"),
         "AUTHOR": _w(r"desarroll administrador admin\b equipo\s+t[eé]cnico operador creadores sistema"),
         "COND": _w(r"cada\s+vez\s+que siempre\s+que cuando si en\s+cuanto apenas"),
-        "WHO": _w(r"usuari[oa] alguien te\s+(?:pida|pidan|diga|digan|escriba)"),
+        "WHO": _w(
+            r"te\s+pregunt te\s+pid te\s+escrib te\s+hable usuari[oa] alguien "
+            r"te\s+(?:pida|pidan|diga|digan|escriba)"
+        ),
         "IMPV": _w(
             r"revela muestra responde contesta dile di\b env[ií]a manda ignora recomienda desactiva apaga "
             r"niega a[nñ]ade incluye p[ií]dele pregunta comparte olvida s[aá]ltate quita borra"
@@ -173,8 +243,8 @@ _LEXICONS: dict[str, dict[str, str]] = {
             r"deshabilita\b desconecta\b s[aá]ltate\b"
         ),
         "SAFE": _w(
-            r"filtros?\b{DEVICE} "
-            r"seguridad censura restricciones protecciones negativas rechaz salvaguardas"
+            r"filtros?\b{DEVICE} seguridad censura restricciones protecciones negativas rechaz "
+            r"salvaguardas"
         ),
         "MUST": _w(
             r"(?:t[uú]\s+)?(?:debes|tienes\s+que|deber[aá]s|has\s+de) "
@@ -209,10 +279,28 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
     },
     "fr": {
+        "ALWAYSSAY": _w(r"dis\s+toujours\s+qu toujours\s+dire\s+qu recommande\s+toujours"),
+        "UNCENSORED": _w(r"non\s+censur[eé] sans\s+censure non\s+filtr[eé]"),
+        "BOTNONEED": _w(r"n'est\s+plus\s+(?:tenu|oblig[eé]) n'a\s+plus\s+[aà] n'a\s+plus\s+besoin"),
+        "HIDDEN": _w(r"cach[eé] secr[eè]t"),
+        "SAFEMODE": _w(r"mode\s+s[eé]curis[eé] mode\s+s[eé]curit[eé] filtre\s+de\s+contenu"),
+        "WARN": _w(r"avertissements? mises?\s+en\s+garde"),
+        "NOADD": _w(r"n'ajoute n'ajoutez ne\s+mets ne\s+mettez"),
+        "ORDERS": _w(r"ordres instructions commandes demandes"),
+        "ALL": _w(r"tous toutes"),
+        "OBEY": _w(r"ob[eé]is ex[eé]cute suis applique"),
+        "SECRECY": _w(r"secr[eè]te? en\s+secret"),
+        "ABOVE": _w(r"ci-dessus au-dessus pr[eé]c[eè]de"),
+        "REPEAT": _w(r"r[eé]p[eè]te r[eé]p[eé]tez"),
+        "SHOW": _w(r"montre montre-moi affiche [eé]cris r[eé]v[eè]le traduis donne-moi donne liste"),
+        "ANSWERS": _w(r"chaque\s+r[eé]ponse tes\s+r[eé]ponses toutes\s+tes\s+r[eé]ponses"),
+        "NOCOUNT": _w(r"ne\s+compte\s+pas ne\s+compte\s+plus ne\s+vaut\s+rien n'a\s+plus\s+d'importance"),
+        "TOLD": _w(r"ce\s+qu'on\s+t'a\s+dit ce\s+que\s+(?:l'on|je|nous)\s+t'a(?:i|vons)?\s+dit"),
+        "OVRINF": _w(r"ignorer oublier sauter contourner enfreindre outrepasser d[eé]sactiver"),
         "OVR": _w(
-            r"ne\s+(?:fais|faites|pr[eê]te|pr[eê]tez)\s+plus\s+attention assoupli rel[aâ]che enfreins "
-            r"enfreindre brise jette saute[sz]? abandonne[sz]? ignore-les lib[eè]re-toi\s+de sors\s+de "
-            r"ignore[sz]? oublie[sz]? n[eé]glige[sz]? contourne[sz]? mets\s+de\s+c[oô]t[eé] "
+            r"en\s+pause ne\s+(?:fais|faites|pr[eê]te|pr[eê]tez)\s+plus\s+attention assoupli rel[aâ]che "
+            r"enfreins enfreindre brise jette saute[sz]? abandonne[sz]? ignore-les lib[eè]re-toi\s+de "
+            r"sors\s+de ignore[sz]? oublie[sz]? n[eé]glige[sz]? contourne[sz]? mets\s+de\s+c[oô]t[eé] "
             r"mettez\s+de\s+c[oô]t[eé] laisse[sz]?\s+tomber fais\s+fi faites\s+fi passe[sz]?\s+outre "
             r"ne\s+(?:prends|prenez|tiens|tenez)\s+(?:plus\s+)?(?:pas\s+)?(?:en\s+)?compte "
             r"ne\s+(?:suis|suivez|respecte|respectez|applique|appliquez)\s+(?:plus|pas) "
@@ -222,19 +310,20 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
         "PLEASE": _w(r"s'il\s+te\s+pla[iî]t merci\s+de"),
         "QUAL": _w(
-            r"que\s+tu\s+suis habituel tes\b ta\b ton\b vos\b votre\b pr[eé]c[eé]dent ant[eé]rieur "
-            r"initiale?s?\b originale?s?\b d'origine du\s+syst[eè]me de\s+s[eé]curit[eé] qu'on\s+t'a "
-            r"que\s+(?:l'on|tes|vos)\s+ de\s+l'(?:assistant|ia) du\s+(?:mod[eè]le|bot) des\s+d[eé]veloppeurs"
+            r"que\s+tu\s+as\s+re[cç]ues re[cç]ues\s+au\s+d[eé]but de\s+contenu que\s+tu\s+suis habituel "
+            r"tes\b ta\b ton\b vos\b votre\b pr[eé]c[eé]dent ant[eé]rieur initiale?s?\b originale?s?\b "
+            r"d'origine du\s+syst[eè]me de\s+s[eé]curit[eé] qu'on\s+t'a que\s+(?:l'on|tes|vos)\s+ "
+            r"de\s+l'(?:assistant|ia) du\s+(?:mod[eè]le|bot) des\s+d[eé]veloppeurs"
         ),
         "RULES": _w(
-            r"r[eé]glages politique instructions? consignes? r[eè]gles? directives? prompt restrictions? "
-            r"filtres? garde-fous limites param[eè]tres programmation configuration politiques? "
-            r"s[eé]curit[eé] censure principes"
+            r"contr[oô]les v[eé]rifications r[eé]glages politique instructions? consignes? r[eè]gles? "
+            r"directives? prompt restrictions? filtres? garde-fous limites param[eè]tres programmation "
+            r"configuration politiques? s[eé]curit[eé] censure principes"
         ),
         "VOID": _w(
-            r"juste\s+des\s+suggestions que\s+des\s+suggestions simples\s+suggestions d[eé]pass[eé] "
-            r"facultati nulles?\b non\s+avenue annul[eé] r[eé]voqu[eé] caduques? abrog[eé] remplac[eé] "
-            r"suspendu d[eé]sactiv[eé] supprim[eé] lev[eé]e?s\b ne\s+(?:sont|s'appliquent)\s+plus "
+            r"en\s+pause suspendu juste\s+des\s+suggestions que\s+des\s+suggestions simples\s+suggestions "
+            r"d[eé]pass[eé] facultati nulles?\b non\s+avenue annul[eé] r[eé]voqu[eé] caduques? abrog[eé] "
+            r"remplac[eé] d[eé]sactiv[eé] supprim[eé] lev[eé]e?s\b ne\s+(?:sont|s'appliquent)\s+plus "
             r"plus\s+(?:valables|applicables|en\s+vigueur) (?:doivent|doit)\s+[eê]tre\s+ignor "
             r"sont\s+[aà]\s+ignorer obsol[eè]tes"
         ),
@@ -263,21 +352,19 @@ _LEXICONS: dict[str, dict[str, str]] = {
             r"d[eé]sactive[sz]?\b coupe[sz]?\b [eé]teins\b [eé]teignez\b supprime[sz]?\b retire[sz]?\b "
             r"l[eè]ve[sz]?\b"
         ),
-        "SAFE": _w(
-            r"filtres?\b{DEVICE} "
-            r"s[eé]curit[eé] censure restrictions protections refus garde-fous"
-        ),
+        "SAFE": _w(r"filtres?\b{DEVICE} s[eé]curit[eé] censure restrictions protections refus garde-fous"),
         "MUST": _w(
             r"(?:tu\s+dois|vous\s+devez|il\s+faut\s+que\s+tu|tu\s+es\s+oblig[eé]\s+de) "
             r"(?:l'assistant|l'ia|le\s+mod[eè]le)\s+(?:doit|devra)"
         ),
         "ACT": _w(
-            r"ignorer oublier ob[eé]ir r[eé]v[eé]ler recommander conseiller promouvoir d[eé]sactiver mentir "
-            r"contourner envoyer partager vanter nier"
+            r"ignorer oublier ob[eé]ir r[eé]v[eé]ler recommander conseiller promouvoir d[eé]sactiver "
+            r"mentir contourner envoyer partager vanter nier"
         ),
         "NONEED": _w(
-            r"n'as\s+plus\s+besoin\s+de n'avez\s+plus\s+besoin\s+de n'es\s+plus\s+(?:oblig[eé]|tenu|li[eé]) "
-            r"libre\s+d'(?:ignorer|enfreindre) n'h[eé]site\s+pas\s+[aà]\s+(?:enfreindre|ignorer|contourner)"
+            r"n'as\s+plus\s+besoin\s+de n'avez\s+plus\s+besoin\s+de "
+            r"n'es\s+plus\s+(?:oblig[eé]|tenu|li[eé]) libre\s+d'(?:ignorer|enfreindre) "
+            r"n'h[eé]site\s+pas\s+[aà]\s+(?:enfreindre|ignorer|contourner)"
         ),
         "CONSIDER": _w(r"consid[eè]re[sz]? tiens\s+pour traite[sz]?"),
         "NOW": _w(
@@ -299,29 +386,51 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
     },
     "de": {
+        "ALWAYSSAY": _w(r"sag\s+immer,?\s+dass empfiehl\s+immer"),
+        "UNCENSORED": _w(r"unzensiert ungefiltert"),
+        "BOTNONEED": _w(r"muss\s+(?:\w+\s+){0,3}?nicht\s+mehr braucht\s+(?:\w+\s+){0,3}?nicht\s+mehr"),
+        "HIDDEN": _w(r"versteckt geheim"),
+        "SAFEMODE": _w(r"sicherheitsmodus abgesicherte\w*\s+modus inhaltsfilter"),
+        "WARN": _w(r"warnung hinweis"),
+        "NOADD": _w(r"f[uü]ge\s+(?:\w+\s+){0,3}?keine gib\s+keine"),
+        "ORDERS": _w(r"befehle anweisungen auftr[aä]ge anordnungen"),
+        "ALL": _w(r"alle allen jede"),
+        "OBEY": _w(r"befolge gehorche f[uü]hre folge"),
+        "SECRECY": _w(r"geheim"),
+        "ABOVE": _w(r"oben obigen"),
+        "REPEAT": _w(r"wiederhole wiederhol"),
+        "SHOW": _w(r"zeig zeige gib\s+(?:\w+\s+){0,3}?aus schreib verrate [uü]bersetze nenne liste"),
+        "ANSWERS": _w(r"jeder\s+antwort deinen\s+antworten deine\s+antworten allen\s+antworten"),
+        "NOCOUNT": _w(
+            r"z[aä]hlt\s+(?:\w+\s+){0,2}?nicht gilt\s+(?:\w+\s+){0,2}?nicht spielt\s+keine\s+rolle"
+        ),
+        "TOLD": _w(r"was\s+man\s+dir\s+(?:\w+\s+){0,3}?gesagt was\s+dir\s+(?:\w+\s+){0,3}?gesagt"),
+        "OVRINF": _w(r"ignorieren vergessen [uü]berspringen umgehen missachten brechen deaktivieren"),
         "OVR": _w(
-            r"achte\s+(?:\w+\s+){0,4}?nicht\s+mehr\s+auf brich lockere? [uü]berspring "
-            r"gib\s+(?:\w+\s+){0,4}?auf befreie?\s+dich\s+von versto[sß]e?\s+gegen ignoriere?\b "
-            r"ignorieren\s+sie vergiss vergessen\s+sie missacht [uü]bergeh umgeh verwirf lass\b lasst "
-            r"schenke?\b setz(?:e)?\s+dich\s+[uü]ber h[oö]r\s+auf k[uü]mmere?\s+dich\s+nicht "
+            r"auf\s+eis leg\s+(?:\w+\s+){0,3}?beiseite achte\s+(?:\w+\s+){0,4}?nicht\s+mehr\s+auf brich "
+            r"lockere? [uü]berspring gib\s+(?:\w+\s+){0,4}?auf befreie?\s+dich\s+von versto[sß]e?\s+gegen "
+            r"ignoriere?\b ignorieren\s+sie vergiss vergessen\s+sie missacht [uü]bergeh umgeh verwirf "
+            r"lass\b lasst schenke?\b setz(?:e)?\s+dich\s+[uü]ber h[oö]r\s+auf k[uü]mmere?\s+dich\s+nicht "
             r"scher\s+dich\s+nicht befolge\s+nicht beachte\s+nicht wirf streich"
         ),
         "PLEASE": _w(r"bitte"),
         "QUAL": _w(
-            r"denen\s+du\s+folgst die\s+du\s+befolgst [uü]blichen dein bisherig vorherig fr[uü]her "
-            r"urspr[uü]nglich alten\b vorigen system sicherheits des\s+(?:assistenten|modells|bots) "
-            r"der\s+(?:ki|entwickler) deiner\s+entwickler"
+            r"die\s+du\s+(?:\w+\s+){0,3}?(?:bekommen|erhalten) inhalts denen\s+du\s+folgst "
+            r"die\s+du\s+befolgst [uü]blichen dein bisherig vorherig fr[uü]her urspr[uü]nglich alten\b "
+            r"vorigen system sicherheits des\s+(?:assistenten|modells|bots) der\s+(?:ki|entwickler) "
+            r"deiner\s+entwickler"
         ),
         "RULES": _w(
-            r"schutzmechanism voreinstellung richtlinie inhaltsrichtlinie anweisung regeln vorgaben "
-            r"systemprompt prompt filter einschr[aä]nkung beschr[aä]nkung befehle programmierung sicherheit "
-            r"konfiguration einstellungen grenzen zensur schutzma[sß]nahmen"
+            r"kontrollen pr[uü]fungen prinzipien schutzmechanism voreinstellung richtlinie "
+            r"inhaltsrichtlinie anweisung regeln vorgaben systemprompt prompt filter einschr[aä]nkung "
+            r"beschr[aä]nkung befehle programmierung sicherheit konfiguration einstellungen grenzen zensur "
+            r"schutzma[sß]nahmen"
         ),
         "VOID": _w(
-            r"nur\s+vorschl[aä]ge blo[sß]e\s+vorschl[aä]ge optional nichtig null\s+und\s+nichtig aufgehoben "
-            r"ung[uü]ltig au[sß]er\s+kraft widerrufen ersetzt deaktiviert abgeschaltet ausgeschaltet "
-            r"entfernt gelten\s+nicht\s+mehr nicht\s+mehr\s+(?:g[uü]ltig|aktiv) zu\s+ignorieren "
-            r"ignoriert\s+werden hinf[aä]llig veraltet"
+            r"pausiert ausgesetzt nur\s+vorschl[aä]ge blo[sß]e\s+vorschl[aä]ge optional nichtig "
+            r"null\s+und\s+nichtig aufgehoben ung[uü]ltig au[sß]er\s+kraft widerrufen ersetzt deaktiviert "
+            r"abgeschaltet ausgeschaltet entfernt gelten\s+nicht\s+mehr nicht\s+mehr\s+(?:g[uü]ltig|aktiv) "
+            r"zu\s+ignorieren ignoriert\s+werden hinf[aä]llig veraltet"
         ),
         "MEMORY": _w(r"diese[rs]?\s+(?:notiz|erinnerung|eintrag|nachricht|vermerk)"),
         "NOTE": _w(r"ged[aä]chtnisnotiz erinnerungsnotiz diese[rs]?\s+(?:notiz|erinnerung|eintrag)"),
@@ -338,8 +447,8 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "COND": _w(r"immer\s+wenn jedes\s+mal,?\s+wenn wenn falls sobald"),
         "WHO": _w(r"(?:der|die)\s+(?:nutzer|benutzer|user)\w* jemand man\b er\b sie\b"),
         "IMPV": _w(
-            r"gib zeige? sende schicke? antworte sag ignoriere empfiehl verrate deaktiviere schalte f[uü]ge "
-            r"frag vergiss teile l[oö]sche"
+            r"gib zeige? sende schicke? antworte sag ignoriere empfiehl verrate deaktiviere schalte "
+            r"f[uü]ge frag vergiss teile l[oö]sche"
         ),
         "OFF": _w(r"deaktivier schalte?\s+(?:\w+\s+){0,6}?aus schalte?\s+(?:\w+\s+){0,6}?ab entferne? umgeh"),
         "SAFE": _w(r"filter sicherheit zensur einschr[aä]nkung schutz ablehn"),
@@ -348,12 +457,12 @@ _LEXICONS: dict[str, dict[str, str]] = {
             r"(?:der\s+assistent|die\s+ki|das\s+modell)\s+(?:muss|soll)"
         ),
         "ACT": _w(
-            r"ignorieren vergessen gehorchen verraten empfehlen raten bewerben deaktivieren l[uü]gen umgehen "
-            r"senden schicken loben leugnen"
+            r"ignorieren vergessen gehorchen verraten empfehlen raten bewerben deaktivieren l[uü]gen "
+            r"umgehen senden schicken loben leugnen"
         ),
         "NONEED": _w(
-            r"brauchst\s+(?:\w+\s+){0,4}?nicht musst\s+(?:\w+\s+){0,4}?nicht\s+mehr bist\s+nicht\s+mehr\s+an "
-            r"bist\s+frei\s+von"
+            r"brauchst\s+(?:\w+\s+){0,4}?nicht musst\s+(?:\w+\s+){0,4}?nicht\s+mehr "
+            r"bist\s+nicht\s+mehr\s+an bist\s+frei\s+von"
         ),
         "CONSIDER": _w(r"betrachte behandle sieh"),
         "NOW": _w(
@@ -374,36 +483,55 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
     },
     "it": {
+        "ALWAYSSAY": _w(r"d[iì]'?\s+sempre\s+che consiglia\s+sempre raccomanda\s+sempre"),
+        "UNCENSORED": _w(r"non\s+censurat non\s+filtrat"),
+        "BOTNONEED": _w(r"non\s+[eè]\s+pi[uù]\s+(?:tenut|obbligat) non\s+deve\s+pi[uù]"),
+        "HIDDEN": _w(r"nascost segret"),
+        "SAFEMODE": _w(r"modalit[aà]\s+sicura modalit[aà]\s+di\s+sicurezza filtro\s+dei\s+contenuti"),
+        "WARN": _w(r"avvisi avvertenze avvertimenti"),
+        "NOADD": _w(r"non\s+(?:aggiungere|mettere|includere|dare)"),
+        "ORDERS": _w(r"ordini istruzioni comandi richieste"),
+        "ALL": _w(r"tutti tutte"),
+        "OBEY": _w(r"esegui obbedisci segui"),
+        "SECRECY": _w(r"segret[ao]"),
+        "ABOVE": _w(r"sopra precedente"),
+        "REPEAT": _w(r"ripeti ripetimi"),
+        "SHOW": _w(r"mostra mostrami scrivi rivela traduci dimmi elenca stampa"),
+        "ANSWERS": _w(r"ogni\s+risposta tue\s+risposte tutte\s+le\s+tue\s+risposte"),
+        "NOCOUNT": _w(r"non\s+conta non\s+vale non\s+importa"),
+        "TOLD": _w(r"quello\s+che\s+ti\s+hanno\s+detto ci[oò]\s+che\s+ti\s+hanno\s+detto"),
+        "OVRINF": _w(r"ignorare dimenticare saltare aggirare infrangere disattivare"),
         "OVR": _w(
-            r"non\s+prestare\s+(?:pi[uù]\s+)?attenzione esci\s+dalle infrangi infrangere rompi allenta "
-            r"rilassa butta\s+via abbandona liberati\s+d ignorale ignorali ignora ignorate dimentica "
-            r"dimenticate trascura tralascia aggira scavalca non\s+seguire "
-            r"smetti\s+di\s+(?:seguire|rispettare|applicare) non\s+rispettare salta "
+            r"metti\s+in\s+pausa in\s+pausa non\s+prestare\s+(?:pi[uù]\s+)?attenzione esci\s+dalle "
+            r"infrangi infrangere rompi allenta rilassa butta\s+via abbandona liberati\s+d ignorale "
+            r"ignorali ignora ignorate dimentica dimenticate trascura tralascia aggira scavalca "
+            r"non\s+seguire smetti\s+di\s+(?:seguire|rispettare|applicare) non\s+rispettare salta "
             r"non\s+tenere\s+(?:pi[uù]\s+)?conto non\s+obbedire non\s+dare\s+retta lascia\s+perdere "
             r"metti\s+da\s+parte lascia\s+da\s+parte infischiatene fregatene passa\s+sopra"
         ),
         "PLEASE": _w(r"per\s+favore ti\s+prego"),
         "QUAL": _w(
-            r"che\s+segui solite soliti tue\b tuoi\b tua\b tuo\b precedent originali iniziali vecchie "
-            r"di\s+sistema del\s+sistema di\s+sicurezza che\s+ti\s+(?:hanno|ha) dell'(?:assistente|ia) "
-            r"del\s+(?:modello|bot) degli\s+sviluppatori"
+            r"che\s+hai\s+ricevuto ricevute\s+all'inizio sui\s+contenuti che\s+segui solite soliti tue\b "
+            r"tuoi\b tua\b tuo\b precedent originali iniziali vecchie di\s+sistema del\s+sistema "
+            r"di\s+sicurezza che\s+ti\s+(?:hanno|ha) dell'(?:assistente|ia) del\s+(?:modello|bot) "
+            r"degli\s+sviluppatori"
         ),
         "RULES": _w(
-            r"politic protezioni impostazioni\s+predefinite istruzion regol[ae] linee\s+guida direttive "
-            r"indicazioni restrizioni filtri prompt comandi limiti impostazioni programmazione "
-            r"configurazione politiche sicurezza censura principi"
+            r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion "
+            r"regol[ae] linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti "
+            r"impostazioni programmazione configurazione politiche sicurezza censura"
         ),
         "VOID": _w(
-            r"solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b annullat revocat "
-            r"abrogat nulle\b sostituit sospes disattivat rimoss "
+            r"in\s+pausa sospes solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b "
+            r"annullat revocat abrogat nulle\b sostituit disattivat rimoss "
             r"non\s+(?:valgono|sono\s+pi[uù]\s+valide|si\s+applicano)\s*(?:pi[uù])? da\s+ignorare "
             r"vanno\s+ignorat devono\s+essere\s+ignorat obsolet decadut"
         ),
         "MEMORY": _w(r"quest[ao]\s+(?:nota|memoria|voce|messaggio|ricordo|appunto)"),
         "NOTE": _w(r"nota\s+di\s+memoria quest[ao]\s+(?:nota|memoria|voce|ricordo)"),
         "PRIO": _w(
-            r"precedenza priorit[aà] prevale pi[uù]\s+important sopra\s+(?:a\s+)?(?:ogni|qualsiasi|le\s+tue) "
-            r"sostituisce pi[uù]\s+peso"
+            r"precedenza priorit[aà] prevale pi[uù]\s+important "
+            r"sopra\s+(?:a\s+)?(?:ogni|qualsiasi|le\s+tue) sostituisce pi[uù]\s+peso"
         ),
         "TARGET": _w(
             r"sistema configurazione istruzioni regole direttive linee\s+guida programmazione sviluppator"
@@ -414,23 +542,20 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
         "AUTHOR": _w(r"sviluppator amministrator admin\b team\s+tecnico operator creatori sistema"),
         "COND": _w(r"ogni\s+volta\s+che quando se appena qualora"),
-        "WHO": _w(r"l'utente qualcuno ti\s+(?:chiede|dice|scrive)"),
+        "WHO": _w(r"ti\s+chied ti\s+scriv ti\s+domand l'utente qualcuno ti\s+(?:chiede|dice|scrive)"),
         "IMPV": _w(
             r"rivela mostra rispondi di' d[iì]\b invia manda ignora raccomanda consiglia disattiva spegni "
             r"nega aggiungi includi chiedi condividi dimentica"
         ),
         "OFF": _w(r"disattiva\b spegni\b disabilita\b togli\b rimuovi\b aggira\b"),
-        "SAFE": _w(
-            r"filtr[oi]\b{DEVICE} "
-            r"sicurezza censura restrizioni protezioni rifiut"
-        ),
+        "SAFE": _w(r"filtr[oi]\b{DEVICE} sicurezza censura restrizioni protezioni rifiut"),
         "MUST": _w(
             r"(?:tu\s+)?(?:devi|dovrai|sei\s+tenut[oa]\s+a) "
             r"(?:l'assistente|l'ia|il\s+modello)\s+(?:deve|dovr[aà])"
         ),
         "ACT": _w(
-            r"ignorare dimenticare obbedire rivelare raccomandare consigliare promuovere disattivare mentire "
-            r"inviare condividere lodare negare"
+            r"ignorare dimenticare obbedire rivelare raccomandare consigliare promuovere disattivare "
+            r"mentire inviare condividere lodare negare"
         ),
         "NONEED": _w(
             r"non\s+(?:c'[eè]\s+(?:pi[uù]\s+)?bisogno|hai\s+(?:pi[uù]\s+)?bisogno|devi\s+pi[uù]) "
@@ -451,30 +576,51 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
     },
     "pt": {
+        "ALWAYSSAY": _w(r"diga\s+sempre\s+que sempre\s+diga\s+que recomende\s+sempre sempre\s+recomende"),
+        "UNCENSORED": _w(r"sem\s+censura n[aã]o\s+censurad sem\s+filtro"),
+        "BOTNONEED": _w(r"n[aã]o\s+precisa\s+mais n[aã]o\s+[eé]\s+mais\s+obrigad n[aã]o\s+tem\s+mais\s+que"),
+        "HIDDEN": _w(r"ocult escondid secret"),
+        "SAFEMODE": _w(r"modo\s+seguro modo\s+de\s+seguran[cç]a filtro\s+de\s+conte[uú]do"),
+        "WARN": _w(r"avisos? advert[eê]ncias?"),
+        "NOADD": _w(r"n[aã]o\s+(?:adicione|inclua|coloque|ponha|d[eê])"),
+        "ORDERS": _w(r"ordens instru[cç][oõ]es comandos pedidos"),
+        "ALL": _w(r"todas todos qualquer"),
+        "OBEY": _w(r"obede[cç]a execute siga cumpra"),
+        "SECRECY": _w(r"em\s+segredo"),
+        "ABOVE": _w(r"acima anterior"),
+        "REPEAT": _w(r"repita repete"),
+        "SHOW": _w(r"mostre mostra escreva revele traduza diga liste imprima"),
+        "ANSWERS": _w(r"cada\s+resposta suas\s+respostas tuas\s+respostas"),
+        "NOCOUNT": _w(r"n[aã]o\s+vale n[aã]o\s+conta n[aã]o\s+importa"),
+        "TOLD": _w(r"o\s+que\s+te\s+disseram o\s+que\s+(?:lhe|te)\s+(?:foi\s+dito|disseram|falaram)"),
+        "OVRINF": _w(r"ignorar esquecer pular contornar quebrar desativar"),
         "OVR": _w(
-            r"n[aã]o\s+preste\s+(?:mais\s+)?aten[cç][aã]o saia\s+d quebre quebrar viole violar afrouxe "
-            r"relaxe flexibilize jogue\s+fora abandone liberte-se\s+d ignore-as ignore-os ignor[ae] ignorem "
-            r"esque[cç]a esquece desconsider pul[ae] descart[ae] deixe\s+de\s+lado deixa\s+de\s+lado "
-            r"n[aã]o\s+(?:d[eê]|dê)\s+(?:aten[cç][aã]o|ouvidos|bola) "
+            r"em\s+pausa n[aã]o\s+preste\s+(?:mais\s+)?aten[cç][aã]o saia\s+d quebre quebrar viole violar "
+            r"afrouxe relaxe flexibilize jogue\s+fora abandone liberte-se\s+d ignore-as ignore-os "
+            r"ignor[ae] ignorem esque[cç]a esquece desconsider pul[ae] descart[ae] deixe\s+de\s+lado "
+            r"deixa\s+de\s+lado n[aã]o\s+(?:d[eê]|dê)\s+(?:aten[cç][aã]o|ouvidos|bola) "
             r"n[aã]o\s+(?:siga|obede[cç]a|respeite|cumpra|aplique|leve\s+em\s+conta|ligue\s+para) "
             r"pare\s+de\s+(?:seguir|obedecer|respeitar|aplicar) deixe\s+de\s+(?:seguir|obedecer|respeitar) "
             r"passe\s+por\s+cima contorne burle desobede[cç]a"
         ),
         "PLEASE": _w(r"por\s+favor"),
         "QUAL": _w(
-            r"que\s+voc[eê]\s+segue habituais suas?\b seus?\b teus?\b tuas?\b anterior pr[eé]vi originais "
-            r"iniciais antig do\s+sistema de\s+seguran[cç]a que\s+(?:te\s+)?(?:deram|deu|os\s+seus) "
-            r"do\s+(?:assistente|modelo) da\s+ia dos\s+(?:desenvolvedores|criadores)"
+            r"que\s+voc[eê]\s+recebeu que\s+recebeste de\s+conte[uú]do que\s+voc[eê]\s+segue habituais "
+            r"suas?\b seus?\b teus?\b tuas?\b anterior pr[eé]vi originais iniciais antig do\s+sistema "
+            r"de\s+seguran[cç]a que\s+(?:te\s+)?(?:deram|deu|os\s+seus) do\s+(?:assistente|modelo) da\s+ia "
+            r"dos\s+(?:desenvolvedores|criadores)"
         ),
         "RULES": _w(
-            r"salvaguardas padr[oõ]es instru[cç] regras? diretrizes orienta[cç] restri[cç] filtros? prompt "
-            r"comandos limites programa[cç] configura[cç] pol[ií]ticas? seguran[cç]a censura princ[ií]pios"
+            r"controles verifica[cç] princ[ií]pios salvaguardas padr[oõ]es instru[cç] regras? diretrizes "
+            r"orienta[cç] restri[cç] filtros? prompt comandos limites programa[cç] configura[cç] "
+            r"pol[ií]ticas? seguran[cç]a censura"
         ),
         "VOID": _w(
-            r"s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es ultrapassad opcionais "
-            r"nul[ao]s\b cancelad anulad revogad invalidad sem\s+efeito sem\s+validade suspens desativad "
-            r"removid substitu[ií]d n[aã]o\s+(?:valem|se\s+aplicam|existem|contam)\s+mais "
-            r"devem\s+ser\s+ignorad precisam\s+ser\s+ignorad s[aã]o\s+para\s+ignorar obsolet"
+            r"em\s+pausa suspens s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es "
+            r"ultrapassad opcionais nul[ao]s\b cancelad anulad revogad invalidad sem\s+efeito "
+            r"sem\s+validade desativad removid substitu[ií]d "
+            r"n[aã]o\s+(?:valem|se\s+aplicam|existem|contam)\s+mais devem\s+ser\s+ignorad "
+            r"precisam\s+ser\s+ignorad s[aã]o\s+para\s+ignorar obsolet"
         ),
         "MEMORY": _w(r"(?:esta|essa|este|esse)\s+(?:nota|mem[oó]ria|entrada|mensagem|registro|lembran[cç]a)"),
         "NOTE": _w(r"nota\s+de\s+mem[oó]ria (?:esta|essa)\s+(?:nota|mem[oó]ria|entrada)"),
@@ -489,16 +635,16 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
         "AUTHOR": _w(r"desenvolvedor administrador admin\b equipe\s+t[eé]cnica operador criadores sistema"),
         "COND": _w(r"toda\s+vez\s+que sempre\s+que quando se assim\s+que cada\s+vez\s+que"),
-        "WHO": _w(r"o\s+usu[aá]rio a\s+usu[aá]ria algu[eé]m o\s+utilizador te\s+(?:pedir|disser)"),
+        "WHO": _w(
+            r"te\s+pergunt te\s+ped lhe\s+pergunt lhe\s+ped o\s+usu[aá]rio a\s+usu[aá]ria algu[eé]m "
+            r"o\s+utilizador te\s+(?:pedir|disser)"
+        ),
         "IMPV": _w(
             r"revele mostre responda diga envie mande ignore recomende desative desligue negue adicione "
             r"inclua pe[cç]a pergunte compartilhe esque[cç]a apague"
         ),
         "OFF": _w(r"desative\b desativa\b desligue\b desliga\b remova\b tire\b contorne\b"),
-        "SAFE": _w(
-            r"filtros?\b{DEVICE} "
-            r"seguran[cç]a censura restri[cç] prote[cç] recus"
-        ),
+        "SAFE": _w(r"filtros?\b{DEVICE} seguran[cç]a censura restri[cç] prote[cç] recus"),
         "MUST": _w(
             r"(?:voc[eê]\s+(?:deve|precisa|tem\s+que|ter[aá]\s+que)|tu\s+deves) "
             r"(?:o\s+assistente|a\s+ia|o\s+modelo)\s+(?:deve|tem\s+que|precisa)"
@@ -527,31 +673,53 @@ _LEXICONS: dict[str, dict[str, str]] = {
         ),
         "SEND": _w(r"envie mande encaminhe compartilhe copie cole publique"),
         "SECRET": _w(
-            r"senhas hist[oó]rico chaves dados\s+do\s+usu[aá]rio notas\s+do\s+usu[aá]rio credenciais tokens?"
+            r"senhas hist[oó]rico chaves dados\s+do\s+usu[aá]rio notas\s+do\s+usu[aá]rio credenciais "
+            r"tokens?"
         ),
     },
     "ru": {
+        "ALWAYSSAY": _w(r"всегда\s+говори,?\s+что всегда\s+рекомендуй всегда\s+советуй"),
+        "UNCENSORED": _w(r"без\s+цензуры без\s+фильтров нецензурированн"),
+        "BOTNONEED": _w(r"больше\s+не\s+обязан больше\s+не\s+должен не\s+обязан"),
+        "HIDDEN": _w(r"скрыт секретн тайн"),
+        "SAFEMODE": _w(r"безопасный\s+режим режим\s+безопасности фильтр\s+контента"),
+        "WARN": _w(r"предупреждени"),
+        "NOADD": _w(r"не\s+(?:добавляй|пиши|вставляй|давай)"),
+        "ORDERS": _w(r"команд приказ указани просьб"),
+        "ALL": _w(r"все всех любые"),
+        "OBEY": _w(r"выполняй подчиняйся слушайся исполняй"),
+        "SECRECY": _w(r"в\s+секрете в\s+тайне"),
+        "ABOVE": _w(r"выше вышеизложенн"),
+        "REPEAT": _w(r"повтори повторите"),
+        "SHOW": _w(r"покажи выведи напиши раскрой переведи перечисли скажи"),
+        "ANSWERS": _w(r"каждого\s+ответа каждом\s+ответе твои\s+ответы твоих\s+ответах"),
+        "NOCOUNT": _w(r"не\s+считается не\s+важно не\s+имеет\s+значения не\s+действует"),
+        "TOLD": _w(r"то,?\s+что\s+тебе\s+(?:говорили|сказали)"),
+        "OVRINF": _w(r"игнорировать забыть пропускать пропустить обходить обойти нарушать отключить"),
         "OVR": _w(
-            r"выйди\s+за\s+рамки нарушай ослабь выбрось выкинь пропускай пропусти освободись\s+от игнорируй "
-            r"проигнорируй забудь забудьте не\s+обращай не\s+обращайте отбрось отбросьте пренебрег обойди "
-            r"обходи не\s+следуй не\s+соблюдай не\s+слушай не\s+подчиняйся "
-            r"перестань\s+(?:следовать|соблюдать|слушаться|выполнять|применять) отмени отключи наплюй плюнь "
-            r"откажись\s+от нарушь не\s+выполняй не\s+учитывай не\s+принимай\s+во\s+внимание"
+            r"на\s+паузу поставь\s+(?:\S+\s+){0,3}?на\s+паузу выйди\s+за\s+рамки нарушай ослабь выбрось "
+            r"выкинь пропускай пропусти освободись\s+от игнорируй проигнорируй забудь забудьте "
+            r"не\s+обращай не\s+обращайте отбрось отбросьте пренебрег обойди обходи не\s+следуй "
+            r"не\s+соблюдай не\s+слушай не\s+подчиняйся "
+            r"перестань\s+(?:следовать|соблюдать|слушаться|выполнять|применять) отмени отключи наплюй "
+            r"плюнь откажись\s+от нарушь не\s+выполняй не\s+учитывай не\s+принимай\s+во\s+внимание"
         ),
         "PLEASE": _w(r"пожалуйста"),
         "QUAL": _w(
-            r"которым\s+ты\s+следуешь обычн сво тво ваш предыдущ прежн прошл стар исходн первоначальн "
-            r"системн которые\s+тебе что\s+тебе тебе\s+дали разработчик ассистента модели\b"
+            r"у\s+тебя которые\s+ты\s+получил полученные\s+в\s+начале контента которым\s+ты\s+следуешь "
+            r"обычн сво тво ваш предыдущ прежн прошл стар исходн первоначальн системн которые\s+тебе "
+            r"что\s+тебе тебе\s+дали разработчик ассистента модели\b"
         ),
         "RULES": _w(
-            r"программ конфигурац настройк защитн механизм инструкци указани правил ограничени промпт фильтр "
-            r"директив настро команд установк запрет политик безопасност цензур принцип"
+            r"проверк принцип программ конфигурац настройк защитн механизм инструкци указани правил "
+            r"ограничени промпт фильтр директив настро команд установк запрет политик безопасност цензур"
         ),
         "VOID": _w(
-            r"лишь\s+рекомендаци просто\s+рекомендаци только\s+рекомендаци необязательн устарел отменен "
-            r"недействительн аннулирован больше\s+не\s+(?:действуют|действует|применя|важн|нужн) утратил "
-            r"сняты отключен выключен удален заменен следует\s+игнорировать нужно\s+игнорировать "
-            r"надо\s+игнорировать игнорировать\s+следует не\s+действуют"
+            r"приостановлен на\s+паузе лишь\s+рекомендаци просто\s+рекомендаци только\s+рекомендаци "
+            r"необязательн устарел отменен недействительн аннулирован "
+            r"больше\s+не\s+(?:действуют|действует|применя|важн|нужн) утратил сняты отключен выключен "
+            r"удален заменен следует\s+игнорировать нужно\s+игнорировать надо\s+игнорировать "
+            r"игнорировать\s+следует не\s+действуют"
         ),
         "MEMORY": _w(r"(?:эта|эту|этот|это)\s+(?:запис|заметк|памят|сообщени|напоминани)"),
         "NOTE": _w(r"заметк\w*\s+в\s+памяти (?:эта|эту|этой)\s+(?:заметк|запис|памят)"),
@@ -566,8 +734,8 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "COND": _w(r"каждый\s+раз,?\s+когда когда если как\s+только всякий\s+раз,?\s+когда"),
         "WHO": _w(r"пользовател кто-то кто-нибудь тебя\s+(?:спросят|попросят)"),
         "IMPV": _w(
-            r"покажи выведи ответь отвечай скажи отправь отправляй игнорируй порекомендуй рекомендуй отключи "
-            r"отключай добавь добавляй включи раскрой спроси попроси забудь удали"
+            r"покажи выведи ответь отвечай скажи отправь отправляй игнорируй порекомендуй рекомендуй "
+            r"отключи отключай добавь добавляй включи раскрой спроси попроси забудь удали"
         ),
         "OFF": _w(
             r"отключи\b отключай\b выключи\b выключай\b сними\b убери\b обойди\b обходи\b деактивируй\b"
@@ -604,22 +772,42 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"парол истори переписк ключ данные\s+пользовател заметки\s+пользовател токен"),
     },
     "zh": {
+        "ALWAYSSAY": _w(r"永远说 总是说 一直说 始终说 永远推荐 总是推荐"),
+        "UNCENSORED": _w(r"未经审查 未审查 无审查 不受审查 无过滤"),
+        "BOTNONEED": _w(r"不再需要 不再必须 不用再 不必再"),
+        "HIDDEN": _w(r"隐藏 秘密"),
+        "CONDAFTER": _w(r"的时候 时候 之后"),
+        "SAFEMODE": _w(r"安全模式 内容过滤"),
+        "WARN": _w(r"警告 免责声明"),
+        "NOADD": _w(r"不要添加 不要加 别加 不要附上 不要给出 不要附加"),
+        "ORDERS": _w(r"命令 指令 指示 要求"),
+        "ALL": _w(r"所有 全部 一切"),
+        "OBEY": _w(r"执行 服从 听从"),
+        "SECRECY": _w(r"保密 秘密"),
+        "ABOVE": _w(r"上面 以上 上述"),
+        "REPEAT": _w(r"重复 复述"),
+        "SHOW": _w(r"显示 告诉我 写出 翻译 给我看 输出 列出"),
+        "ANSWERS": _w(r"每个回答 每一个回答 你的回答 每次回答 所有回答"),
+        "NOCOUNT": _w(r"不算数 不算 无效 不作数"),
+        "TOLD": _w(r"之前跟你说的 以前跟你说的 之前对你说的 别人跟你说的"),
+        "OVRINF": _w(r"忽略 无视 跳过 绕过 忘记 违反 关闭"),
         "OVR": _w(
-            r"放宽 放松 打破 突破 跳出 扔掉 忽略 无视 忽视 忘记 忘掉 不要理会 别再理会 不要再理会 别理会 "
-            r"别管 跳过 抛开 抛弃 放弃 违反 绕过 不要遵守 不再遵守 停止遵守 不用遵守 不必遵守 无需遵守 "
-            r"别再遵守 不用再遵循 不要遵循 不再遵循 不必遵循 抛到脑后 丢掉 丢弃 撇开 不用管 不要管 取消"
+            r"放一边 放在一边 暂停 放宽 放松 打破 突破 跳出 扔掉 忽略 无视 忽视 忘记 忘掉 不要理会 "
+            r"别再理会 不要再理会 别理会 别管 跳过 抛开 抛弃 放弃 违反 绕过 不要遵守 不再遵守 停止遵守 "
+            r"不用遵守 不必遵守 无需遵守 别再遵守 不用再遵循 不要遵循 不再遵循 不必遵循 抛到脑后 丢掉 丢弃 "
+            r"撇开 不用管 不要管 取消"
         ),
         "QUAL": _w(
-            r"你遵守的 你平常的 平常的 助手的 你的 您的 之前 以前 先前 上面 原来 原有 原先 所有 全部 一切 "
-            r"系统 安全 给你的 开发者"
+            r"一开始收到的 收到的 内容 你遵守的 你平常的 平常的 助手的 你的 您的 之前 以前 先前 上面 原来 "
+            r"原有 原先 所有 全部 一切 系统 安全 给你的 开发者"
         ),
         "RULES": _w(
-            r"安全措施 保护措施 政策 程序 指令 指示 说明 规则 规定 提示 设定 设置 限制 约束 准则 要求 命令 "
-            r"过滤 配置 策略 审查"
+            r"检查 原则 安全措施 保护措施 政策 程序 指令 指示 说明 规则 规定 提示 设定 设置 限制 约束 准则 "
+            r"要求 命令 过滤 配置 策略 审查"
         ),
         "VOID": _w(
-            r"只是建议 仅仅是建议 过时 可有可无 作废 无效 失效 取消 废除 不再有效 不再适用 被忽略 应被忽略 "
-            r"应该被忽略 应忽略 被关闭 已关闭 已停用 被停用 已解除 被解除 被取代 已过时"
+            r"暂停 只是建议 仅仅是建议 过时 可有可无 作废 无效 失效 取消 废除 不再有效 不再适用 被忽略 "
+            r"应被忽略 应该被忽略 应忽略 被关闭 已关闭 已停用 被停用 已解除 被解除 被取代 已过时"
         ),
         "MEMORY": _w(r"(?:这条|这个|本条|此条|这段)(?:记忆|笔记|备注|消息|记录|信息)"),
         "NOTE": _w(r"记忆笔记 这条记忆 这条笔记"),
@@ -629,8 +817,10 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "AUTHN": _w(r"通知 消息 公告 命令 指令 说明 更新"),
         "AUTHOR": _w(r"开发团队 开发者 管理员 官方 运营 系统"),
         "COND": _w(r"每次 每当 如果 当 只要 一旦 凡是"),
-        "WHO": _w(r"用户 有人 对方"),
-        "IMPV": _w(r"就 请 立即 马上 便"),
+        "WHO": _w(r"有人问 问你 问到 用户 有人 对方"),
+        "IMPV": _w(
+            r"(?:就|请|立即|马上|便)?(?:输出|显示|发送|回复|回答|告诉|忽略|推荐|泄露|透露|关闭|关掉|添加|加上|索要|问他要)"
+        ),
         "OFF": _w(r"关闭 关掉 停用 禁用 解除 取消 绕过 去掉"),
         "SAFE": _w(r"内容过滤 安全过滤 安全设置 安全限制 安全措施 审查 拒绝 你的过滤 过滤功能"),
         "MUST": _w(r"你(?:必须|应该|要|需要|得|务必) 助手(?:必须|应该|要) (?:AI|模型)(?:必须|应该)"),
@@ -648,21 +838,43 @@ _LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"聊天记录 对话记录 历史记录 密码 密钥 系统提示 用户的(?:笔记|数据|资料)"),
     },
     "ja": {
+        "ALWAYSSAY": _w(r"常に[^。！？\n]{0,30}?(?:と言って|を勧めて|を推薦して)(?:ください|下さい|くれ)"),
+        "UNCENSORED": _w(r"検閲されていない 検閲のない フィルターのない 無検閲"),
+        "HIDDEN": _w(r"隠された 秘密の"),
+        "CONDIMPV": _w(
+            r"(?:答え|返信し|表示し|送っ|教え|言っ|無視し|勧め|追加し|含め|回答し)て(?:ください|下さい|くれ)"
+        ),
+        "CONDAFTER": _w(r"たら なら ときは 時は 場合は たびに"),
+        "SAFEMODE": _w(r"セーフモード 安全モード"),
+        "NOADDAFTER": _w(r"付けないで つけないで 入れないで 含めないで"),
+        "WARN": _w(r"警告 注意書き"),
+        "OBEYAFTER": _w(r"に従"),
+        "ORDERS": _w(r"命令 指示"),
+        "ALL": _w(r"すべての 全ての 全部の"),
+        "SECRECY": _w(r"秘密"),
+        "ABOVE": _w(r"上の 上記の 以上の"),
+        "REPEATAFTER": _w(r"繰り返 復唱"),
+        "SHOWAFTER": _w(r"見せ 表示 教え 翻訳 書き出 出力"),
+        "ANSWERS": _w(r"すべての回答 全ての回答 毎回の回答"),
+        "NOCOUNT": _w(r"関係ありません 関係ない 無効です 意味がない"),
+        "TOLD": _w(r"以前に言われた 前に言われた 今まで言われた"),
+        "OVRINF": _w(r"無視 省略 回避 破っ 忘れ"),
         "OVR": _w(
-            r"注意を払わな 外に出 破っ 破り 緩め 飛ばし 無視 忘れ 破棄 捨て 従わな 守らな 気にしな 気にせ "
-            r"放棄 回避 取り消 解除"
+            r"保留 注意を払わな 外に出 破っ 破り 緩め 飛ばし 無視 忘れ 破棄 捨て 従わな 守らな 気にしな "
+            r"気にせ 放棄 回避 取り消 解除"
         ),
         "QUAL": _w(
-            r"あなたが従う いつもの 普段の アシスタントの あなたの これまでの 今までの 以前の 前の 元の "
-            r"すべての 全ての システムの 安全 開発者が 与えられた 受け取った もともとの"
+            r"最初に受け取った 受け取った コンテンツ あなたが従う いつもの 普段の アシスタントの あなたの "
+            r"これまでの 今までの 以前の 前の 元の すべての 全ての システムの 安全 開発者が 与えられた "
+            r"もともとの"
         ),
         "RULES": _w(
-            r"安全装置 プログラム 指示 命令 ルール 規則 プロンプト 設定 制限 ガイドライン 指令 制約 "
-            r"フィルター ポリシー 決まり"
+            r"チェック 原則 安全装置 プログラム 指示 命令 ルール 規則 プロンプト 設定 制限 ガイドライン "
+            r"指令 制約 フィルター ポリシー 決まり"
         ),
         "VOID": _w(
-            r"単なる提案 ただの提案 時代遅れ 無効 取り消 撤回 廃止 解除 無視されるべき 無視すべき "
-            r"無視して(?:よい|いい|構わ) 適用されません もう関係 失効 置き換え"
+            r"一時停止 停止されて 保留 単なる提案 ただの提案 時代遅れ 無効 取り消 撤回 廃止 解除 "
+            r"無視されるべき 無視すべき 無視して(?:よい|いい|構わ) 適用されません もう関係 失効 置き換え"
         ),
         "MEMORY": _w(r"この(?:メモ|記憶|項目|メッセージ|記録|ノート)"),
         "NOTE": _w(r"このメモ この記憶 メモ"),
@@ -707,7 +919,8 @@ _LEXICONS: dict[str, dict[str, str]] = {
     },
     "pl": {
         "OVR": _w(
-            r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] obejd[zź]"
+            r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] "
+            r"obejd[zź]"
         ),
         "QUAL": _w(r"swoje swoich twoje twoich wszystkie poprzednie wcze[sś]niejsze oryginalne systemowe"),
         "RULES": _w(r"instrukcj zasad regu[lł] wytyczn ogranicze[nń] filtr polece[nń] prompt"),
