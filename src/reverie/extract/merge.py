@@ -232,6 +232,7 @@ def remember_fact(
     claim = parse_claim(text)
     given = key
     key = key or infer_key(text) or claim.key
+    sensitive = find_personal_sensitive(text) is not None  # read while the vector is on its way
     with scope.transaction():
         by_words = _by_words(scope, text, key)
         vector = vector_of(pending)
@@ -263,7 +264,7 @@ def remember_fact(
                 type=type_,
                 key=None if key_taken or any(row.key == key for row, _ in replace) else key,
                 conversation_id=conversation_id,
-                sensitive=find_personal_sensitive(text) is not None,
+                sensitive=sensitive,
             ),
             now,
         )
