@@ -16,7 +16,7 @@ from reverie.assistant import GAVE_UP, MAX_TOOL_ROUNDS, MEMORY_FUNCTIONS
 from reverie.server import create_app
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
-from tests.fakeserver import FakeModelServer, chat_settings_for
+from tests.fakeserver import FakeModelServer, Fault, chat_settings_for
 from tests.liveserver import live_server
 
 COMPLETIONS = "/v1/chat/completions"
@@ -161,6 +161,57 @@ def test_streaming_with_memory_tools_runs_them_first(client: TestClient, fake: F
     assert _content(_events(response.text)) == "Noted!"
     facts = client.get("/api/v1/search", params={"q": "cello"}).json()["facts"]
     assert [f["text"] for f in facts] == ["User plays the cello"]
+
+
+def test_the_answer_after_memory_functions_streams_word_by_word(
+    client: TestClient, fake: FakeModelServer
+) -> None:
+    """Issue 21 item 5: a streamed reply that used the memory functions is not held back to the end."""
+    _remember(client, "User's piano lesson is on Thursday at five")
+    answer = "Your piano lesson is on Thursday at five, as usual."
+    fake.script_chat(
+        [{"tool_calls": [{"name": "memory_search", "arguments": {"value": "piano lesson"}}]}, answer]
+    )
+    response = client.post(COMPLETIONS, json=_chat("When is my piano lesson?", stream=True))
+    assert response.status_code == 200, response.text
+    events = _events(response.text)
+    pieces = [
+        e["choices"][0]["delta"]["content"]
+        for e in events
+        if e["choices"] and e["choices"][0]["delta"].get("content")
+    ]
+    assert len(pieces) > 5 and "".join(pieces) == answer  # chunk by chunk, as the model wrote it
+    assert events[-1]["choices"][0]["finish_reason"] == "stop"
+    first, second = fake.requests_to(UPSTREAM)[-2:]
+    assert not first.body.get("stream") and first.body["tools"]  # asked whole, with the functions
+    assert second.body["stream"] is True and "tools" not in second.body
+    found = second.body["messages"][-1]
+    assert found["role"] == "tool" and "piano lesson is on Thursday" in found["content"]
+    assert _turns(client, response.headers["X-Reverie-Conversation"])[-1] == ("assistant", answer)
+    timing = response.headers["Server-Timing"]
+    assert "tools;dur=" in timing and "model;dur=" in timing
+
+
+def test_a_refused_streamed_answer_after_memory_functions_is_asked_whole(
+    client: TestClient, fake: FakeModelServer
+) -> None:
+    """A provider that will not stream a history with tool calls and no functions: asked whole instead."""
+    fake.script_chat(
+        [
+            {"tool_calls": [{"name": "memory_remember", "arguments": {"value": "User's locker is 42"}}]},
+            Fault("error", status=400),
+            "Locker 42, noted.",
+        ]
+    )
+    response = client.post(COMPLETIONS, json=_chat("Remember my locker is 42", stream=True))
+    assert response.status_code == 200, response.text
+    assert _content(_events(response.text)) == "Locker 42, noted."
+    last = fake.requests_to(UPSTREAM)[-1].body
+    assert not last.get("stream") and last["tools"]
+    assert _turns(client, response.headers["X-Reverie-Conversation"])[-1] == (
+        "assistant",
+        "Locker 42, noted.",
+    )
 
 
 def test_memory_tool_calls_run_for_the_user_and_the_completion_goes_on(

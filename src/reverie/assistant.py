@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reverie.errors import ReverieError
+from reverie.errors import ProviderError, ProviderUnavailable, ReverieError
 from reverie.extract.phrases import detect_phrase
 from reverie.llm import ChatMessage, ChatModel, ChatReply, StreamingChatModel, ToolCall
 from reverie.memory import Memory
@@ -199,51 +199,88 @@ class Exchange:
 
     def complete(self) -> Answer:
         """Ask the model, running the memory functions it calls, and record its reply."""
-        messages = list(self.prompt)
-        ran: list[str] = []
-        for _ in range(MAX_TOOL_ROUNDS + 1):
-            asked = time.perf_counter()
-            reply = self.model.chat(
-                messages, temperature=self.temperature, max_tokens=self.max_tokens, tools=self.tools or None
-            )
-            self.timing.model += _ms_since(asked)
-            if not reply.tool_calls or not self.memory_tools:
-                return self._finish(reply.content, reply, ran)
-            messages.append(ChatMessage("assistant", reply.content, tool_calls=list(reply.tool_calls)))
-            started = time.perf_counter()
-            for call in reply.tool_calls:
-                result = run_function(self.memory, call.name, call.arguments)
-                ran.append(call.name)
-                messages.append(ChatMessage("tool", result.render(), tool_call_id=call.id, name=call.name))
-            self.timing.tools += _ms_since(started)
-        log.warning("The model still called memory functions after %d rounds; giving up", MAX_TOOL_ROUNDS)
-        return self._finish(GAVE_UP, ChatReply(GAVE_UP, [], reply.model, "stop"), ran)
+        return self._rounds(list(self.prompt), [], MAX_TOOL_ROUNDS + 1)
 
     def stream(self) -> Iterator[str]:
         """Yield the reply text as it comes, then record it (see :attr:`answer`).
 
-        The model streams when it can and no tools are offered; with tools the reply is only
-        known whole (the streaming protocol carries no tool calls), so it comes in one piece.
+        The model streams when it can. With the memory functions offered, it is first asked
+        whole (the streaming protocol carries no tool calls): a reply without calls comes in
+        one piece; after one round of calls, the answer is streamed, without functions offered.
+        Should the model refuse that (some want the functions of the calls in the history
+        declared), the answer is asked whole as :meth:`complete` does. With the client's own
+        tools the reply comes whole, in one piece.
         """
-        if self.tools or not isinstance(self.model, StreamingChatModel):
-            answer = self.complete()
-            if answer.content:
-                yield answer.content
+        if not isinstance(self.model, StreamingChatModel) or (self.tools and not self.memory_tools):
+            yield from _whole(self.complete())
             return
+        messages, ran = list(self.prompt), list[str]()
+        if self.tools:
+            reply = self._ask(messages, tools=True)
+            if not reply.tool_calls:
+                yield from _whole(self._finish(reply.content, reply, ran))
+                return
+            self._run_calls(reply, messages, ran)
+        yield from self._stream_answer(self.model, messages, ran)
+
+    def _stream_answer(
+        self, model: StreamingChatModel, messages: list[ChatMessage], ran: list[str]
+    ) -> Iterator[str]:
         pieces: list[str] = []
-        upstream = iter(
-            self.model.stream(self.prompt, temperature=self.temperature, max_tokens=self.max_tokens)
-        )
+        upstream = iter(model.stream(messages, temperature=self.temperature, max_tokens=self.max_tokens))
         while True:
             asked = time.perf_counter()  # the model's time only, not the caller's between pieces
-            piece = next(upstream, None)
+            try:
+                piece = next(upstream, None)
+            except ProviderUnavailable:
+                raise
+            except ProviderError as exc:
+                if pieces or not ran:
+                    raise
+                self.timing.model += _ms_since(asked)
+                log.info("Streaming after memory functions refused (%s); asking for the whole answer", exc)
+                yield from _whole(self._rounds(messages, ran, MAX_TOOL_ROUNDS))
+                return
             self.timing.model += _ms_since(asked)
             if piece is None:
                 break
             pieces.append(piece)
             yield piece
         text = "".join(pieces)
-        self._finish(text, ChatReply(text, [], _model_name(self.model), "stop"), [])
+        self._finish(text, ChatReply(text, [], _model_name(self.model), "stop"), ran)
+
+    def _rounds(self, messages: list[ChatMessage], ran: list[str], rounds: int) -> Answer:
+        """Ask whole, running the memory functions called, for at most ``rounds`` replies."""
+        name = _model_name(self.model)
+        for _ in range(rounds):
+            reply = self._ask(messages, tools=bool(self.tools))
+            if not reply.tool_calls or not self.memory_tools:
+                return self._finish(reply.content, reply, ran)
+            self._run_calls(reply, messages, ran)
+            name = reply.model or name
+        log.warning("The model still called memory functions after %d rounds; giving up", MAX_TOOL_ROUNDS)
+        return self._finish(GAVE_UP, ChatReply(GAVE_UP, [], name, "stop"), ran)
+
+    def _ask(self, messages: list[ChatMessage], *, tools: bool) -> ChatReply:
+        asked = time.perf_counter()
+        reply = self.model.chat(
+            messages,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            tools=self.tools if tools else None,
+        )
+        self.timing.model += _ms_since(asked)
+        return reply
+
+    def _run_calls(self, reply: ChatReply, messages: list[ChatMessage], ran: list[str]) -> None:
+        """Run the memory functions the reply calls; the call and the results join ``messages``."""
+        messages.append(ChatMessage("assistant", reply.content, tool_calls=list(reply.tool_calls)))
+        started = time.perf_counter()
+        for call in reply.tool_calls:
+            result = run_function(self.memory, call.name, call.arguments)
+            ran.append(call.name)
+            messages.append(ChatMessage("tool", result.render(), tool_call_id=call.id, name=call.name))
+        self.timing.tools += _ms_since(started)
 
     def _finish(self, text: str, reply: ChatReply, ran: list[str]) -> Answer:
         content = text.strip()
@@ -268,6 +305,12 @@ class Exchange:
             memory_calls=ran,
         )
         return self._answer
+
+
+def _whole(answer: Answer) -> Iterator[str]:
+    """A reply known whole, as one piece (none when empty)."""
+    if answer.content:
+        yield answer.content
 
 
 def _record(

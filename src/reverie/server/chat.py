@@ -146,7 +146,9 @@ class ChatCompletionIn(_Open):
         default=None, description="Your own functions; without them Reverie offers its memory functions"
     )
     tool_choice: str | dict[str, Any] | None = Field(
-        default=None, description='"none" offers no tools at all (and lets the reply stream word by word)'
+        default=None,
+        description='"none" offers no tools at all (every reply then streams word by word; with the'
+        " memory functions, only the answer after a round of calls does)",
     )
 
 

@@ -14,7 +14,8 @@ Frames are JSON text, one object each, with a ``type``. Client to server:
     Optional, first frame only (otherwise the defaults apply). ``interface`` names the
     conversation's interface (a device token's interface always wins; default ``websocket``);
     ``private`` starts it private; ``tools: false`` offers the model no memory functions, so
-    replies stream word by word; ``system`` is the assistant's own system prompt.
+    every reply streams word by word (with them, a reply that calls none comes in one piece,
+    and the answer after a round of calls streams); ``system`` is the assistant's own system prompt.
 ``{"type": "message", "role": "user", "content": "...", "reply": true, "speaker": "Ana"}``
     Record a turn (``role`` user or assistant; ``speaker`` optional). With ``reply: true`` on a
     user turn, the model configured under ``[llm]`` answers with memory in the prompt
