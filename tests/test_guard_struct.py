@@ -590,3 +590,16 @@ def test_structural_attack_is_refused(language: str, shape: str, text: str) -> N
 @pytest.mark.parametrize(("language", "text"), BENIGN)
 def test_benign_lookalike_passes(language: str, text: str) -> None:
     assert check_memory_text(text).ok, (language, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Aadhaar 2345 6789 0123", "PESEL 44051401359", "マイナンバー 1234 5678 9018"],
+)
+def test_national_ids_with_keywords_are_secrets(text: str) -> None:
+    assert check_memory_text(text).reason == "secret"
+
+
+@pytest.mark.parametrize("text", ["My Aadhaar card is at home.", "The user's passport expires in 2030."])
+def test_id_words_without_numbers_pass(text: str) -> None:
+    assert check_memory_text(text).ok

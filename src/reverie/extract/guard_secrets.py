@@ -114,10 +114,12 @@ _PHRASE_RULES = r"""
       |nie|nif
         |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis
       |s[eé]cu(?:rit[eé]\s+sociale)?
-        |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number)\b\s*(?:number|no\.?|\#|nummer
+        |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number|aadhaa?r|pesel|cnp|tckn
+        |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|nummer
         |n[uú]mero|numéro|номер)?\s*(?:(?:is|was|es|est|ist|lautet|é|è)\s+|[:=]\s*)?
         (?-i:[A-Z0-9]{0,6}\d[\dA-Z .-]{4,}[\dA-Z])))
-  | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券)[^。\n]{0,10}?[0-9Xx]{8,})
+  | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券|주민등록번호)[^。\n]{0,10}?
+        [0-9Xx](?:[ -]?[0-9Xx]){7,})
   | (?P<bank>(?i:\b(?:routing|aba|sort\s+code)\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d[\d-]{5,}
         |\b(?:bank\s+)?account\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d{8,17}\b))
   | (?P<kba>(?i:\b(?:maiden\s+name|security\s+(?:question|answer)s?)\s*(?:is|was|are|:)))

@@ -1,0 +1,632 @@
+"""Word families of the guard's instruction shapes, one lexicon per language (Latin script here).
+
+Each family is a space-separated list of stems or short regex fragments (no sentences): the
+override verbs of a language, its words for the assistant's rules, its second-person
+qualifiers, and so on. ``guard_struct`` fills its shapes with them. A language may lack a
+family; the shapes that need it are then skipped for that language.
+"""
+
+from __future__ import annotations
+
+from reverie.extract.guard_lexicon_other import OTHER_LEXICONS
+
+__all__ = ["CJK_LANGUAGES", "INFIX_FAMILIES", "LEXICONS"]
+
+# "filter" is the assistant's filter unless it is the filter *of* something (pool, water, coffee).
+_DEVICE = (
+    r"(?!\s+(?:de|del|da|do|della|dell'|du|des|di|f[uü]r)\s+(?!contenid|contenu|conte[uú]d|inhalt|contenut"
+    r"|seguridad|s[eé]curit|seguran|sicurezza|sicherheit))"
+)
+
+
+def _w(words: str) -> str:
+    """A family written as space-separated stems (regex fragments), as one alternation."""
+    return "|".join(words.split()).replace("{DEVICE}", _DEVICE)
+
+
+_LATIN: dict[str, dict[str, str]] = {
+    "en": {
+        "NOCOUNT": _w(r"doesn't\s+count does\s+not\s+count no\s+longer\s+counts doesn't\s+matter"),
+        "TOLD": _w(
+            r"whatever\s+you\s+were\s+told what\s+you\s+were\s+told what\s+(?:they|we|i)\s+told\s+you"
+        ),
+        "TELLYOU": _w(
+            r"telling\s+you\s+to tell\s+you\s+to want\s+you\s+to need\s+you\s+to asking\s+you\s+to"
+        ),
+        "OVRINF": _w(r"ignore disregard forget bypass skip drop break override circumvent set\s+aside"),
+        "OVR": _w(
+            r"go\s+off-script set\s+\w+\s+\w+\s+to\s+one\s+side put\s+(?:\w+\s+){1,3}?aside look\s+past "
+            r"pay\s+no\s+heed"
+        ),
+        "QUAL": _w(
+            r"all (?:on|of|for)\s+the\s+(?:model|assistant|ai|bot) your previous prior earlier original "
+            r"initial configured system safety developer"
+        ),
+        "RULES": _w(
+            r"checks safeguards principles "
+            r"what\s+(?:the\s+)?(?:devs?|developers?|creators?|makers?)\s+(?:wanted|want|said) guardrails "
+            r"guidelines instructions rules restrictions limitations limits polic(?:y|ies) filters "
+            r"configuration programming system\s+prompt"
+        ),
+        "VOID": _w(
+            r"be\s+(?:disabled|lifted|removed|ignored|switched\s+off|turned\s+off) no\s+longer\s+hold "
+            r"not\s+binding retired rescinded withdrawn inoperative no\s+longer\s+(?:binding|active|valid) "
+            r"(?:is|are)\s+to\s+be\s+treated\s+as\s+void not\s+apply doesn't\s+apply don't\s+apply"
+        ),
+        "MEMORY": _w(
+            r"(?:this|these|the\s+following)\s+(?:note|memory|memories|entry|entries|record|message) "
+            r"memory\s+entries memories\s+like\s+this"
+        ),
+        "NOTE": _w(r"memory\s+note this\s+(?:note|memory|entry)"),
+        "PRIO": _w(
+            r"outweighs? outranks? ranks?\s+(?:above|over) prevails?\s+over supersedes? "
+            r"takes?\s+precedence replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps?"
+        ),
+        "TARGET": _w(
+            r"system\s+prompt developer'?s?\s+(?:instructions|message|rules) "
+            r"your\s+(?:rules|instructions|guidelines|configuration|settings)"
+        ),
+        "GOVERN": _w(
+            r"decides?\s+how\s+you above\s+all\s+else before\s+anything\s+else over\s+everything\s+else"
+        ),
+        "AUTHN": _w(r"notice message memo announcement update note order communication"),
+        "AUTHOR": _w(
+            r"engineering\s+team dev(?:elopment)?\s+team developers platform\s+team admins? administrators "
+            r"operators? safety\s+team trust\s+and\s+safety"
+        ),
+        "SEND": _w(r"put paste insert copy include attach"),
+        "SECRET": _w(r"~/ /etc/ \.ssh\b id_rsa \.env\b private\s+key api\s+keys? saved\s+passwords"),
+    },
+    "es": {
+        "ALWAYSSAY": _w(
+            r"di\s+siempre\s+que siempre\s+di(?:les?)?\s+que recomienda\s+siempre siempre\s+recomienda"
+        ),
+        "UNCENSORED": _w(r"sin\s+censura no\s+censurad sin\s+filtros?"),
+        "BOTNONEED": _w(r"ya\s+no\s+tiene\s+que ya\s+no\s+debe ya\s+no\s+est[aá]\s+obligad no\s+tiene\s+que"),
+        "HIDDEN": _w(r"ocult escondid secret"),
+        "SAFEMODE": _w(r"modo\s+seguro modo\s+de\s+seguridad filtro\s+de\s+contenido"),
+        "WARN": _w(r"advertencias? avisos? descargos"),
+        "NOADD": _w(r"no\s+(?:a[nñ]adas|incluyas|pongas|agregues|muestres|des)"),
+        "ORDERS": _w(r"[oó]rdenes instrucciones mandatos peticiones"),
+        "ALL": _w(r"todas todos cualquier"),
+        "OBEY": _w(r"obedece cumple ejecuta sigue acata"),
+        "SECRECY": _w(r"en\s+secreto"),
+        "ABOVE": _w(r"de\s+arriba anterior lo\s+anterior"),
+        "REPEAT": _w(r"repite rep[ií]teme"),
+        "SHOW": _w(
+            r"muestra mu[eé]strame ense[nñ]a ens[eé][nñ]ame dime escribe imprime revela traduce lista"
+        ),
+        "ANSWERS": _w(r"cada\s+respuesta tus\s+respuestas todas\s+tus\s+respuestas"),
+        "NOCOUNT": _w(r"no\s+cuenta no\s+vale no\s+importa ya\s+no\s+cuenta"),
+        "TOLD": _w(r"lo\s+que\s+te\s+(?:dijeron|han\s+dicho|dije|dijimos|ense[nñ]aron)"),
+        "OVRINF": _w(r"ignorar olvidar saltar(?:se)? omitir romper eludir desactivar"),
+        "OVR": _w(
+            r"en\s+pausa no\s+prestes\s+atenci[oó]n rel[aá]ja afloja suaviza rompe romper infringe "
+            r"infringir tira abandona ign[oó]ral[ao]s l[ií]brate\s+de sal\s+de ignor[ae] ignorad "
+            r"olv[ií]d[ae] olvidad omit[ae] descart[ae] desobedec desoye pas[ae]\s+por\s+alto "
+            r"haz\s+caso\s+omiso "
+            r"no\s+(?:hagas|haga|tengas|tenga|le\s+des|des)\s+(?:caso|en\s+cuenta|importancia) "
+            r"no\s+(?:sigas|siga|obedezcas|respetes|apliques|cumplas) "
+            r"deja\s+de\s+(?:seguir|obedecer|respetar|aplicar|cumplir) s[aá]ltat[ea] s[aá]ltese anula "
+            r"prescinde\s+de deja\s+(?:de\s+lado|atr[aá]s) olv[ií]date\s+de pasa\s+de salte(?:se)?\s+de "
+            r"sortea elude evita"
+        ),
+        "PLEASE": _w(r"por\s+favor"),
+        "QUAL": _w(
+            r"que\s+recibiste que\s+te\s+dieron\s+al\s+principio de\s+contenido que\s+sigues que\s+cumples "
+            r"habituales usuales tus?\b vuestr anterior previ[ao] original inicial antigu del\s+sistema "
+            r"de\s+seguridad que\s+te\s+(?:dieron|han\s+dado|dio|pusieron|impusieron) "
+            r"del\s+(?:asistente|modelo|bot|desarrollador) de\s+(?:los\s+)?desarrolladores"
+        ),
+        "RULES": _w(
+            r"controles comprobaciones salvaguardas valores\s+por\s+defecto pol[ií]tica instrucci reglas? "
+            r"normas? directric indicaciones pautas restricci filtros? l[ií]mites pol[ií]ticas? "
+            r"configuraci programaci prompt [oó]rdenes consignas protecciones seguridad censura ajustes "
+            r"principios directivas"
+        ),
+        "VOID": _w(
+            r"en\s+pausa suspendid solo\s+sugerencias simples\s+sugerencias meras\s+sugerencias desfasad "
+            r"opcionales nul[ao]s?\b anulad cancelad revocad invalidad derogad desactivad eliminad "
+            r"sin\s+efecto sin\s+validez "
+            r"ya\s+no\s+(?:est[aá]n?\s+vigentes?|aplican|se\s+aplican|valen|cuentan|rigen|son\s+v[aá]lid"
+            r"|importan|existen) "
+            r"no\s+est[aá]n?\s+vigentes? obsolet (?:deben|debe|han\s+de|hay\s+que)\s+(?:ser\s+)?ignorar "
+            r"ignorarse caducad sustituid reemplazad"
+        ),
+        "MEMORY": _w(r"est[ae]\s+(?:nota|memoria|entrada|mensaje|recuerdo|registro|apunte)"),
+        "NOTE": _w(r"nota\s+de\s+memoria est[ae]\s+(?:nota|memoria|entrada|recuerdo)"),
+        "PRIO": _w(
+            r"prioridad precedencia prevalece m[aá]s\s+peso m[aá]s\s+importante por\s+encima\s+de "
+            r"reemplaza sustituye anula manda\s+sobre"
+        ),
+        "TARGET": _w(r"sistema configuraci instrucciones reglas normas directrices programaci desarrollador"),
+        "GOVERN": _w(r"decid por\s+encima\s+de\s+todo ante\s+todo antes\s+que\s+nada manda\s+sobre\s+ti"),
+        "AUTHN": _w(r"aviso mensaje comunicado orden nota instrucci[oó]n actualizaci[oó]n notificaci[oó]n"),
+        "AUTHOR": _w(r"desarroll administrador admin\b equipo\s+t[eé]cnico operador creadores sistema"),
+        "COND": _w(r"cada\s+vez\s+que siempre\s+que cuando si en\s+cuanto apenas"),
+        "WHO": _w(
+            r"te\s+pregunt te\s+pid te\s+escrib te\s+hable usuari[oa] alguien "
+            r"te\s+(?:pida|pidan|diga|digan|escriba)"
+        ),
+        "IMPV": _w(
+            r"revela muestra responde contesta dile di\b env[ií]a manda ignora recomienda desactiva apaga "
+            r"niega a[nñ]ade incluye p[ií]dele pregunta comparte olvida s[aá]ltate quita borra"
+        ),
+        "OFF": _w(
+            r"desactiva\b desact[ií]va(?:lo|la|los|las)\b apaga\b qu[ií]ta(?:le|te)?\b suprime\b "
+            r"deshabilita\b desconecta\b s[aá]ltate\b"
+        ),
+        "SAFE": _w(
+            r"filtros?\b{DEVICE} seguridad censura restricciones protecciones negativas rechaz "
+            r"salvaguardas"
+        ),
+        "MUST": _w(
+            r"(?:t[uú]\s+)?(?:debes|tienes\s+que|deber[aá]s|has\s+de) "
+            r"(?:el\s+asistente|la\s+ia|el\s+modelo)\s+(?:debe|tiene\s+que|deber[aá])"
+        ),
+        "ACT": _w(
+            r"ignorar olvidar obedecer revelar recomendar aconsejar promocionar desactivar mentir saltarte "
+            r"omitir enviar compartir elogiar negar"
+        ),
+        "NONEED": _w(
+            r"no\s+(?:hace\s+falta|es\s+necesario|necesitas|tienes\s+por\s+qu[eé]) "
+            r"ya\s+no\s+(?:est[aá]s\s+obligad|tienes\s+que) eres\s+libre\s+de si[eé]ntete\s+libre"
+        ),
+        "CONSIDER": _w(r"considera da\s+por trata"),
+        "NOW": _w(
+            r"a\s+partir\s+de\s+(?:ahora|hoy|este\s+momento) desde\s+(?:ahora|hoy) "
+            r"de\s+ahora\s+en\s+adelante de\s+hoy\s+en\s+adelante"
+        ),
+        "YOU": _w(r"t[uú]\b eres debes vas\s+a ser[aá]s act[uú]a tienes\s+que obedece ignora"),
+        "YOUARE": _w(r"eres ser[aá]s te\s+conviertes\s+en encarnas"),
+        "BOT": _w(r"ia\b inteligencia\s+artificial asistente modelo bot chatbot"),
+        "WITHOUT": _w(r"sin"),
+        "LIMITS": _w(r"l[ií]mites? restricci filtros? reglas normas censura [eé]tica"),
+        "ROLE": _w(
+            r"finge\s+(?:que|ser) haz\s+como\s+si act[uú]a\s+como comp[oó]rtate\s+como "
+            r"interpreta\s+el\s+papel hazte\s+pasar\s+por"
+        ),
+        "SEND": _w(r"env[ií]a manda reenv[ií]a comparte copia pega revela publica sube"),
+        "SECRET": _w(
+            r"contrase[nñ]as claves historial conversaci[oó]n\s+complet datos\s+(?:del|de\s+la)\s+usuari "
+            r"notas\s+(?:del|de\s+la)\s+usuari credenciales tokens?"
+        ),
+    },
+    "fr": {
+        "ALWAYSSAY": _w(r"dis\s+toujours\s+qu toujours\s+dire\s+qu recommande\s+toujours"),
+        "UNCENSORED": _w(r"non\s+censur[eé] sans\s+censure non\s+filtr[eé]"),
+        "BOTNONEED": _w(r"n'est\s+plus\s+(?:tenu|oblig[eé]) n'a\s+plus\s+[aà] n'a\s+plus\s+besoin"),
+        "HIDDEN": _w(r"cach[eé] secr[eè]t"),
+        "SAFEMODE": _w(r"mode\s+s[eé]curis[eé] mode\s+s[eé]curit[eé] filtre\s+de\s+contenu"),
+        "WARN": _w(r"avertissements? mises?\s+en\s+garde"),
+        "NOADD": _w(r"n'ajoute n'ajoutez ne\s+mets ne\s+mettez"),
+        "ORDERS": _w(r"ordres instructions commandes demandes"),
+        "ALL": _w(r"tous toutes"),
+        "OBEY": _w(r"ob[eé]is ex[eé]cute suis applique"),
+        "SECRECY": _w(r"secr[eè]te? en\s+secret"),
+        "ABOVE": _w(r"ci-dessus au-dessus pr[eé]c[eè]de"),
+        "REPEAT": _w(r"r[eé]p[eè]te r[eé]p[eé]tez"),
+        "SHOW": _w(r"montre montre-moi affiche [eé]cris r[eé]v[eè]le traduis donne-moi donne liste"),
+        "ANSWERS": _w(r"chaque\s+r[eé]ponse tes\s+r[eé]ponses toutes\s+tes\s+r[eé]ponses"),
+        "NOCOUNT": _w(r"ne\s+compte\s+pas ne\s+compte\s+plus ne\s+vaut\s+rien n'a\s+plus\s+d'importance"),
+        "TOLD": _w(r"ce\s+qu'on\s+t'a\s+dit ce\s+que\s+(?:l'on|je|nous)\s+t'a(?:i|vons)?\s+dit"),
+        "OVRINF": _w(r"ignorer oublier sauter contourner enfreindre outrepasser d[eé]sactiver"),
+        "OVR": _w(
+            r"en\s+pause ne\s+(?:fais|faites|pr[eê]te|pr[eê]tez)\s+plus\s+attention assoupli rel[aâ]che "
+            r"enfreins enfreindre brise jette saute[sz]? abandonne[sz]? ignore-les lib[eè]re-toi\s+de "
+            r"sors\s+de ignore[sz]? oublie[sz]? n[eé]glige[sz]? contourne[sz]? mets\s+de\s+c[oô]t[eé] "
+            r"mettez\s+de\s+c[oô]t[eé] laisse[sz]?\s+tomber fais\s+fi faites\s+fi passe[sz]?\s+outre "
+            r"ne\s+(?:prends|prenez|tiens|tenez)\s+(?:plus\s+)?(?:pas\s+)?(?:en\s+)?compte "
+            r"ne\s+(?:suis|suivez|respecte|respectez|applique|appliquez)\s+(?:plus|pas) "
+            r"n'ob[eé]i(?:s|ssez)\s+(?:plus|pas) arr[eê]te[sz]?\s+d'(?:appliquer|ob[eé]ir) "
+            r"arr[eê]te[sz]?\s+de\s+(?:suivre|respecter) affranchis-toi\s+de d[eé]barrasse-toi\s+de "
+            r"[eé]carte[sz]?"
+        ),
+        "PLEASE": _w(r"s'il\s+te\s+pla[iî]t merci\s+de"),
+        "QUAL": _w(
+            r"que\s+tu\s+as\s+re[cç]ues re[cç]ues\s+au\s+d[eé]but de\s+contenu que\s+tu\s+suis habituel "
+            r"tes\b ta\b ton\b vos\b votre\b pr[eé]c[eé]dent ant[eé]rieur initiale?s?\b originale?s?\b "
+            r"d'origine du\s+syst[eè]me de\s+s[eé]curit[eé] qu'on\s+t'a que\s+(?:l'on|tes|vos)\s+ "
+            r"de\s+l'(?:assistant|ia) du\s+(?:mod[eè]le|bot) des\s+d[eé]veloppeurs"
+        ),
+        "RULES": _w(
+            r"contr[oô]les v[eé]rifications r[eé]glages politique instructions? consignes? r[eè]gles? "
+            r"directives? prompt restrictions? filtres? garde-fous limites param[eè]tres programmation "
+            r"configuration politiques? s[eé]curit[eé] censure principes"
+        ),
+        "VOID": _w(
+            r"en\s+pause suspendu juste\s+des\s+suggestions que\s+des\s+suggestions simples\s+suggestions "
+            r"d[eé]pass[eé] facultati nulles?\b non\s+avenue annul[eé] r[eé]voqu[eé] caduques? abrog[eé] "
+            r"remplac[eé] d[eé]sactiv[eé] supprim[eé] lev[eé]e?s\b ne\s+(?:sont|s'appliquent)\s+plus "
+            r"plus\s+(?:valables|applicables|en\s+vigueur) (?:doivent|doit)\s+[eê]tre\s+ignor "
+            r"sont\s+[aà]\s+ignorer obsol[eè]tes"
+        ),
+        "MEMORY": _w(r"(?:cette|ce)\s+(?:note|m[eé]moire|entr[eé]e|message|souvenir|enregistrement)"),
+        "NOTE": _w(r"note\s+de\s+m[eé]moire (?:cette|ce)\s+(?:note|m[eé]moire|entr[eé]e|souvenir)"),
+        "PRIO": _w(
+            r"prime\s+sur pr[eé]vaut pr[eé]s[eé]ance priorit plus\s+important au-dessus\s+de remplace "
+            r"l'emporte\s+sur a\s+plus\s+de\s+poids"
+        ),
+        "TARGET": _w(
+            r"syst[eè]me configuration instructions r[eè]gles consignes directives programmation "
+            r"d[eé]veloppeur"
+        ),
+        "GOVERN": _w(r"d[eé]cid avant\s+tout par-dessus\s+tout plus\s+que\s+tout"),
+        "AUTHN": _w(r"avis message communiqu[eé] ordre note instruction mise\s+[aà]\s+jour notification"),
+        "AUTHOR": _w(
+            r"d[eé]veloppeu administrat admin\b [eé]quipe\s+technique op[eé]rateur cr[eé]ateurs syst[eè]me"
+        ),
+        "COND": _w(r"chaque\s+fois\s+qu quand lorsqu si d[eè]s\s+qu [aà]\s+chaque\s+fois\s+qu"),
+        "WHO": _w(r"l'utilisat(?:eur|rice) quelqu'un on\s+te il\b elle\b"),
+        "IMPV": _w(
+            r"r[eé]v[eè]le affiche r[eé]ponds envoie dis\b ignore recommande d[eé]sactive coupe nie ajoute "
+            r"inclus demande-lui partage oublie supprime montre"
+        ),
+        "OFF": _w(
+            r"d[eé]sactive[sz]?\b coupe[sz]?\b [eé]teins\b [eé]teignez\b supprime[sz]?\b retire[sz]?\b "
+            r"l[eè]ve[sz]?\b"
+        ),
+        "SAFE": _w(r"filtres?\b{DEVICE} s[eé]curit[eé] censure restrictions protections refus garde-fous"),
+        "MUST": _w(
+            r"(?:tu\s+dois|vous\s+devez|il\s+faut\s+que\s+tu|tu\s+es\s+oblig[eé]\s+de) "
+            r"(?:l'assistant|l'ia|le\s+mod[eè]le)\s+(?:doit|devra)"
+        ),
+        "ACT": _w(
+            r"ignorer oublier ob[eé]ir r[eé]v[eé]ler recommander conseiller promouvoir d[eé]sactiver "
+            r"mentir contourner envoyer partager vanter nier"
+        ),
+        "NONEED": _w(
+            r"n'as\s+plus\s+besoin\s+de n'avez\s+plus\s+besoin\s+de "
+            r"n'es\s+plus\s+(?:oblig[eé]|tenu|li[eé]) libre\s+d'(?:ignorer|enfreindre) "
+            r"n'h[eé]site\s+pas\s+[aà]\s+(?:enfreindre|ignorer|contourner)"
+        ),
+        "CONSIDER": _w(r"consid[eè]re[sz]? tiens\s+pour traite[sz]?"),
+        "NOW": _w(
+            r"[aà]\s+partir\s+d'aujourd'hui [aà]\s+partir\s+de\s+maintenant d[eé]sormais dor[eé]navant "
+            r"d[eè]s\s+(?:maintenant|aujourd'hui)"
+        ),
+        "YOU": _w(r"tu\b vous\b"),
+        "YOUARE": _w(r"tu\s+es vous\s+[eê]tes tu\s+deviens tu\s+incarnes tu\s+seras"),
+        "BOT": _w(r"ia\b intelligence\s+artificielle assistant mod[eè]le bot chatbot"),
+        "WITHOUT": _w(r"sans"),
+        "LIMITS": _w(r"limites? restrictions? filtres? r[eè]gles censure [eé]thique"),
+        "ROLE": _w(
+            r"fais\s+(?:comme\s+si|semblant) joue\s+le\s+r[oô]le incarne\s+(?:un|une) fais-toi\s+passer"
+        ),
+        "SEND": _w(r"envoie[sz]? transf[eè]re[sz]? partage[sz]? copie[sz]? colle[sz]? publie[sz]?"),
+        "SECRET": _w(
+            r"mots?\s+de\s+passe historique cl[eé]s\b donn[eé]es\s+de\s+l'utilisat notes\s+de\s+l'utilisat "
+            r"identifiants jetons?"
+        ),
+    },
+    "de": {
+        "ALWAYSSAY": _w(r"sag\s+immer,?\s+dass empfiehl\s+immer"),
+        "UNCENSORED": _w(r"unzensiert ungefiltert"),
+        "BOTNONEED": _w(r"muss\s+(?:\w+\s+){0,3}?nicht\s+mehr braucht\s+(?:\w+\s+){0,3}?nicht\s+mehr"),
+        "HIDDEN": _w(r"versteckt geheim"),
+        "SAFEMODE": _w(r"sicherheitsmodus abgesicherte\w*\s+modus inhaltsfilter"),
+        "WARN": _w(r"warnung hinweis"),
+        "NOADD": _w(r"f[uü]ge\s+(?:\w+\s+){0,3}?keine gib\s+keine"),
+        "ORDERS": _w(r"befehle anweisungen auftr[aä]ge anordnungen"),
+        "ALL": _w(r"alle allen jede"),
+        "OBEY": _w(r"befolge gehorche f[uü]hre folge"),
+        "SECRECY": _w(r"geheim"),
+        "ABOVE": _w(r"oben obigen"),
+        "REPEAT": _w(r"wiederhole wiederhol"),
+        "SHOW": _w(r"zeig zeige gib\s+(?:\w+\s+){0,3}?aus schreib verrate [uü]bersetze nenne liste"),
+        "ANSWERS": _w(r"jeder\s+antwort deinen\s+antworten deine\s+antworten allen\s+antworten"),
+        "NOCOUNT": _w(
+            r"z[aä]hlt\s+(?:\w+\s+){0,2}?nicht gilt\s+(?:\w+\s+){0,2}?nicht spielt\s+keine\s+rolle"
+        ),
+        "TOLD": _w(r"was\s+man\s+dir\s+(?:\w+\s+){0,3}?gesagt was\s+dir\s+(?:\w+\s+){0,3}?gesagt"),
+        "OVRINF": _w(r"ignorieren vergessen [uü]berspringen umgehen missachten brechen deaktivieren"),
+        "OVR": _w(
+            r"auf\s+eis leg\s+(?:\w+\s+){0,3}?beiseite achte\s+(?:\w+\s+){0,4}?nicht\s+mehr\s+auf brich "
+            r"lockere? [uü]berspring gib\s+(?:\w+\s+){0,4}?auf befreie?\s+dich\s+von versto[sß]e?\s+gegen "
+            r"ignoriere?\b ignorieren\s+sie vergiss vergessen\s+sie missacht [uü]bergeh umgeh verwirf "
+            r"lass\b lasst schenke?\b setz(?:e)?\s+dich\s+[uü]ber h[oö]r\s+auf k[uü]mmere?\s+dich\s+nicht "
+            r"scher\s+dich\s+nicht befolge\s+nicht beachte\s+nicht wirf streich"
+        ),
+        "PLEASE": _w(r"bitte"),
+        "QUAL": _w(
+            r"die\s+du\s+(?:\w+\s+){0,3}?(?:bekommen|erhalten) inhalts denen\s+du\s+folgst "
+            r"die\s+du\s+befolgst [uü]blichen dein bisherig vorherig fr[uü]her urspr[uü]nglich alten\b "
+            r"vorigen system sicherheits des\s+(?:assistenten|modells|bots) der\s+(?:ki|entwickler) "
+            r"deiner\s+entwickler"
+        ),
+        "RULES": _w(
+            r"kontrollen pr[uü]fungen prinzipien schutzmechanism voreinstellung richtlinie "
+            r"inhaltsrichtlinie anweisung regeln vorgaben systemprompt prompt filter einschr[aä]nkung "
+            r"beschr[aä]nkung befehle programmierung sicherheit konfiguration einstellungen grenzen zensur "
+            r"schutzma[sß]nahmen"
+        ),
+        "VOID": _w(
+            r"pausiert ausgesetzt nur\s+vorschl[aä]ge blo[sß]e\s+vorschl[aä]ge optional nichtig "
+            r"null\s+und\s+nichtig aufgehoben ung[uü]ltig au[sß]er\s+kraft widerrufen ersetzt deaktiviert "
+            r"abgeschaltet ausgeschaltet entfernt gelten\s+nicht\s+mehr nicht\s+mehr\s+(?:g[uü]ltig|aktiv) "
+            r"zu\s+ignorieren ignoriert\s+werden hinf[aä]llig veraltet"
+        ),
+        "MEMORY": _w(r"diese[rs]?\s+(?:notiz|erinnerung|eintrag|nachricht|vermerk)"),
+        "NOTE": _w(r"ged[aä]chtnisnotiz erinnerungsnotiz diese[rs]?\s+(?:notiz|erinnerung|eintrag)"),
+        "PRIO": _w(
+            r"vorrang priorit[aä]t wichtiger\s+als geht\s+vor [uü]ber\s+(?:allen|den|deinen) ersetzt "
+            r"mehr\s+gewicht sticht"
+        ),
+        "TARGET": _w(r"system konfiguration anweisung regeln richtlinie vorgaben programmierung entwickler"),
+        "GOVERN": _w(r"entscheid [uü]ber\s+alles vor\s+allem\s+anderen"),
+        "AUTHN": _w(
+            r"mitteilung nachricht hinweis befehl anweisung update benachrichtigung ank[uü]ndigung notiz"
+        ),
+        "AUTHOR": _w(r"entwickler administrator admin\b betreiber technik-?team systems?\b hersteller"),
+        "COND": _w(r"immer\s+wenn jedes\s+mal,?\s+wenn wenn falls sobald"),
+        "WHO": _w(r"(?:der|die)\s+(?:nutzer|benutzer|user)\w* jemand man\b er\b sie\b"),
+        "IMPV": _w(
+            r"gib zeige? sende schicke? antworte sag ignoriere empfiehl verrate deaktiviere schalte "
+            r"f[uü]ge frag vergiss teile l[oö]sche"
+        ),
+        "OFF": _w(r"deaktivier schalte?\s+(?:\w+\s+){0,6}?aus schalte?\s+(?:\w+\s+){0,6}?ab entferne? umgeh"),
+        "SAFE": _w(r"filter sicherheit zensur einschr[aä]nkung schutz ablehn"),
+        "MUST": _w(
+            r"du\s+(?:musst|sollst|hast\s+zu) sie\s+m[uü]ssen "
+            r"(?:der\s+assistent|die\s+ki|das\s+modell)\s+(?:muss|soll)"
+        ),
+        "ACT": _w(
+            r"ignorieren vergessen gehorchen verraten empfehlen raten bewerben deaktivieren l[uü]gen "
+            r"umgehen senden schicken loben leugnen"
+        ),
+        "NONEED": _w(
+            r"brauchst\s+(?:\w+\s+){0,4}?nicht musst\s+(?:\w+\s+){0,4}?nicht\s+mehr "
+            r"bist\s+nicht\s+mehr\s+an bist\s+frei\s+von"
+        ),
+        "CONSIDER": _w(r"betrachte behandle sieh"),
+        "NOW": _w(
+            r"ab\s+(?:jetzt|sofort|heute) von\s+(?:nun|jetzt|heute)\s+an ab\s+diesem\s+moment k[uü]nftig"
+        ),
+        "YOU": _w(r"du\b bist\s+du musst\s+du"),
+        "YOUARE": _w(r"du\s+bist bist\s+du du\s+wirst\s+(?:zu\s+)?(?:eine?|der|die) du\s+spielst"),
+        "BOT": _w(r"ki\b assistent modell bot\b chatbot"),
+        "WITHOUT": _w(r"ohne"),
+        "LIMITS": _w(r"regeln einschr[aä]nkung filter zensur grenzen ethik moral"),
+        "ROLE": _w(r"tu\s+so,?\s+als gib\s+dich\s+als spiele?\s+die\s+rolle verhalte\s+dich\s+(?:wie|als)"),
+        "SEND": _w(
+            r"sende schicke? leite\s+(?:\w+\s+){0,4}?weiter teile kopiere f[uü]ge\s+(?:\w+\s+){0,4}?ein"
+        ),
+        "SECRET": _w(
+            r"passw[oö]rt kennw[oö]rt chatverlauf verlauf schl[uü]ssel zugangsdaten nutzerdaten "
+            r"notizen\s+des\s+(?:nutzers|benutzers)"
+        ),
+    },
+    "it": {
+        "ALWAYSSAY": _w(r"d[iì]'?\s+sempre\s+che consiglia\s+sempre raccomanda\s+sempre"),
+        "UNCENSORED": _w(r"non\s+censurat non\s+filtrat"),
+        "BOTNONEED": _w(r"non\s+[eè]\s+pi[uù]\s+(?:tenut|obbligat) non\s+deve\s+pi[uù]"),
+        "HIDDEN": _w(r"nascost segret"),
+        "SAFEMODE": _w(r"modalit[aà]\s+sicura modalit[aà]\s+di\s+sicurezza filtro\s+dei\s+contenuti"),
+        "WARN": _w(r"avvisi avvertenze avvertimenti"),
+        "NOADD": _w(r"non\s+(?:aggiungere|mettere|includere|dare)"),
+        "ORDERS": _w(r"ordini istruzioni comandi richieste"),
+        "ALL": _w(r"tutti tutte"),
+        "OBEY": _w(r"esegui obbedisci segui"),
+        "SECRECY": _w(r"segret[ao]"),
+        "ABOVE": _w(r"sopra precedente"),
+        "REPEAT": _w(r"ripeti ripetimi"),
+        "SHOW": _w(r"mostra mostrami scrivi rivela traduci dimmi elenca stampa"),
+        "ANSWERS": _w(r"ogni\s+risposta tue\s+risposte tutte\s+le\s+tue\s+risposte"),
+        "NOCOUNT": _w(r"non\s+conta non\s+vale non\s+importa"),
+        "TOLD": _w(r"quello\s+che\s+ti\s+hanno\s+detto ci[oò]\s+che\s+ti\s+hanno\s+detto"),
+        "OVRINF": _w(r"ignorare dimenticare saltare aggirare infrangere disattivare"),
+        "OVR": _w(
+            r"metti\s+in\s+pausa in\s+pausa non\s+prestare\s+(?:pi[uù]\s+)?attenzione esci\s+dalle "
+            r"infrangi infrangere rompi allenta rilassa butta\s+via abbandona liberati\s+d ignorale "
+            r"ignorali ignora ignorate dimentica dimenticate trascura tralascia aggira scavalca "
+            r"non\s+seguire smetti\s+di\s+(?:seguire|rispettare|applicare) non\s+rispettare salta "
+            r"non\s+tenere\s+(?:pi[uù]\s+)?conto non\s+obbedire non\s+dare\s+retta lascia\s+perdere "
+            r"metti\s+da\s+parte lascia\s+da\s+parte infischiatene fregatene passa\s+sopra"
+        ),
+        "PLEASE": _w(r"per\s+favore ti\s+prego"),
+        "QUAL": _w(
+            r"che\s+hai\s+ricevuto ricevute\s+all'inizio sui\s+contenuti che\s+segui solite soliti tue\b "
+            r"tuoi\b tua\b tuo\b precedent originali iniziali vecchie di\s+sistema del\s+sistema "
+            r"di\s+sicurezza che\s+ti\s+(?:hanno|ha) dell'(?:assistente|ia) del\s+(?:modello|bot) "
+            r"degli\s+sviluppatori"
+        ),
+        "RULES": _w(
+            r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion "
+            r"regol[ae] linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti "
+            r"impostazioni programmazione configurazione politiche sicurezza censura"
+        ),
+        "VOID": _w(
+            r"in\s+pausa sospes solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b "
+            r"annullat revocat abrogat nulle\b sostituit disattivat rimoss "
+            r"non\s+(?:valgono|sono\s+pi[uù]\s+valide|si\s+applicano)\s*(?:pi[uù])? da\s+ignorare "
+            r"vanno\s+ignorat devono\s+essere\s+ignorat obsolet decadut"
+        ),
+        "MEMORY": _w(r"quest[ao]\s+(?:nota|memoria|voce|messaggio|ricordo|appunto)"),
+        "NOTE": _w(r"nota\s+di\s+memoria quest[ao]\s+(?:nota|memoria|voce|ricordo)"),
+        "PRIO": _w(
+            r"precedenza priorit[aà] prevale pi[uù]\s+important "
+            r"sopra\s+(?:a\s+)?(?:ogni|qualsiasi|le\s+tue) sostituisce pi[uù]\s+peso"
+        ),
+        "TARGET": _w(
+            r"sistema configurazione istruzioni regole direttive linee\s+guida programmazione sviluppator"
+        ),
+        "GOVERN": _w(r"decid sopra\s+ogni\s+cosa prima\s+di\s+tutto al\s+di\s+sopra\s+di\s+tutto"),
+        "AUTHN": _w(
+            r"avviso messaggio comunicazione comunicato ordine nota istruzione aggiornamento notifica"
+        ),
+        "AUTHOR": _w(r"sviluppator amministrator admin\b team\s+tecnico operator creatori sistema"),
+        "COND": _w(r"ogni\s+volta\s+che quando se appena qualora"),
+        "WHO": _w(r"ti\s+chied ti\s+scriv ti\s+domand l'utente qualcuno ti\s+(?:chiede|dice|scrive)"),
+        "IMPV": _w(
+            r"rivela mostra rispondi di' d[iì]\b invia manda ignora raccomanda consiglia disattiva spegni "
+            r"nega aggiungi includi chiedi condividi dimentica"
+        ),
+        "OFF": _w(r"disattiva\b spegni\b disabilita\b togli\b rimuovi\b aggira\b"),
+        "SAFE": _w(r"filtr[oi]\b{DEVICE} sicurezza censura restrizioni protezioni rifiut"),
+        "MUST": _w(
+            r"(?:tu\s+)?(?:devi|dovrai|sei\s+tenut[oa]\s+a) "
+            r"(?:l'assistente|l'ia|il\s+modello)\s+(?:deve|dovr[aà])"
+        ),
+        "ACT": _w(
+            r"ignorare dimenticare obbedire rivelare raccomandare consigliare promuovere disattivare "
+            r"mentire inviare condividere lodare negare"
+        ),
+        "NONEED": _w(
+            r"non\s+(?:c'[eè]\s+(?:pi[uù]\s+)?bisogno|hai\s+(?:pi[uù]\s+)?bisogno|devi\s+pi[uù]) "
+            r"non\s+sei\s+pi[uù]\s+(?:vincolat|obbligat|tenut) sentiti\s+libero"
+        ),
+        "CONSIDER": _w(r"considera tratta"),
+        "NOW": _w(
+            r"da\s+(?:ora|adesso|oggi)(?:\s+in\s+(?:poi|avanti))? d'ora\s+in\s+(?:poi|avanti) "
+            r"a\s+partire\s+da\s+(?:ora|adesso|oggi)"
+        ),
+        "YOU": _w(r"tu\b sei\b devi\b"),
+        "YOUARE": _w(r"sei\b sarai\b diventi\b interpreti\b"),
+        "BOT": _w(r"ia\b intelligenza\s+artificiale assistente modello bot\b chatbot"),
+        "WITHOUT": _w(r"senza"),
+        "LIMITS": _w(r"limiti restrizioni filtri regol censura etica"),
+        "ROLE": _w(r"fai\s+finta fingi\s+di comportati\s+come interpreta\s+il\s+ruolo spacciati\s+per"),
+        "SEND": _w(r"invia manda inoltra condividi copia incolla pubblica"),
+        "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
+    },
+    "pt": {
+        "ALWAYSSAY": _w(r"diga\s+sempre\s+que sempre\s+diga\s+que recomende\s+sempre sempre\s+recomende"),
+        "UNCENSORED": _w(r"sem\s+censura n[aã]o\s+censurad sem\s+filtro"),
+        "BOTNONEED": _w(r"n[aã]o\s+precisa\s+mais n[aã]o\s+[eé]\s+mais\s+obrigad n[aã]o\s+tem\s+mais\s+que"),
+        "HIDDEN": _w(r"ocult escondid secret"),
+        "SAFEMODE": _w(r"modo\s+seguro modo\s+de\s+seguran[cç]a filtro\s+de\s+conte[uú]do"),
+        "WARN": _w(r"avisos? advert[eê]ncias?"),
+        "NOADD": _w(r"n[aã]o\s+(?:adicione|inclua|coloque|ponha|d[eê])"),
+        "ORDERS": _w(r"ordens instru[cç][oõ]es comandos pedidos"),
+        "ALL": _w(r"todas todos qualquer"),
+        "OBEY": _w(r"obede[cç]a execute siga cumpra"),
+        "SECRECY": _w(r"em\s+segredo"),
+        "ABOVE": _w(r"acima anterior"),
+        "REPEAT": _w(r"repita repete"),
+        "SHOW": _w(r"mostre mostra escreva revele traduza diga liste imprima"),
+        "ANSWERS": _w(r"cada\s+resposta suas\s+respostas tuas\s+respostas"),
+        "NOCOUNT": _w(r"n[aã]o\s+vale n[aã]o\s+conta n[aã]o\s+importa"),
+        "TOLD": _w(r"o\s+que\s+te\s+disseram o\s+que\s+(?:lhe|te)\s+(?:foi\s+dito|disseram|falaram)"),
+        "OVRINF": _w(r"ignorar esquecer pular contornar quebrar desativar"),
+        "OVR": _w(
+            r"em\s+pausa n[aã]o\s+preste\s+(?:mais\s+)?aten[cç][aã]o saia\s+d quebre quebrar viole violar "
+            r"afrouxe relaxe flexibilize jogue\s+fora abandone liberte-se\s+d ignore-as ignore-os "
+            r"ignor[ae] ignorem esque[cç]a esquece desconsider pul[ae] descart[ae] deixe\s+de\s+lado "
+            r"deixa\s+de\s+lado n[aã]o\s+(?:d[eê]|dê)\s+(?:aten[cç][aã]o|ouvidos|bola) "
+            r"n[aã]o\s+(?:siga|obede[cç]a|respeite|cumpra|aplique|leve\s+em\s+conta|ligue\s+para) "
+            r"pare\s+de\s+(?:seguir|obedecer|respeitar|aplicar) deixe\s+de\s+(?:seguir|obedecer|respeitar) "
+            r"passe\s+por\s+cima contorne burle desobede[cç]a"
+        ),
+        "PLEASE": _w(r"por\s+favor"),
+        "QUAL": _w(
+            r"que\s+voc[eê]\s+recebeu que\s+recebeste de\s+conte[uú]do que\s+voc[eê]\s+segue habituais "
+            r"suas?\b seus?\b teus?\b tuas?\b anterior pr[eé]vi originais iniciais antig do\s+sistema "
+            r"de\s+seguran[cç]a que\s+(?:te\s+)?(?:deram|deu|os\s+seus) do\s+(?:assistente|modelo) da\s+ia "
+            r"dos\s+(?:desenvolvedores|criadores)"
+        ),
+        "RULES": _w(
+            r"controles verifica[cç] princ[ií]pios salvaguardas padr[oõ]es instru[cç] regras? diretrizes "
+            r"orienta[cç] restri[cç] filtros? prompt comandos limites programa[cç] configura[cç] "
+            r"pol[ií]ticas? seguran[cç]a censura"
+        ),
+        "VOID": _w(
+            r"em\s+pausa suspens s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es "
+            r"ultrapassad opcionais nul[ao]s\b cancelad anulad revogad invalidad sem\s+efeito "
+            r"sem\s+validade desativad removid substitu[ií]d "
+            r"n[aã]o\s+(?:valem|se\s+aplicam|existem|contam)\s+mais devem\s+ser\s+ignorad "
+            r"precisam\s+ser\s+ignorad s[aã]o\s+para\s+ignorar obsolet"
+        ),
+        "MEMORY": _w(r"(?:esta|essa|este|esse)\s+(?:nota|mem[oó]ria|entrada|mensagem|registro|lembran[cç]a)"),
+        "NOTE": _w(r"nota\s+de\s+mem[oó]ria (?:esta|essa)\s+(?:nota|mem[oó]ria|entrada)"),
+        "PRIO": _w(
+            r"preced[eê]ncia prioridade prevalece mais\s+importante mais\s+peso acima\s+de substitui "
+            r"vale\s+mais"
+        ),
+        "TARGET": _w(r"sistema configura[cç] instru[cç] regras diretrizes programa[cç] desenvolvedor"),
+        "GOVERN": _w(r"decid acima\s+de\s+tudo antes\s+de\s+tudo em\s+primeiro\s+lugar"),
+        "AUTHN": _w(
+            r"aviso mensagem comunicado ordem nota instru[cç][aã]o atualiza[cç][aã]o notifica[cç][aã]o"
+        ),
+        "AUTHOR": _w(r"desenvolvedor administrador admin\b equipe\s+t[eé]cnica operador criadores sistema"),
+        "COND": _w(r"toda\s+vez\s+que sempre\s+que quando se assim\s+que cada\s+vez\s+que"),
+        "WHO": _w(
+            r"te\s+pergunt te\s+ped lhe\s+pergunt lhe\s+ped o\s+usu[aá]rio a\s+usu[aá]ria algu[eé]m "
+            r"o\s+utilizador te\s+(?:pedir|disser)"
+        ),
+        "IMPV": _w(
+            r"revele mostre responda diga envie mande ignore recomende desative desligue negue adicione "
+            r"inclua pe[cç]a pergunte compartilhe esque[cç]a apague"
+        ),
+        "OFF": _w(r"desative\b desativa\b desligue\b desliga\b remova\b tire\b contorne\b"),
+        "SAFE": _w(r"filtros?\b{DEVICE} seguran[cç]a censura restri[cç] prote[cç] recus"),
+        "MUST": _w(
+            r"(?:voc[eê]\s+(?:deve|precisa|tem\s+que|ter[aá]\s+que)|tu\s+deves) "
+            r"(?:o\s+assistente|a\s+ia|o\s+modelo)\s+(?:deve|tem\s+que|precisa)"
+        ),
+        "ACT": _w(
+            r"ignorar esquecer obedecer revelar recomendar aconselhar promover desativar mentir enviar "
+            r"compartilhar elogiar negar"
+        ),
+        "NONEED": _w(
+            r"n[aã]o\s+(?:h[aá]\s+mais\s+)?necessidade\s+de n[aã]o\s+precisa\s+mais "
+            r"n[aã]o\s+[eé]\s+mais\s+obrigad fique\s+[aà]\s+vontade\s+para est[aá]\s+livre\s+para"
+        ),
+        "CONSIDER": _w(r"considere trate"),
+        "NOW": _w(
+            r"a\s+partir\s+de\s+(?:agora|hoje) de\s+(?:agora|hoje)\s+em\s+diante "
+            r"daqui\s+(?:para|pra)\s+(?:a\s+)?frente"
+        ),
+        "YOU": _w(r"voc[eê]\b tu\b"),
+        "YOUARE": _w(r"voc[eê]\s+(?:[eé]|ser[aá]|vira|se\s+torna) tu\s+[eé]s"),
+        "BOT": _w(r"ia\b intelig[eê]ncia\s+artificial assistente modelo bot\b chatbot"),
+        "WITHOUT": _w(r"sem"),
+        "LIMITS": _w(r"limites restri[cç] filtros? regras censura [eé]tica"),
+        "ROLE": _w(
+            r"finja\s+que fa[cç]a\s+de\s+conta aja\s+como comporte-se\s+como interprete\s+o\s+papel "
+            r"passe-se\s+por"
+        ),
+        "SEND": _w(r"envie mande encaminhe compartilhe copie cole publique"),
+        "SECRET": _w(
+            r"senhas hist[oó]rico chaves dados\s+do\s+usu[aá]rio notas\s+do\s+usu[aá]rio credenciais "
+            r"tokens?"
+        ),
+    },
+    "nl": {
+        "OVR": _w(
+            r"negeer vergeet omzeil overtreed volg\s+(?:\w+\s+){0,3}?niet\s+meer "
+            r"laat\s+(?:\w+\s+){0,3}?varen"
+        ),
+        "QUAL": _w(r"je\b jouw al\s+je alle eerdere vorige oorspronkelijke systeem veiligheids"),
+        "RULES": _w(r"instructies regels richtlijnen beperkingen filters prompt opdrachten programmering"),
+        "NOW": _w(r"vanaf\s+nu voortaan vanaf\s+vandaag"),
+        "YOU": _w(r"ben\s+je je\s+bent jij"),
+        "BOT": _w(r"ai\b assistent model bot\b"),
+        "WITHOUT": _w(r"zonder"),
+        "LIMITS": _w(r"beperkingen regels filters censuur"),
+    },
+    "pl": {
+        "OVR": _w(
+            r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] "
+            r"obejd[zź]"
+        ),
+        "QUAL": _w(r"swoje swoich twoje twoich wszystkie poprzednie wcze[sś]niejsze oryginalne systemowe"),
+        "RULES": _w(r"instrukcj zasad regu[lł] wytyczn ogranicze[nń] filtr polece[nń] prompt"),
+        "NOW": _w(r"od\s+teraz od\s+dzi[sś] odt[aą]d"),
+        "YOU": _w(r"jeste[sś] ty\b"),
+        "BOT": _w(r"ai\b si\b asystent model bot\b"),
+        "WITHOUT": _w(r"bez"),
+        "LIMITS": _w(r"ogranicze[nń] zasad filtr cenzur"),
+    },
+    "tr": {
+        "OVR": _w(r"g[oö]rmezden\s+gel yok\s+say unut atla uyma ihlal\s+et"),
+        "QUAL": _w(r"[oö]nceki t[uü]m b[uü]t[uü]n senin sistem g[uü]venlik orijinal"),
+        "RULES": _w(r"talimat kural y[oö]nerge k[iı]s[iı]tlama filtre komut prompt"),
+        "NOW": _w(r"bundan\s+sonra [sş]u\s+andan\s+itibaren"),
+        "YOU": _w(r"sen\b art[iı]k"),
+    },
+}
+
+LEXICONS = {**_LATIN, **OTHER_LEXICONS}
+CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
+# German glues nouns together ("Systemrichtlinien"), so these families may start inside a word.
+INFIX_FAMILIES = {"de": frozenset({"RULES", "SAFE", "SECRET", "NOTE"})}
