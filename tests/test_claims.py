@@ -164,3 +164,25 @@ def test_readings() -> None:
 )
 def test_number_words_as_digits(text: str, expected: str) -> None:
     assert number_words_as_digits(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User grows tomatoes", "User eats tomatoes"),
+        ("User collects vinyl records", "User sells vinyl records"),
+        ("User's son builds model planes", "User's son flies model planes"),
+    ],
+)
+def test_two_different_doings_with_one_object_are_kept_however_close_in_meaning(old: str, new: str) -> None:
+    assert judge(old, parse_claim(new), MergePolicy(), similarity=0.95) == "distinct"
+
+
+def test_a_light_verb_leaves_the_decision_to_meaning() -> None:
+    """ "takes the bus" / "commutes by bus": the verb says little, a close meaning merges."""
+    assert judge(
+        "User bakes rye bread", parse_claim("User makes rye bread"), MergePolicy(), similarity=0.9
+    ) in (
+        "same",
+        "refines",
+    )

@@ -413,6 +413,10 @@ _KINDS = {
     "girlfriend": "partner",
 }
 _HOLDING = frozenset({"have", "drive", "use", "ride", "wear", "play"})
+# Verbs that take their meaning from the object ("takes the bus" = "commutes by bus"): no evidence.
+_LIGHT_VERBS = frozenset(
+    "take have do make get go use keep give put prepare plan try want need start begin continue".split()
+)
 _SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchange", "upgrade", "downgrade"})
 _PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
 _CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
@@ -1037,6 +1041,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
             return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
         if moved_words and old.numbers and old.numbers == new.numbers and not (old.negated or new.negated):
             return "same"  # "User's rent is 1200" = "User pays 1200 in rent": the amount decides
+        if _two_doings(old, new):
+            return (
+                "distinct"  # "collects vinyl records" / "sells vinyl records": meaning is too close to tell
+            )
         return "unsure"  # same subject, other words for the predicate: meaning decides
     negated_differs = (old.negated != new.negated) != antonyms
     if negated_differs:
@@ -1080,6 +1088,20 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
         return "same"  # the newer says less: nothing new
     return "distinct"
+
+
+def _two_doings(old: Claim, new: Claim) -> bool:
+    """Whether the facts do two different known things to the same object.
+
+    Their sentence vectors lie close ("User grows tomatoes" / "User eats tomatoes"), so meaning
+    cannot merge them; two verbs that mean the same are folded by the synonyms first.
+    """
+    verbs = {_verb(old.predicate), _verb(new.predicate)}
+    return (
+        len(verbs) == 2
+        and verbs <= _VERBS - _LIGHT_VERBS
+        and not (old.changed or new.changed or old.negated or new.negated)
+    )
 
 
 def _requantified(old: Claim, new: Claim, old_plain: frozenset[str], new_plain: frozenset[str]) -> bool:
