@@ -23,6 +23,7 @@ available), or serialisation (a lock or the event loop) when latency grows while
     .venv/bin/python bench/chat_load.py --seconds 15    # a quick run
     .venv/bin/python bench/chat_load.py --engine postgres
     .venv/bin/python bench/chat_load.py --seeded /tmp/chatload-seed   # seed once, reuse after
+    .venv/bin/python bench/chat_load.py --model-ms 800  # a model that takes 0.8 s, as real ones do
 
 Every request goes to 127.0.0.1; each load is bounded by ``--seconds`` and its client count.
 """
@@ -133,8 +134,9 @@ def fact(i: int, rnd: random.Random) -> str:
 class TimedModel(fakeserver.FakeModelServer):
     """The fake model, noting the time it spent on each tagged chat request."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0.0) -> None:
         super().__init__(default_reply="Sure, I remember that.")
+        self.delay = delay
         self.spent: dict[int, float] = {}
         self.requests = _Dropped()
 
@@ -151,6 +153,8 @@ class TimedModel(fakeserver.FakeModelServer):
         last = next((m for m in reversed(body.get("messages", [])) if m.get("role") == "user"), None)
         found = TAG.search(str(last.get("content", ""))) if last else None
         self._local.tag = int(found.group(1)) if found else None
+        if self.delay and found:
+            time.sleep(self.delay)  # a model's time to answer (counted in its time, not the overhead)
         return super()._next_reply(body)
 
 
@@ -241,7 +245,7 @@ class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.counter = 0
-        self.model = TimedModel().start()
+        self.model = TimedModel(args.model_ms / 1000).start()
         self.tmp = Path(tempfile.mkdtemp(prefix="reverie-chatload-"))
         self.port = free_port()
         self.pg: Any = None
@@ -580,6 +584,9 @@ def main() -> None:
     parser.add_argument("--engine", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--set", action="append", help="extra REVERIE_X=value for the server")
     parser.add_argument(
+        "--model-ms", type=float, default=0.0, help="the fake model's time per answer (default 0: at once)"
+    )
+    parser.add_argument(
         "--seeded",
         type=Path,
         help="SQLite: copy the seeded home from this folder (seed there first when it is empty)",
@@ -587,6 +594,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 0 < args.seconds <= 600 or max([*args.sessions, *args.ws, *args.rest, 1]) > 200:
         raise SystemExit("--seconds must be in (0, 600] and each load at most 200 clients")
+    if not 0 <= args.model_ms <= 60_000:
+        raise SystemExit("--model-ms must be in [0, 60000]")
     bench = Bench(args)
     try:
         rounds = []
