@@ -117,6 +117,7 @@ def test_the_opposite_is_a_contradiction(old: str, new: str) -> None:
         ("User doesn't have a dog", "User has a cat"),
         ("User has no sisters", "User has a brother"),
         ("User's son Tom sleeps in the attic", "User's daughter Lily sleeps in the attic"),
+        ("Every Sunday User phones their father", "Every Sunday User visits their father"),  # lead time
         ("User's mortgage payment is €1,100", "User pays 1100 euros for the car loan"),
         ("User takes 50 mg of sertraline daily", "User's vitamin D dose is 50 mg daily"),
         ("User's brother Ken is a student at Yale", "User is a student at MIT"),
@@ -149,6 +150,8 @@ def test_readings() -> None:
     assert parse_claim("User's gym is Fitness First").numbers == frozenset()  # an ordinal in a name
     assert "gym" in parse_claim("User joined a new gym").fresh
     assert parse_claim("User is single").predicate == parse_claim("User is married to Noor").predicate
+    moved = parse_claim("On Fridays, User's kids have swimming")  # the time is kept, at the end
+    assert (moved.subject, moved.dates) == (("user", "children"), frozenset({"friday"}))
     assert compare_claims(parse_claim("User has a cat"), parse_claim("User has no pets")) == "contradiction"
 
 

@@ -64,6 +64,7 @@ _VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
+    call text email phone message
     become upgrade downgrade promote land accept finish complete get join
     """.split()
 )
@@ -645,6 +646,12 @@ def _noun(word: str) -> str:
 
 
 _LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?:and |but |so )?(?=(?:the )?user\b)")
+# A time or place said first ("Every Sunday User calls ...", "On Fridays, User's kids ..."): it
+# belongs to the value, so it is moved to the end rather than dropped.
+_LEAD_ADVERBIAL = re.compile(
+    r"^((?:on|every|each|most|in|during|since|at|after|before|when|while|from|by|this|last|next|"
+    r"these|nowadays|usually|often|sometimes)\b[^,]{0,40}?),?\s+(?=(?:the )?user\b)(.*)$"
+)
 _APPOSITIVE = re.compile(r"^([\w'-]+(?: [\w'-]+)?), (?:the )?(user's [\w' -]+?),\s*")
 _INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?user's .+)$")
 
@@ -652,7 +659,10 @@ _INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?u
 def parse_claim(text: str) -> Claim:
     """Read one fact into a :class:`Claim` (see the module docstring)."""
     norm = _normalise(text).strip().rstrip(".!?;:")
-    norm = _LEAD_CLAUSE.sub("", norm)  # "Every night, User's cat sleeps ..." -> "User's cat sleeps ..."
+    lead = _LEAD_ADVERBIAL.match(norm)
+    if lead:  # "Every night, User's cat sleeps on the bed" -> "User's cat sleeps on the bed every night"
+        norm = f"{lead.group(2)} {lead.group(1)}"
+    norm = _LEAD_CLAUSE.sub("", norm)  # "Maria left, and User's coach is ..." -> "User's coach is ..."
     norm = _APPOSITIVE.sub(lambda m: f"{m.group(2)} {m.group(1)} ", norm)  # "Maria, the user's sister, ..."
     inverted = _INVERTED.match(norm)  # "Green is User's favorite color" -> "User's favorite color is green"
     if inverted:
