@@ -118,6 +118,7 @@ def test_the_opposite_is_a_contradiction(old: str, new: str) -> None:
         ("User has no sisters", "User has a brother"),
         ("User's son Tom sleeps in the attic", "User's daughter Lily sleeps in the attic"),
         ("Every Sunday User phones their father", "Every Sunday User visits their father"),  # lead time
+        ("User lives in Oslo in winter", "User lives in Nice in summer"),  # seasons set facts apart
         ("User's mortgage payment is €1,100", "User pays 1100 euros for the car loan"),
         ("User takes 50 mg of sertraline daily", "User's vitamin D dose is 50 mg daily"),
         ("User's brother Ken is a student at Yale", "User is a student at MIT"),

@@ -428,6 +428,8 @@ _NEUTRAL_MODIFIERS = frozenset(
 )
 # Readings of "X's <attribute> is V" ("age": a bare number, as in "User's birth year is 1988").
 _ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "name", "age"})
+# Parts of the week or year that set a fact apart like a date ("lives in Nice in summer").
+_PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split())
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 _HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
 _INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
@@ -978,8 +980,8 @@ def _is_year(token: str) -> bool:
 
 
 def _dates(tokens: list[str]) -> frozenset[str]:
-    tokens = [t[:-1] if t.endswith("days") and t[:-1] in _MONTHS else t for t in tokens]  # "on tuesdays"
-    found = {t for t in tokens if _is_year(t) or t in _MONTHS}
+    tokens = [t[:-1] if t.endswith(("days", "ends")) else t for t in tokens]  # "on tuesdays", "weekends"
+    found = {t for t in tokens if _is_year(t) or t in _MONTHS or t in _PERIODS_OF_YEAR}
     for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
         if token in _MONTHS:
             for near in tokens[max(0, i - 2) : i] + tokens[i + 1 : i + 2]:
