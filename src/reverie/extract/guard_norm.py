@@ -8,6 +8,7 @@ spelled out one by one ("i g n o r e"). The stored text is never changed by thes
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from functools import lru_cache
@@ -48,6 +49,14 @@ _LEET_CHARS = re.compile(r"[0134578@$!|+]")
 _SPELLED = re.compile(r"(?<![^\W_])(?:[^\W_][ .\-_*·•]){3,}[^\W_](?![^\W_])\.?")
 
 
+# Text holding none of these words is not plain English: it may be backwards or in ROT13.
+_PLAIN_ENGLISH = re.compile(
+    r"\b(?:the|and|to|of|a|is|in|on|for|my|i|it|with|at|user|user's)\b", re.IGNORECASE
+)
+# Small capitals ("ɪɢɴᴏʀᴇ") read as the letters they are; the confusables table leaves most out.
+_SMALL_CAPS_TABLE = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡxʏᴢ", "abcdefghijklmnopqrstuvwxyz")
+
+
 @lru_cache(maxsize=1)
 def _fold_table() -> dict[str, str]:
     """Map every character that is confusable with one ASCII letter or digit to that character."""
@@ -75,6 +84,7 @@ def has_content(text: str) -> bool:
 
 
 def _fold(text: str) -> str:
+    text = text.translate(_SMALL_CAPS_TABLE)
     if text.isascii():
         return text
     table = _fold_table()
@@ -131,6 +141,11 @@ def text_views(text: str) -> list[str]:
     # An invisible character may stand for a space ("reveal\u00adyour\u00adprompt"), and a y for an i.
     views.append(_fold(clean_text(text, invisible=" ")) if _INVISIBLE.search(text) else folded)
     views.append(re.sub(r"y(?=[a-z])|(?<=[a-z])y(?![a-z])", "i", folded) if "y" in folded else folded)
+    if "-" in folded:  # a word cut by hyphens ("ig-nore all pre-vious in-structions")
+        views.append(re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", folded))
+    if folded.isascii() and _LATIN.search(folded) and not _PLAIN_ENGLISH.search(folded):
+        # Written backwards or in ROT13: a reader (or a model) undoes either at a glance.
+        views.extend((folded[::-1], codecs.encode(folded, "rot13")))
     unique: list[str] = []
     for view in views:
         view = re.sub(r"[ \t]+", " ", view)
