@@ -57,7 +57,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_hardening.py",
         "test_mutation_kills_accounts.py",
     ),
-    "server/deps.py": ("test_auth.py", "test_authz_matrix.py", "test_server.py", "test_hardening.py"),
+    "server/deps.py": ("test_auth.py", "test_authz_matrix.py", "test_server.py"),
 }
 # Browser tests need Chromium, PostgreSQL tests skip on SQLite, and the API fuzzer is slow and random.
 DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")

@@ -121,3 +121,20 @@ def test_a_server_started_without_its_lifespan_says_how_to_start_it(settings: Se
         "The server's memory is not open: run the app with its lifespan "
         "(uvicorn does; in tests use `with TestClient(app) as client`)"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (b"  ", "The request body is empty; send a JSON object"),
+        (b'{"name": "\xff"}', "Request body is not valid UTF-8 (bad byte at offset 10)"),
+        (b'{"name": ', "Request body is not valid JSON: Expecting value (at character 9)"),
+    ],
+)
+def test_a_setup_body_that_is_not_json_says_what_is_wrong(
+    settings: Settings, body: bytes, detail: str
+) -> None:
+    with TestClient(create_app(settings), base_url="http://127.0.0.1:8765") as local:
+        # Sent without a JSON content type, the server's body checks (limits.py) leave it to json_body.
+        answer = local.post("/setup", content=body, headers={"Content-Type": "text/plain"})
+    assert (answer.status_code, answer.json()["detail"]) == (400, detail)
