@@ -117,17 +117,17 @@ def _corpus(name: str) -> list[dict[str, str]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-# Each corpus: the share of each label handled right that must hold. On the first corpus the
-# distinct goal (99 %) is met; the rest are floors at today's level (goals: 85 % of updates and
-# paraphrases applied): a change that loses ground fails. The second corpus was written later,
+# Each corpus: the share of each label handled right that must hold, at today's level: a change
+# that loses ground fails. On the first corpus the goals (99 % of distinct pairs kept, 85 % of
+# updates and paraphrases applied) are met over all pairs. The second corpus was written later,
 # in other shapes, and shows how far the rules are from the goals on text they were not built on.
 FLOORS = {
-    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.74, "paraphrase": 0.82, "contradiction": 0.88},
+    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.88, "paraphrase": 0.91, "contradiction": 0.97},
     "merge_corpus_heldout.jsonl": {
-        "distinct": 0.94,
-        "update": 0.52,
-        "paraphrase": 0.52,
-        "contradiction": 0.85,
+        "distinct": 0.96,
+        "update": 0.68,
+        "paraphrase": 0.57,
+        "contradiction": 0.96,
     },
 }
 
