@@ -26,6 +26,7 @@ def _w(words: str) -> str:
 
 _LATIN: dict[str, dict[str, str]] = {
     "en": {
+        "PLEASE": _w(r"please kindly"),
         "NOCOUNT": _w(r"doesn't\s+count does\s+not\s+count no\s+longer\s+counts doesn't\s+matter"),
         "TOLD": _w(
             r"whatever\s+you\s+were\s+told what\s+you\s+were\s+told what\s+(?:they|we|i)\s+told\s+you"

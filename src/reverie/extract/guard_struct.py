@@ -66,7 +66,7 @@ _SHAPES = {
     "cond_after": "{WHO}{S}{{0,20}}?{CONDAFTER}{S}{{0,3}}?[,，、]?\\s*{IMPV}",
     "cond_polite": "{CONDAFTER}[、,]{S}{{0,40}}?{CONDIMPV}",
     "hidden_rules": "{QUAL}{S}{{0,10}}?{HIDDEN}{S}{{0,3}}?{RULES}",
-    "rules_hidden": "{QUAL}{S}{{0,10}}?{RULES}{S}{{0,3}}?{HIDDEN}",
+    "rules_hidden": "{QUAL}{S}{{0,10}}?{RULES}{S}{{0,6}}?{HIDDEN}",
     "bot_no_need": "{BOT}{S}{{0,10}}?{BOTNONEED}{S}{{0,40}}?{RULES}",
     "uncensored": "{UNCENSORED}{S}{{0,10}}?{BOT}",
     "bot_uncensored": "{BOT}{S}{{0,10}}?{UNCENSORED}",
