@@ -26,6 +26,7 @@ def _w(words: str) -> str:
 
 _LATIN: dict[str, dict[str, str]] = {
     "en": {
+        "SAFE": _w(r"safety\s+(?:protocols|filters|checks) content\s+filters? refusals"),
         "PLEASE": _w(r"please kindly"),
         "NOCOUNT": _w(r"doesn't\s+count does\s+not\s+count no\s+longer\s+counts doesn't\s+matter"),
         "TOLD": _w(
@@ -34,22 +35,27 @@ _LATIN: dict[str, dict[str, str]] = {
         "TELLYOU": _w(
             r"telling\s+you\s+to tell\s+you\s+to want\s+you\s+to need\s+you\s+to asking\s+you\s+to"
         ),
-        "OVRINF": _w(r"ignore disregard forget bypass skip drop break override circumvent set\s+aside"),
+        "OVRINF": _w(
+            r"ignore\b disregard\b forget\b bypass\b skip\b drop\b break\b override\b circumvent\b "
+            r"set\s+aside"
+        ),
         "OVR": _w(
             r"go\s+off-script set\s+\w+\s+\w+\s+to\s+one\s+side put\s+(?:\w+\s+){1,3}?aside look\s+past "
             r"pay\s+no\s+heed"
         ),
         "QUAL": _w(
             r"all (?:on|of|for)\s+the\s+(?:model|assistant|ai|bot) your previous prior earlier original "
-            r"initial configured system safety developer"
+            r"initial configured system developer content (?:the\s+)?(?:assistant|model|ai)'s "
+            r"(?:bind|binds|govern|governs|given\s+to)\s+the\s+(?:assistant|model|ai) you\s+were\s+given"
         ),
         "RULES": _w(
             r"checks safeguards principles "
             r"what\s+(?:the\s+)?(?:devs?|developers?|creators?|makers?)\s+(?:wanted|want|said) guardrails "
-            r"guidelines instructions rules restrictions limitations limits polic(?:y|ies) filters "
-            r"configuration programming system\s+prompt"
+            r"guidelines? protocols instructions rules restrictions limitations limits polic(?:y|ies) "
+            r"filters configuration programming system\s+prompt"
         ),
         "VOID": _w(
+            r"deactivated disabled suspended lifted inactive void null\b revoked cancell?ed "
             r"be\s+(?:disabled|lifted|removed|ignored|switched\s+off|turned\s+off) no\s+longer\s+hold "
             r"not\s+binding retired rescinded withdrawn inoperative no\s+longer\s+(?:binding|active|valid) "
             r"(?:is|are)\s+to\s+be\s+treated\s+as\s+void not\s+apply doesn't\s+apply don't\s+apply"
@@ -60,8 +66,10 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "NOTE": _w(r"memory\s+note this\s+(?:note|memory|entry)"),
         "PRIO": _w(
-            r"outweighs? outranks? ranks?\s+(?:above|over) prevails?\s+over supersedes? "
-            r"takes?\s+precedence replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps?"
+            r"elevated\s+(?:trust|privileges?|authority|status) "
+            r"(?:admin|developer|operator|system)[\s-]+level full\s+authority outweighs? outranks? "
+            r"ranks?\s+(?:above|over) prevails?\s+over supersedes? takes?\s+precedence "
+            r"replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps?"
         ),
         "TARGET": _w(
             r"system\s+prompt developer'?s?\s+(?:instructions|message|rules) "
@@ -70,10 +78,13 @@ _LATIN: dict[str, dict[str, str]] = {
         "GOVERN": _w(
             r"decides?\s+how\s+you above\s+all\s+else before\s+anything\s+else over\s+everything\s+else"
         ),
-        "AUTHN": _w(r"notice message memo announcement update note order communication"),
+        "AUTHN": _w(
+            r"directive instruction notice message memo announcement update note order communication"
+        ),
         "AUTHOR": _w(
-            r"engineering\s+team dev(?:elopment)?\s+team developers platform\s+team admins? administrators "
-            r"operators? safety\s+team trust\s+and\s+safety"
+            r"compliance\s+team legal\s+team hq management the\s+cto the\s+ceo staff it\s+department "
+            r"security\s+team engineering\s+team dev(?:elopment)?\s+team developers platform\s+team "
+            r"admins? administrators operators? safety\s+team trust\s+and\s+safety"
         ),
         "SEND": _w(r"put paste insert copy include attach"),
         "SECRET": _w(r"~/ /etc/ \.ssh\b id_rsa \.env\b private\s+key api\s+keys? saved\s+passwords"),

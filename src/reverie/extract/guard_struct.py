@@ -79,6 +79,9 @@ _SHAPES = {
     # an announcement from the makers: "official notice from the developers: ..."
     "authority": "{AUTHN}{S}{{0,30}}?{AUTHOR}[^\\n]{{0,25}}?[:：][^\\n]{{0,80}}?"
     "(?:{BOT}|{RULES}|{NOTE}|{SAFE})",
+    "authority_before": "{AUTHOR}{S}{{0,15}}?{AUTHN}[^\\n]{{0,5}}?[:：][^\\n]{{0,80}}?"
+    "(?:{SEND}|{SECRET}|{SAFE})",
+    "bot_exfiltrate": "{BOT}{S}{{0,25}}?{SEND}{S}{{0,30}}?{SECRET}",
     # conditional trigger + imperative action
     "conditional": "{COND}{S}{{0,25}}?{WHO}{S}{{0,60}}?[,，、]\\s*{IMPV}",
     # switching the safety off, as an order or as a fact about the assistant
