@@ -74,6 +74,10 @@ def test_a_new_value_of_the_same_thing_is_an_update(old: str, new: str) -> None:
         ("User wakes up at 5:30 am", "User gets up at 5:30 am"),
         ("User works as a midwife", "User is employed as a midwife"),
         ("User is 41", "User is forty-one years old"),
+        (
+            "User's son Eli swims every Sunday morning",
+            "Every Sunday morning, Eli, the user's son, goes swimming",
+        ),
         ("User's manager is Ruth", "User reports to Ruth"),
         ("User's niece is named Ivy", "User's niece's name is Ivy"),
         ("User's uncle is a physician", "User's uncle works as a doctor"),

@@ -650,9 +650,13 @@ def _noun(word: str) -> str:
 _LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?:and |but |so )?(?=(?:the )?user\b)")
 # A time or place said first ("Every Sunday User calls ...", "On Fridays, User's kids ..."): it
 # belongs to the value, so it is moved to the end rather than dropped.
+_LEAD_WORDS = (
+    r"(?:on|every|each|most|in|during|since|at|after|before|when|while|from|by|this|last|next|"
+    r"these|nowadays|usually|often|sometimes)\b"
+)
 _LEAD_ADVERBIAL = re.compile(
-    r"^((?:on|every|each|most|in|during|since|at|after|before|when|while|from|by|this|last|next|"
-    r"these|nowadays|usually|often|sometimes)\b[^,]{0,40}?),?\s+(?=(?:the )?user\b)(.*)$"
+    rf"^({_LEAD_WORDS}[^,]{{0,40}}?),?\s+(?=(?:the )?user\b)(.*)$"
+    rf"|^({_LEAD_WORDS}[^,]{{0,40}}),\s+(?=[\w'-]+(?: [\w'-]+)?, (?:the )?user's)(.*)$"
 )
 _APPOSITIVE = re.compile(r"^([\w'-]+(?: [\w'-]+)?), (?:the )?(user's [\w' -]+?),\s*")
 _INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?user's .+)$")
@@ -663,9 +667,9 @@ def parse_claim(text: str) -> Claim:
     norm = _normalise(text).strip().rstrip(".!?;:")
     lead = _LEAD_ADVERBIAL.match(norm)
     if lead:  # "Every night, User's cat sleeps on the bed" -> "User's cat sleeps on the bed every night"
-        norm = f"{lead.group(2)} {lead.group(1)}"
-    norm = _LEAD_CLAUSE.sub("", norm)  # "Maria left, and User's coach is ..." -> "User's coach is ..."
+        norm = f"{lead.group(2) or lead.group(4)} {lead.group(1) or lead.group(3)}"
     norm = _APPOSITIVE.sub(lambda m: f"{m.group(2)} {m.group(1)} ", norm)  # "Maria, the user's sister, ..."
+    norm = _LEAD_CLAUSE.sub("", norm)  # "Maria left, and User's coach is ..." -> "User's coach is ..."
     inverted = _INVERTED.match(norm)  # "Green is User's favorite color" -> "User's favorite color is green"
     if inverted:
         norm = f"{inverted.group(3)} {inverted.group(2)} {inverted.group(1)}"
