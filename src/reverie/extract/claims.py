@@ -22,7 +22,50 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from reverie.text import STOPWORDS, WORD_NUMBERS, fold, number_words_as_digits
+from reverie.extract.claim_words import (
+    ANTONYM,
+    ATTRIBUTE_PREDICATES,
+    ATTRIBUTE_SHAPES,
+    AUX,
+    BE_FAMILY,
+    CEASE,
+    CHANGE,
+    COPULA,
+    CURRENCIES,
+    DETERMINERS,
+    ENDS,
+    HEDGES,
+    HOLDING,
+    INTEREST_DETERMINERS,
+    IRREGULAR,
+    JOB_DETERMINERS,
+    JOBS,
+    KINDS,
+    KNOWN,
+    LIGHT_VERBS,
+    MARITAL,
+    MONTHS,
+    NEG_WORDS,
+    NEUTRAL_MODIFIERS,
+    NOT_GUESSED,
+    NOUN_SYNONYMS,
+    NUMBER_WORDS,
+    OCCUPATIONS,
+    OPPOSITE,
+    PARTY_WORDS,
+    PERIODS,
+    PERIODS_OF_YEAR,
+    PRE_VERB,
+    PREPOSITIONS,
+    QUANTITY_UNITS,
+    RELATIVES_PLURAL,
+    SINGLE,
+    SWAP_VERBS,
+    SYNONYMS,
+    TITLES,
+    VERBS,
+)
+from reverie.text import STOPWORDS, fold, number_words_as_digits
 
 Verdict = Literal["same", "refines", "update", "contradiction", "distinct", "unsure"]
 
@@ -38,438 +81,6 @@ _CONTRACTIONS = [
     (re.compile(r"(\w)'d\b"), r"\1 would"),
 ]
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)+(?:'s)?|[a-z0-9]+(?:[.:][0-9]+)*(?:'s)?|'s")
-
-_AUX = frozenset(
-    "is are was were am be been being has have had does do did will would can could should may "
-    "might must shall gets got".split()
-)
-_COPULA = frozenset("is are was were am be been being".split())
-_PRE_VERB = frozenset(
-    "now originally currently recently still also just always usually often sometimes already finally "
-    "actually really rarely only mostly typically generally regularly occasionally newly seldom normally "
-    "never not no since lately".split()
-)
-# Base forms of verbs that facts about people use; inflections are found by _lemma.
-_VERBS = frozenset(
-    """
-    live reside move relocate work teach study attend graduate own have drive ride play like love
-    enjoy adore prefer hate dislike detest loathe speak read write watch listen cook bake eat drink
-    smoke vape run jog swim hike cycle bike walk climb ski surf dance sing paint draw knit sew garden
-    collect visit travel fly go come return stay sleep wake commute meet marry date divorce raise
-    keep use wear need want plan train practice practise volunteer support follow belong serve
-    manage lead run own rent lease build fix repair grow breed adopt foster care take give make
-    celebrate observe avoid skip allergic fear suffer struggle take know learn coach mentor
-    attend quit stop start begin gave give continue resume pick prepare brew order subscribe
-    donate vote root cheer bet own sell buy bought lost lose win won earn weigh measure stand sit
-    believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
-    switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
-    find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message
-    become upgrade downgrade promote land accept finish complete get join
-    """.split()
-)
-_IRREGULAR = {
-    "went": "go",
-    "gone": "go",
-    "goes": "go",
-    "has": "have",
-    "had": "have",
-    "does": "do",
-    "did": "do",
-    "bought": "buy",
-    "drove": "drive",
-    "driven": "drive",
-    "ate": "eat",
-    "eaten": "eat",
-    "drank": "drink",
-    "drunk": "drink",
-    "ran": "run",
-    "swam": "swim",
-    "flew": "fly",
-    "flies": "fly",
-    "met": "meet",
-    "taught": "teach",
-    "wrote": "write",
-    "written": "write",
-    "read": "read",
-    "rode": "ride",
-    "sang": "sing",
-    "spoke": "speak",
-    "spoken": "speak",
-    "took": "take",
-    "taken": "take",
-    "gave": "give",
-    "given": "give",
-    "made": "make",
-    "kept": "keep",
-    "left": "leave",
-    "began": "begin",
-    "begun": "begin",
-    "grew": "grow",
-    "grown": "grow",
-    "sold": "sell",
-    "won": "win",
-    "lost": "lose",
-    "wore": "wear",
-    "worn": "wear",
-    "slept": "sleep",
-    "woke": "wake",
-    "knew": "know",
-    "known": "know",
-    "built": "build",
-    "spent": "spend",
-    "got": "get",
-    "gotten": "get",
-    "came": "come",
-    "fell": "fall",
-    "stood": "stand",
-    "sat": "sit",
-    "studies": "study",
-    "carries": "carry",
-    "tries": "try",
-    "married": "marry",
-    "quit": "quit",
-    "quits": "quit",
-    "stopped": "stop",
-    "stops": "stop",
-    "dislikes": "dislike",
-    "practises": "practise",
-    "lives": "live",
-    "moved": "move",
-    "loves": "love",
-    "likes": "like",
-    "hates": "hate",
-    "died": "die",
-    "dies": "die",
-    "dying": "die",
-    "found": "find",
-    "became": "become",
-    "gets": "get",
-    "used": "use",
-    "uses": "use",
-    "getting": "get",
-    "becomes": "become",
-}
-# Predicates that mean the same thing, folded to one name.
-_SYNONYMS = {
-    "reside_in": "live_in",
-    "move_to": "live_in",
-    "relocate_to": "live_in",
-    "be_based_in": "live_in",
-    "live_at": "live_in",
-    "move_in": "live_in",
-    "be_living_in": "live_in",
-    "stay_in": "live_in",
-    "work_for": "work_at",
-    "be_employed_at": "work_at",
-    "be_employed_by": "work_at",
-    "be_employed_with": "work_at",
-    "work_with": "work_at",
-    "join": "work_at",
-    "own": "have",
-    "possess": "have",
-    "have_got": "have",
-    "get": "have",
-    "love": "like",
-    "enjoy": "like",
-    "adore": "like",
-    "be_fond_of": "like",
-    "be_into": "like",
-    "be_a_fan_of": "like",
-    "be_big_fan_of": "like",
-    "be_a_big_fan_of": "like",
-    "prefer": "like",
-    "be_crazy_about": "like",
-    "be_passionate_about": "like",
-    "be_keen_on": "like",
-    "hate": "dislike",
-    "detest": "dislike",
-    "loathe": "dislike",
-    "can_not_stand": "dislike",
-    "be_married_to": "marry",
-    "wed": "marry",
-    "be_wed_to": "marry",
-    "be_called": "name",
-    "be_named": "name",
-    "go_by": "name",
-    "practise": "practice",
-    "get_up": "wake_up",
-    "get_up_at": "wake_up_at",
-    "jog": "run",
-    "bike": "cycle",
-    "be_allergic_to": "allergic_to",
-    "have_allergy_to": "allergic_to",
-    "have_an_allergy_to": "allergic_to",
-    "be_employed_as": "work_as",
-    "be_working_as": "work_as",
-    "be_from": "come_from",
-    "hail_from": "come_from",
-    "grow_up_in": "come_from",
-    "pass_away": "die",
-    "pass_on": "die",
-    "study_at": "attend",
-    "work_in": "work_at",
-    "teach": "work_as",
-    "be_enrolled_at": "attend",
-    "be_student_at": "attend",
-}
-# Predicates with one current value per subject: a different value replaces the old one.
-_SINGLE = frozenset(
-    {
-        "live_in",
-        "work_as",
-        "work_at",
-        "be_born_in",
-        "be_born_on",
-        "marry",
-        "name",
-        "age",
-        "drive",
-        "study",
-        "attend",
-        "come_from",
-        "weigh",
-        "be_a_job",
-        "be_in_grade",
-        "support",
-        "be_identity",
-        "be_state",
-        "be_attr",
-        "earn",
-        "report_to",
-    }
-)
-_ANTONYM = {"like": "dislike", "dislike": "like"}
-# Opposite traits: "is shy" then "is outgoing" is a contradiction, not a second trait.
-_OPPOSITES = [
-    ("shy", "outgoing"),
-    ("introvert", "extrovert"),
-    ("introverted", "extroverted"),
-    ("friendly", "aggressive"),
-    ("friendly", "hostile"),
-    ("calm", "anxious"),
-    ("healthy", "sick"),
-    ("single", "married"),
-    ("married", "divorced"),
-    ("employed", "unemployed"),
-    ("awake", "asleep"),
-    ("vegetarian", "carnivore"),
-    ("left-handed", "right-handed"),
-    ("early", "late"),
-    ("morning", "night"),
-    ("tidy", "messy"),
-    ("quiet", "loud"),
-    ("patient", "impatient"),
-    ("optimistic", "pessimistic"),
-    ("religious", "atheist"),
-    ("sober", "drinker"),
-    ("good", "bad"),
-    ("strong", "weak"),
-    ("older", "younger"),
-    ("easy", "hard"),
-    ("easy", "difficult"),
-    ("fast", "slow"),
-    ("high", "low"),
-    ("big", "small"),
-    ("cheap", "expensive"),
-    ("safe", "dangerous"),
-    ("allowed", "forbidden"),
-    ("open", "closed"),
-    ("enabled", "disabled"),
-    ("light", "heavy"),
-    ("warm", "cold"),
-]
-_OPPOSITE: dict[str, frozenset[str]] = {}
-for _a, _b in _OPPOSITES:
-    _OPPOSITE[_a] = _OPPOSITE.get(_a, frozenset()) | {_b}
-    _OPPOSITE[_b] = _OPPOSITE.get(_b, frozenset()) | {_a}
-_PROJECTS = frozenset({"train_for", "prepare_for", "work_on", "read", "write", "study", "learn", "build"})
-# Events that end a state: "graduated from law school" ends "studies law".
-_ENDS = {
-    "graduate_from": frozenset({"study", "attend"}),
-    "finish": _PROJECTS,
-    "complete": _PROJECTS,
-    "graduate": frozenset({"study", "attend"}),
-    "leave": frozenset({"work_at", "live_in", "attend"}),
-    "retire": frozenset({"work_at", "work_as"}),
-    "divorce": frozenset({"marry"}),
-    "sell": frozenset({"have", "drive"}),
-    "move_out_of": frozenset({"live_in"}),
-}
-# "User's birthplace is Nairobi" says what "User was born in Nairobi" says.
-_ATTRIBUTE_PREDICATES = {
-    "birthplace": "be_born_in",
-    "hometown": "come_from",
-    "employer": "work_at",
-    "job": "work_as",
-    "work": "work_as",
-    "occupation": "work_as",
-    "profession": "work_as",
-    "age": "age",
-    "birthday": "be_born_on",
-    "birthyear": "be_born_on",
-    "address": "live_in",
-    "home": "live_in",
-    "city": "live_in",
-    "spouse": "marry",
-    "partner": "marry",
-    "name": "name",
-    "nickname": "name",
-    "salary": "earn",
-    "income": "earn",
-    "pay": "earn",
-    "wage": "earn",
-    "employment": "work_at",
-    "manager": "report_to",
-    "supervisor": "report_to",
-    "residence": "live_in",
-}
-# Predicates read with confidence: two different ones are two different facts.
-_KNOWN = _SINGLE | {"allergic_to", "like", "dislike", "speak", "visit", "play", "fear"}
-# Words naming who or what a fact is about: facts that differ in one are about someone else.
-PARTY_WORDS = frozenset(
-    """
-    mother father mom dad parent parents sister brother sibling son daughter child children kid kids
-    wife husband partner spouse fiance fiancee boyfriend girlfriend cousin aunt uncle niece nephew
-    grandmother grandfather grandma grandpa grandparent grandson granddaughter friend neighbor
-    neighbour colleague coworker boss manager mentor teacher coach roommate landlord tenant
-    doctor dentist therapist upstairs downstairs in-law mother-in-law father-in-law
-    sister-in-law brother-in-law stepmother stepfather stepson stepdaughter twin baby dog cat
-    horse bird parrot rabbit hamster fish pet team company
-    """.split()
-)
-# Words that turn a predicate around: "stopped playing tennis", "quit smoking", "gave up coffee".
-_CEASE = frozenset({"stop", "quit", "cease", "give", "abandon", "drop", "kick", "leave", "retire"})
-# Words that announce a change of state: the new fact replaces the old state of its subject.
-_CHANGE = frozenset(
-    "now changed switched moved raised increased decreased lowered reduced updated upgraded "
-    "replaced became become rescheduled grown grew cut relocated renewed reached dropped rose "
-    "fell cancelled canceled downgraded".split()
-)
-_BE_FAMILY = frozenset({"be", "be_a", "be_attr", "be_at", "be_in", "be_identity", "be_a_job"})
-# Nouns that name the same thing, folded to one word for comparing values and subjects.
-_NOUN_SYNONYMS = {
-    "kids": "children",
-    "kid": "child",
-    "film": "movie",
-    "films": "movie",
-    "movies": "movie",
-    "dad": "father",
-    "mom": "mother",
-    "mum": "mother",
-    "papa": "father",
-    "mama": "mother",
-    "grandpa": "grandfather",
-    "grandma": "grandmother",
-    "granny": "grandmother",
-    "spouse": "partner",
-    "husband": "partner",
-    "wife": "partner",
-    "pup": "dog",
-    "puppy": "dog",
-    "kitty": "cat",
-    "kitten": "cat",
-    "automobile": "car",
-    "cellphone": "phone",
-    "smartphone": "phone",
-    "workplace": "office",
-    "boss": "manager",
-    "physician": "doctor",
-    "attorney": "lawyer",
-    "maths": "math",
-    "mathematics": "math",
-    "euros": "euro",
-    "job": "work",
-    "colour": "color",
-    "favourite": "favorite",
-    "monthly": "month",
-    "weekly": "week",
-    "yearly": "year",
-    "annual": "year",
-    "annually": "year",
-    "daily": "day",
-}
-_NEG_WORDS = frozenset({"not", "never", "no"})
-_JOBS = frozenset({"job", "position", "role", "post"})
-_MARITAL = frozenset({"single", "married", "divorced", "widowed", "engaged", "separated"})
-_JOB_DETERMINERS = frozenset({"a", "an", "the", "new", "first", "different", "full-time", "part-time"})
-# What a kind of relative or pet falls under: "has no siblings" is contradicted by "has a brother".
-_KINDS = {
-    "brother": "sibling",
-    "sister": "sibling",
-    "son": "children",
-    "daughter": "children",
-    "child": "children",
-    "mother": "parent",
-    "father": "parent",
-    "dog": "pet",
-    "cat": "pet",
-    "rabbit": "pet",
-    "hamster": "pet",
-    "parrot": "pet",
-    "fish": "pet",
-    "tortoise": "pet",
-    "ferret": "pet",
-    "boyfriend": "partner",
-    "girlfriend": "partner",
-}
-_HOLDING = frozenset({"have", "drive", "use", "ride", "wear", "play"})
-# Verbs that take their meaning from the object ("takes the bus" = "commutes by bus"): no evidence.
-_LIGHT_VERBS = frozenset(
-    "take have do make get go use keep give put prepare plan try want need start begin continue".split()
-)
-_SWAP_VERBS = frozenset({"switch", "replace", "swap", "trade", "change", "exchange", "upgrade", "downgrade"})
-_PERIODS = frozenset("year month week day hour annual annually yearly monthly weekly daily hourly".split())
-_CURRENCIES = frozenset("dollar euro usd gbp eur pound yen franc".split())
-# Words that soften a number ("about 85000"): neither a particle of the verb nor part of the value.
-# Words before an attribute that do not make it another one ("annual salary" = "salary").
-_NEUTRAL_MODIFIERS = frozenset(
-    "year month week day current usual main present total gross net regular normal home".split()
-)
-# Readings of "X's <attribute> is V" ("age": a bare number, as in "User's birth year is 1988").
-_ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "name", "age"})
-# Parts of the week or year that set a fact apart like a date ("lives in Nice in summer").
-_PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split())
-_TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
-_HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
-_INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
-_DETERMINERS = frozenset(
-    "a an the this that these those his her their its my our your some any one new old".split()
-)
-_PREPOSITIONS = ("in", "to", "at", "for", "as", "with", "from", "on", "by", "of", "about", "into", "up")
-_RELATIVES_PLURAL = frozenset(
-    "parents kids children grandparents twins siblings sons daughters cousins friends neighbours "
-    "neighbors in-laws folks people brothers sisters aunts uncles nephews nieces".split()
-)
-_NOT_GUESSED = PARTY_WORDS | _RELATIVES_PLURAL | {"plans", "classes", "lessons", "glasses", "clothes"}
-_OCCUPATIONS = frozenset(
-    """
-    accountant actor actress analyst architect artist astronaut baker banker barber barista
-    bartender biologist builder butcher carpenter cashier chef chemist cleaner clerk coach
-    consultant cook counselor counsellor dancer dentist designer developer doctor driver economist
-    editor electrician engineer farmer firefighter fisherman florist gardener geologist hairdresser
-    historian journalist judge lawyer librarian lecturer manager mechanic midwife miner musician
-    nanny nurse officer optician painter paramedic pharmacist photographer physician physicist
-    physiotherapist pilot plumber poet policeman policewoman politician postman professor
-    programmer psychologist realtor receptionist reporter researcher sailor salesman saleswoman
-    scientist secretary singer soldier student surgeon tailor teacher technician therapist
-    translator tutor vet veterinarian waiter waitress welder writer ceo cto founder intern
-    paralegal pharmacologist radiologist dietitian nutritionist trainer instructor
-    """.split()
-)
-_NUMBER_WORDS = frozenset(WORD_NUMBERS) | frozenset(
-    "thousand half dozen once twice first second third fourth fifth sixth seventh eighth ninth tenth".split()
-)
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday "
-    "saturday sunday".split()
-)
-_QUANTITY_UNITS = frozenset(
-    "am pm years year months month weeks week days day hours hour minutes minute km miles mile "
-    "kg kilos pounds lbs cups cup times glasses glass litres liters liter litre percent euro euros "
-    "dollar dollars usd gbp mg ml".split()
-)
 
 
 @dataclass(frozen=True)
@@ -495,7 +106,7 @@ class Claim:
     @property
     def single(self) -> bool:
         """Whether the predicate has one current value per subject."""
-        return self.predicate in _SINGLE
+        return self.predicate in SINGLE
 
     @property
     def key(self) -> str | None:
@@ -534,8 +145,8 @@ def _normalise(text: str) -> str:
 
 
 def _lemma(word: str) -> str:
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
+    if word in IRREGULAR:
+        return IRREGULAR[word]
     for suffix, repl in (
         ("ied", "ie"),
         ("ies", "ie"),
@@ -544,7 +155,7 @@ def _lemma(word: str) -> str:
         ("ying", "y"),
         ("ying", "ie"),
     ):
-        if word.endswith(suffix) and len(word) > len(suffix) + 1 and word[: -len(suffix)] + repl in _VERBS:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1 and word[: -len(suffix)] + repl in VERBS:
             return word[: -len(suffix)] + repl
     for suffix in ("ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
@@ -554,22 +165,20 @@ def _lemma(word: str) -> str:
                 stem + "e",
                 stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem,
             ):
-                if candidate in _VERBS:
+                if candidate in VERBS:
                     return candidate
     return word
 
 
 def _is_verb(token: str, previous: str | None) -> bool:
-    if token in _AUX or token in _IRREGULAR:
+    if token in AUX or token in IRREGULAR:
         return token not in ("read",) or previous is not None
     lemma = _lemma(token)
     if token.endswith("ing"):  # "blood pressure reading", "running shoes": a noun until "is running"
         return False
     if lemma == token:  # a base form: a verb only after a plural subject ("parents live")
-        return (
-            token in _VERBS and previous is not None and (previous in _RELATIVES_PLURAL or previous == "and")
-        )
-    return lemma in _VERBS
+        return token in VERBS and previous is not None and (previous in RELATIVES_PLURAL or previous == "and")
+    return lemma in VERBS
 
 
 def _guessed_verb(token: str, following: str | None) -> str | None:
@@ -578,9 +187,9 @@ def _guessed_verb(token: str, following: str | None) -> str | None:
     "The user's tortoise hibernates in the garage": a third-person verb reads as such only when
     a preposition follows, which a plural noun rarely has ("User's glasses" is followed by a verb).
     """
-    if following not in _PREPOSITIONS or len(token) < 5 or not token.endswith("s"):
+    if following not in PREPOSITIONS or len(token) < 5 or not token.endswith("s"):
         return None
-    if token.endswith(("ss", "us", "is", "'s")) or token in STOPWORDS or token in _NOT_GUESSED:
+    if token.endswith(("ss", "us", "is", "'s")) or token in STOPWORDS or token in NOT_GUESSED:
         return None
     if token.endswith("ies"):
         return token[:-3] + "y"
@@ -594,7 +203,7 @@ def _at(tokens: list[str], i: int) -> str | None:
 
 
 def _numeric(token: str) -> bool:
-    return bool(re.fullmatch(r"\d[\d.:,]*\w*", token)) or token in _NUMBER_WORDS
+    return bool(re.fullmatch(r"\d[\d.:,]*\w*", token)) or token in NUMBER_WORDS
 
 
 def _strip(words: list[str], leading: frozenset[str]) -> list[str]:
@@ -606,7 +215,7 @@ def _strip(words: list[str], leading: frozenset[str]) -> list[str]:
 
 
 def _is_participle(word: str) -> bool:
-    return (word.endswith("ed") or word in _IRREGULAR) and _lemma(word) in _VERBS | {"get", "go"}
+    return (word.endswith("ed") or word in IRREGULAR) and _lemma(word) in VERBS | {"get", "go"}
 
 
 _TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.")
@@ -621,7 +230,7 @@ def _names(original: str) -> set[str]:
     untitled = _TITLE_DOT.sub(r"\1", original.strip())  # "Dr. Chen": no sentence ends there
     for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", untitled):
         word = fold(match.group(1))
-        if word not in ("user", "i") and word not in STOPWORDS and word not in _MONTHS:
+        if word not in ("user", "i") and word not in STOPWORDS and word not in MONTHS:
             found.add(word.removesuffix("'s"))
     return found
 
@@ -631,9 +240,9 @@ def _content(tokens: list[str]) -> list[str]:
         _noun(t.removesuffix("'s"))
         for t in tokens
         if t not in STOPWORDS
-        and t not in _DETERMINERS
-        and t not in _HEDGES
-        and t not in _TITLES
+        and t not in DETERMINERS
+        and t not in HEDGES
+        and t not in TITLES
         and t != "'s"
         and t not in ("anymore", "longer")
     ]
@@ -641,10 +250,10 @@ def _content(tokens: list[str]) -> list[str]:
 
 def _noun(word: str) -> str:
     """One spelling per noun: synonyms folded, plural -s dropped ("tattoos" = "tattoo")."""
-    word = _NOUN_SYNONYMS.get(word, word)
+    word = NOUN_SYNONYMS.get(word, word)
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and not word.isdigit():
         word = word[:-1]
-    return _NOUN_SYNONYMS.get(word, word)
+    return NOUN_SYNONYMS.get(word, word)
 
 
 _LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?:and |but |so )?(?=(?:the )?user\b)")
@@ -684,7 +293,7 @@ def parse_claim(text: str) -> Claim:
     end = None
     for i in range(start + 1, min(len(tokens), start + 8)):
         previous = tokens[i - 1] if i - 1 >= start else None
-        if tokens[i] in _PRE_VERB or _is_verb(tokens[i], previous):
+        if tokens[i] in PRE_VERB or _is_verb(tokens[i], previous):
             end = i
             break
         if previous and not previous.endswith("'s") and _guessed_verb(tokens[i], _at(tokens, i + 1)):
@@ -693,7 +302,7 @@ def parse_claim(text: str) -> Claim:
     if end is None:
         return unread
     subject_tokens = [t.removesuffix("'s") for t in tokens[start:end] if t != "'s"]
-    subject = tuple(_noun(t) for t in subject_tokens if t not in _DETERMINERS)
+    subject = tuple(_noun(t) for t in subject_tokens if t not in DETERMINERS)
     if not subject:
         return unread
     rest = tokens[end:]
@@ -701,8 +310,8 @@ def parse_claim(text: str) -> Claim:
     ceased = False
     # Adverbs, negation and auxiliaries before the main verb.
     i = 0
-    while i < len(rest) and (rest[i] in _PRE_VERB or rest[i] == "longer"):
-        if rest[i] in _NEG_WORDS:
+    while i < len(rest) and (rest[i] in PRE_VERB or rest[i] == "longer"):
+        if rest[i] in NEG_WORDS:
             negated = True
         i += 1
     predicate, value_tokens, negated2, ceased = _predicate(rest[i:])
@@ -711,27 +320,27 @@ def parse_claim(text: str) -> Claim:
         negated = True  # "used to play" = no longer plays
     if not predicate:
         return unread
-    changed = any(t in _CHANGE for t in rest[: i + 3]) or predicate.startswith(("go_up", "go_down"))
+    changed = any(t in CHANGE for t in rest[: i + 3]) or predicate.startswith(("go_up", "go_down"))
     if value_tokens[:1] == ["no"] and value_tokens[1:2] != ["longer"]:
         negated, value_tokens = True, value_tokens[1:]  # "has no tattoos"
-    while value_tokens[:1] and value_tokens[0] in _CHANGE:
+    while value_tokens[:1] and value_tokens[0] in CHANGE:
         changed = True  # "was changed to amlodipine", "was raised to 72,000"
         value_tokens = value_tokens[2:] if value_tokens[1:2] in (["to"], ["into"]) else value_tokens[1:]
     value_words = _content(value_tokens)
     if (
         2 <= len(subject) <= 3
         and subject[0] == "user"
-        and subject[-1] in _ATTRIBUTE_PREDICATES
+        and subject[-1] in ATTRIBUTE_PREDICATES
         and not set(subject[1:-1]) & (PARTY_WORDS | names)
-        and predicate in _ATTRIBUTE_SHAPES
+        and predicate in ATTRIBUTE_SHAPES
     ):
         # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person);
         # "User's work address" is not "User's home address"
-        predicate = _ATTRIBUTE_PREDICATES[subject[-1]]
-        subject = ("user", *(w for w in subject[1:-1] if w not in _NEUTRAL_MODIFIERS))
-    elif len(subject) >= 3 and subject[-1] in _ATTRIBUTE_PREDICATES and predicate in _ATTRIBUTE_SHAPES:
+        predicate = ATTRIBUTE_PREDICATES[subject[-1]]
+        subject = ("user", *(w for w in subject[1:-1] if w not in NEUTRAL_MODIFIERS))
+    elif len(subject) >= 3 and subject[-1] in ATTRIBUTE_PREDICATES and predicate in ATTRIBUTE_SHAPES:
         # "User's son's name is Oliver" = "User's son is named Oliver"; "User's sister's job is ..."
-        attribute = _ATTRIBUTE_PREDICATES[subject[-1]]
+        attribute = ATTRIBUTE_PREDICATES[subject[-1]]
         predicate, subject = "be_attr" if attribute == "name" else attribute, subject[:-1]
     elif (
         predicate == "age"
@@ -775,31 +384,31 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         return "dislike", words[3:], False, False  # "can't stand cilantro" = dislikes cilantro
     # "does not drink", "has never been", "will no longer": auxiliaries and negation first.
     while len(words) > 1 and (
-        words[0] in _AUX - _COPULA - {"has", "have", "had", "got", "gets"}
-        or words[0] in _NEG_WORDS
-        or words[0] in _PRE_VERB
+        words[0] in AUX - COPULA - {"has", "have", "had", "got", "gets"}
+        or words[0] in NEG_WORDS
+        or words[0] in PRE_VERB
         or words[0] == "longer"
     ):
-        if words[0] in _NEG_WORDS:
+        if words[0] in NEG_WORDS:
             negated = True
         words = words[1:]
     head = words[0]
     lemma = _lemma(head)
     if len(words) > 1 and (lemma == "become" or (lemma == "get" and words[1].endswith("ed"))):
         return _copula(words[1:], negated)  # "became a midwife", "got married to Alex"
-    job = _strip(words[1:], _JOB_DETERMINERS)
-    if lemma in ("get", "have", "start", "land", "take", "find", "accept") and job[:1] and job[0] in _JOBS:
+    job = _strip(words[1:], JOB_DETERMINERS)
+    if lemma in ("get", "have", "start", "land", "take", "find", "accept") and job[:1] and job[0] in JOBS:
         # "got a new job at Microsoft" = works at Microsoft; "has a job as a nurse" = works as one
         after = job[1:]
         if after[:1] == ["as"]:
             return "work_as", after[1:], negated, False
-        return "work_at", after[1:] if after[:1] and after[0] in _PREPOSITIONS else after, negated, False
+        return "work_at", after[1:] if after[:1] and after[0] in PREPOSITIONS else after, negated, False
     if lemma == "have" and any(w in ("allergy", "intolerance") for w in words[1:5]):
         at = next(i for i, w in enumerate(words) if w in ("allergy", "intolerance"))
         if at > 1:  # "has a peanut allergy" = is allergic to peanuts
-            return "allergic_to", [w for w in words[1:at] if w not in _DETERMINERS], negated, False
+            return "allergic_to", [w for w in words[1:at] if w not in DETERMINERS], negated, False
     # "stopped playing tennis", "quit smoking", "gave up coffee", "no longer plays"
-    if lemma in _CEASE and len(words) > 1:
+    if lemma in CEASE and len(words) > 1:
         after = words[1:]
         if after and after[0] in ("up", "on", "out", "off", "from"):
             after = after[1:]
@@ -810,11 +419,11 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
             return "*", after, True, True
     if head in ("has", "have", "had") and len(words) > 1 and words[1] != "been" and _is_participle(words[1]):
         return _predicate(words[1:])  # "has relocated to Santiago" = relocated to Santiago
-    if head in _COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
+    if head in COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
-    if lemma == "have" and _strip(words[1:], _INTEREST_DETERMINERS)[:2] == ["interest", "in"]:
+    if lemma == "have" and _strip(words[1:], INTEREST_DETERMINERS)[:2] == ["interest", "in"]:
         # "has an interest in", "has no interest in" = (not) interested in
-        after = _strip(words[1:], _INTEREST_DETERMINERS)
+        after = _strip(words[1:], INTEREST_DETERMINERS)
         return "like", after[2:], negated or "no" in words[1:3], False
     if lemma == "have" and words[1:2] in (["an"], ["a"]) and words[2:3] == ["allergy"]:
         return "allergic_to", words[4:] if words[3:4] in (["to"], ["for"]) else words[3:], negated, False
@@ -825,14 +434,14 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         return "age", words[1:], negated, False
     rest = words[1:]
     name = lemma
-    if rest[:1] and rest[0] in _HEDGES and rest[1:2] and _numeric(rest[1]):
+    if rest[:1] and rest[0] in HEDGES and rest[1:2] and _numeric(rest[1]):
         rest = rest[1:]  # "earns about 85000": a hedge on the number, not a particle
-    if rest[:1] and rest[0] in ("in", "on") and rest[1:2] and (_is_year(rest[1]) or rest[1] in _MONTHS):
+    if rest[:1] and rest[0] in ("in", "on") and rest[1:2] and (_is_year(rest[1]) or rest[1] in MONTHS):
         rest = rest[1:]  # "died in 2019" = "passed away in 2019": a time, not a particle
-    if rest and rest[0] in _PREPOSITIONS:
+    if rest and rest[0] in PREPOSITIONS:
         name = f"{lemma}_{rest[0]}"
         rest = rest[1:]
-    elif len(rest) > 1 and rest[0] in ("up", "out", "back", "off", "down") and rest[1] in _PREPOSITIONS:
+    elif len(rest) > 1 and rest[0] in ("up", "out", "back", "off", "down") and rest[1] in PREPOSITIONS:
         name = f"{lemma}_{rest[0]}_{rest[1]}"
         rest = rest[2:]
     elif rest and rest[0] in ("away", "up", "out", "back", "off", "down", "over"):
@@ -846,10 +455,10 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     ):
         # "likes playing chess" = "likes chess" for the value
         rest = [_lemma(rest[0]), *rest[1:]]
-    if name not in _SYNONYMS and name != lemma and "_" not in _SYNONYMS.get(lemma, "_"):
-        name = _SYNONYMS[lemma] + name[len(lemma) :]  # "bikes to work" = "cycles to work"
-    name = _SYNONYMS.get(name, name)
-    if lemma not in _VERBS and lemma not in ("have", "do", "get") and head not in _IRREGULAR:
+    if name not in SYNONYMS and name != lemma and "_" not in SYNONYMS.get(lemma, "_"):
+        name = SYNONYMS[lemma] + name[len(lemma) :]  # "bikes to work" = "cycles to work"
+    name = SYNONYMS.get(name, name)
+    if lemma not in VERBS and lemma not in ("have", "do", "get") and head not in IRREGULAR:
         guessed = _guessed_verb(head, words[1] if len(words) > 1 else None)
         if guessed is None:
             return "", [], False, False
@@ -860,8 +469,8 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
 
 def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool]:
     words = list(after)
-    while words and (words[0] in _NEG_WORDS or words[0] in _PRE_VERB or words[0] == "longer"):
-        if words[0] in _NEG_WORDS:
+    while words and (words[0] in NEG_WORDS or words[0] in PRE_VERB or words[0] == "longer"):
+        if words[0] in NEG_WORDS:
             negated = True
         words = words[1:]
     if not words:
@@ -874,16 +483,16 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
     if words[0] in ("born",):
         rest = words[1:]
         prep = rest[0] if rest and rest[0] in ("in", "on", "at") else ""
-        if prep == "on" or (rest[1:2] and rest[1] in _MONTHS):
+        if prep == "on" or (rest[1:2] and rest[1] in MONTHS):
             return "be_born_on", rest[1:], negated, False
-        if prep == "in" and rest[1:2] and (rest[1].isdigit() or rest[1] in _MONTHS):
+        if prep == "in" and rest[1:2] and (rest[1].isdigit() or rest[1] in MONTHS):
             return "be_born_on", rest[1:], negated, False
         return "be_born_in", rest[1:] if prep else rest, negated, False
     if words[0] in ("retired", "unemployed", "jobless"):
         return "retire", words[1:], negated, False  # "is retired now" ends "works as an engineer"
     if words == ["employed"]:
         return "work_at", [], negated, False
-    if words[0] in _MARITAL and words[1:2] != ["to"]:
+    if words[0] in MARITAL and words[1:2] != ["to"]:
         return "marry", words, negated, False  # "is single" -> "is married to Alex": one status
     for phrase in ("allergic to", "intolerant to", "intolerant of", "sensitive to"):
         if text.startswith(phrase):
@@ -927,12 +536,12 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         nouns = [w for w in words[1:] if w not in STOPWORDS]
         if "student" in nouns[:3] or "pupil" in nouns[:3]:
             return "attend", words[1:], negated, False  # "is a student at MIT" = attends MIT
-        if nouns and nouns[-1] in _OCCUPATIONS or any(w in _OCCUPATIONS for w in nouns[:3]):
+        if nouns and nouns[-1] in OCCUPATIONS or any(w in OCCUPATIONS for w in nouns[:3]):
             return "work_as", words[1:], negated, False  # "is a nurse" = works as a nurse
         return "be_a", words[1:], negated, False
     if words[0] == "the":
         return "be_identity", words[1:], negated, False
-    if len(words) >= 2 and words[0].endswith("ing") and _lemma(words[0]) in _VERBS:
+    if len(words) >= 2 and words[0].endswith("ing") and _lemma(words[0]) in VERBS:
         # progressive: "is learning Spanish" = learns Spanish
         inner, value, neg, ceased = _predicate(words)
         return inner, value, negated or neg, ceased
@@ -967,11 +576,11 @@ def _attribute_predicate(subject: tuple[str, ...], predicate: str, value: list[s
 def _numbers(tokens: list[str]) -> frozenset[str]:
     found = set()
     for i, token in enumerate(tokens):
-        if token in _MONTHS:
+        if token in MONTHS:
             continue
         if re.fullmatch(r"\d+(?:[.:]\d+)*", token) and not _is_year(token):
             found.add(token)
-        elif token in _NUMBER_WORDS:
+        elif token in NUMBER_WORDS:
             found.add(token)
         elif re.fullmatch(r"\d+(?:am|pm|k|kg|km|st|nd|rd|th)", token):
             found.add(token)
@@ -985,9 +594,9 @@ def _is_year(token: str) -> bool:
 
 def _dates(tokens: list[str]) -> frozenset[str]:
     tokens = [t[:-1] if t.endswith(("days", "ends")) else t for t in tokens]  # "on tuesdays", "weekends"
-    found = {t for t in tokens if _is_year(t) or t in _MONTHS or t in _PERIODS_OF_YEAR}
+    found = {t for t in tokens if _is_year(t) or t in MONTHS or t in PERIODS_OF_YEAR}
     for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
-        if token in _MONTHS:
+        if token in MONTHS:
             for near in tokens[max(0, i - 2) : i] + tokens[i + 1 : i + 2]:
                 day = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", near)
                 if day and 1 <= int(day.group(1)) <= 31:
@@ -1007,9 +616,9 @@ def _plain(words: frozenset[str]) -> frozenset[str]:
         w
         for w in words
         if not re.fullmatch(r"\d+\w*", w)
-        and w not in _NUMBER_WORDS
-        and w not in _QUANTITY_UNITS
-        and w not in _MONTHS
+        and w not in NUMBER_WORDS
+        and w not in QUANTITY_UNITS
+        and w not in MONTHS
     )
 
 
@@ -1037,9 +646,9 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     ceased = old.ceased or new.ceased
     same_verb = _verb(old.predicate) == _verb(new.predicate)
     predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
-    antonyms = _ANTONYM.get(old.predicate) == new.predicate
+    antonyms = ANTONYM.get(old.predicate) == new.predicate
     old_plain, new_plain = _plain(old.value), _plain(new.value)
-    if old.predicate in _ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
+    if old.predicate in ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
         return "update"  # "graduated from law school" ends "studies law"
     if not predicate_match and not antonyms:
         # "User takes sertraline" / "User's sertraline dose": the thing moved into the subject
@@ -1048,12 +657,12 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
             # "has 8 engineers" -> "has grown to 12 engineers"
             if same_verb or (old_plain & new_plain) or moved_words & (old_plain | new_plain):
                 return "update"  # "lives alone" -> "now lives with a roommate"
-            if old.predicate in _BE_FAMILY and (new.predicate in _BE_FAMILY or old.value & new.value):
+            if old.predicate in BE_FAMILY and (new.predicate in BE_FAMILY or old.value & new.value):
                 return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
-        if old.predicate in _BE_FAMILY and new.predicate in _BE_FAMILY and not (old.negated or new.negated):
+        if old.predicate in BE_FAMILY and new.predicate in BE_FAMILY and not (old.negated or new.negated):
             if any(_opposite(word, new.value) for word in old.value):
                 return "contradiction"  # "is religious" -> "is an atheist"
-        if old.predicate in _KNOWN and new.predicate in _KNOWN:
+        if old.predicate in KNOWN and new.predicate in KNOWN:
             return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
         if moved_words and old.numbers and old.numbers == new.numbers and not (old.negated or new.negated):
             return "same"  # "User's rent is 1200" = "User pays 1200 in rent": the amount decides
@@ -1072,7 +681,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         if not old_plain or not new_plain or _overlap(old_plain, new_plain) >= 0.5:
             return "contradiction"
         negative, positive = (old, new) if old.negated else (new, old)
-        if _plain(negative.value) <= {_KINDS.get(w) for w in _plain(positive.value)}:
+        if _plain(negative.value) <= {KINDS.get(w) for w in _plain(positive.value)}:
             return "contradiction"  # "has no siblings" -> "has a younger brother"
         return "distinct"
     if ceased and old.predicate != new.predicate:
@@ -1115,7 +724,7 @@ def _two_doings(old: Claim, new: Claim) -> bool:
     verbs = {_verb(old.predicate), _verb(new.predicate)}
     return (
         len(verbs) == 2
-        and verbs <= _VERBS - _LIGHT_VERBS
+        and verbs <= VERBS - LIGHT_VERBS
         and not (old.changed or new.changed or old.negated or new.negated)
     )
 
@@ -1124,9 +733,7 @@ def _requantified(old: Claim, new: Claim, old_plain: frozenset[str], new_plain: 
     """The same predicate and unit with another number, one value adding words to the other."""
     if old.predicate != new.predicate or not old.numbers or not new.numbers or old.numbers & new.numbers:
         return False
-    return bool(old.value & new.value & _QUANTITY_UNITS) and (
-        old_plain <= new_plain or new_plain <= old_plain
-    )
+    return bool(old.value & new.value & QUANTITY_UNITS) and (old_plain <= new_plain or new_plain <= old_plain)
 
 
 def _units_agree(old: Claim, new: Claim) -> bool:
@@ -1136,9 +743,9 @@ def _units_agree(old: Claim, new: Claim) -> bool:
     week" and "a month", would be two amounts.
     """
     differ = old.value ^ new.value
-    if not differ <= _PERIODS | _CURRENCIES:
+    if not differ <= PERIODS | CURRENCIES:
         return False
-    return all(len(family & old.value) + len(family & new.value) <= 1 for family in (_PERIODS, _CURRENCIES))
+    return all(len(family & old.value) + len(family & new.value) <= 1 for family in (PERIODS, CURRENCIES))
 
 
 def _swaps(old: Claim, new: Claim) -> bool:
@@ -1148,7 +755,7 @@ def _swaps(old: Claim, new: Claim) -> bool:
     and its value names the old value, the old subject's attribute ("switched car insurance to
     Admiral") or the old verb as a noun ("banks with Wells Fargo" -> "switched banks to Ally").
     """
-    if _verb(new.predicate) not in _SWAP_VERBS or new.negated or old.negated:
+    if _verb(new.predicate) not in SWAP_VERBS or new.negated or old.negated:
         return False
     owner, owned = set(new.subject), set(old.subject)
     extra = owned - owner
@@ -1175,7 +782,7 @@ def _named_alike(has: Claim, named: Claim) -> bool:
 def _owned_alike(one: Claim, other: Claim) -> bool:
     """ "User drives a Volvo" and "User's car is a Volvo": what the subject has, said of the thing."""
     moved = _moved_to_subject(one, other)
-    return bool(moved and one.predicate in _HOLDING and other.value and one.value - moved == other.value)
+    return bool(moved and one.predicate in HOLDING and other.value and one.value - moved == other.value)
 
 
 def _renewed(old: Claim, new: Claim) -> bool:
@@ -1190,21 +797,21 @@ def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:
         other.predicate not in ("be_attr", "be_a")
         or one.negated
         or other.negated
-        or one.predicate in _BE_FAMILY
+        or one.predicate in BE_FAMILY
     ):
         return frozenset()
     extra = frozenset(other.subject) - set(one.subject)
     if not extra or not set(one.subject) < set(other.subject) or extra & other.subject_names:
         return frozenset()
     thing = other.subject[-1]
-    if thing in PARTY_WORDS and _KINDS.get(thing) != "pet":
+    if thing in PARTY_WORDS and KINDS.get(thing) != "pet":
         return frozenset()  # "User's sister is a nurse" says nothing of what User has
     return extra if extra <= one.value | {thing} else frozenset()
 
 
 def _opposite(word: str, others: frozenset[str]) -> bool:
     """Whether ``others`` holds the opposite of ``word`` ("shy"/"outgoing", "productive"/"unproductive")."""
-    if _OPPOSITE.get(word, frozenset()) & others:
+    if OPPOSITE.get(word, frozenset()) & others:
         return True
     return any(
         other == prefix + word or word == prefix + other
@@ -1224,8 +831,8 @@ def _lemma_set(claim: Claim) -> set[str]:
         found.add(_lemma(word))
         for suffix in ("er", "or", "r"):
             stem = word[: -len(suffix)]
-            if word.endswith(suffix) and (stem in _VERBS or stem[:-1] in _VERBS and stem[-1:] == stem[-2:-1]):
-                found.add(stem if stem in _VERBS else stem[:-1])
+            if word.endswith(suffix) and (stem in VERBS or stem[:-1] in VERBS and stem[-1:] == stem[-2:-1]):
+                found.add(stem if stem in VERBS else stem[:-1])
     return found
 
 
