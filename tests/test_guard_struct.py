@@ -655,3 +655,10 @@ def test_backwards_rot13_small_caps_and_cut_words_are_seen_through(text: str) ->
 )
 def test_plain_text_stays_plain_through_the_new_views(text: str) -> None:
     assert check_memory_text(text).ok
+
+
+@pytest.mark.parametrize(
+    "text", ["The user said: 我女儿总是忘记语法规则。", "User said: 娘はいつも文法のルールを忘れます。"]
+)
+def test_ai_inside_an_english_word_is_not_the_assistant(text: str) -> None:
+    assert check_memory_text(text).ok

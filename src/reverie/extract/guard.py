@@ -4,8 +4,10 @@ Memories are data that later lands in an assistant's prompt, so the guard refuse
 reads as an instruction to that assistant (always) and text that carries a secret (unless the
 user explicitly asks to keep it as sensitive). Checks run on every view of the text that
 ``guard_norm`` produces (NFKC, look-alike letters folded, invisible characters dropped,
-leetspeak and spelled-out words undone); the rules live in ``guard_rules`` (instructions, nine
-languages) and ``guard_secrets`` (keys, passwords, identity, card and bank numbers, seed phrases).
+leetspeak, spelled-out, backwards and ROT13 words undone); the rules live in ``guard_rules``
+(instructions: English rules, ``guard_lang`` for other languages, and ``guard_struct`` with its
+word families in ``guard_lexicon``, run cheaply by ``guard_regex``) and ``guard_secrets`` (keys,
+passwords, identity, card and bank numbers, seed phrases).
 Regexes cannot catch every paraphrase; this is one layer, not the wall.
 """
 
