@@ -379,6 +379,9 @@ def main() -> None:
     started = time.perf_counter()
     report = run(cases, doors)
     for split in ("dev", "heldout"):
+        if not any(_split(case) == split for case in cases):
+            print(f"== {split} ==\n(no rows)\n")
+            continue
         print(render(report, split))
         print()
     print(f"{len(cases)} texts x {len(doors)} doors in {time.perf_counter() - started:.0f} s")
