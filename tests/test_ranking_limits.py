@@ -155,7 +155,7 @@ def test_context_ranks_facts_by_confidence_and_recency_after_the_relevant_ones(
         clock.advance(90 * day)
         memory.remember("User restores old motorcycles", confidence=0.9)  # new: 1.05
         memory.remember("User brews kombucha at home", confidence=0.82)  # new: 0.97
-        memory.remember("User keeps bees in the back garden", confidence=0.5)  # new: 0.65
+        memory.remember("User keeps bees in the back garden", confidence=0.6)  # new: 0.75 (at confidence_min)
 
         def facts(query: str | None) -> list[str]:
             text = memory.context(query, touch=False).text

@@ -739,6 +739,7 @@ class Memory(Conversations):
             documents=self._excerpts(query or ""),
             document_tokens=self.settings.rag.context_tokens,
             count=self.count_tokens,
+            min_confidence=conf.extraction.confidence_min,
         )
         if touch and block.fact_ids:
             scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)

@@ -151,6 +151,7 @@ def build_context(
     recent_topics: Sequence[str] = (),
     working: Sequence[str] = (),
     count: Callable[[str], int] = count_tokens,
+    min_confidence: float = 0.0,
 ) -> ContextBlock:
     """Render the remembered-data block for a prompt; never more than ``budget`` tokens.
 
@@ -164,6 +165,7 @@ def build_context(
     the rest; they are rendered last. A detected ``topic`` (title, lines) takes the place of
     the relevant facts (Rostro); ``recent_topics`` (lines with relative times) open a session.
     ``working`` lines (the conversation's live timers, reminders and tasks) come first.
+    A fact under ``min_confidence`` never goes in, relevant or not.
     """
     overhead = count(FENCE_OPEN) + count(PREAMBLE) + count(FENCE_CLOSE) + 3
     available = budget - overhead
@@ -224,6 +226,8 @@ def build_context(
         close_section(current)
 
     candidates = scope.list_memories(MemoryFilter(kinds=("fact",), limit=max_facts * 3, order="confidence"))
+    candidates = [row for row in candidates if row.confidence >= min_confidence]
+    relevant = [row for row in relevant if row.confidence >= min_confidence]
     facts = open_section("facts", "Known facts:")
     for row in _rank_facts(candidates, relevant, now, max_facts):
         line = f"- {_stored(row.text, 'fact')} ({row.source}, {confidence_label(row.confidence)})"
