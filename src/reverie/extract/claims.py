@@ -14,247 +14,67 @@ complement), the value's content words, its numbers and dates, and its polarity 
 no longer, stopped, quit, gave up, anymore, dislikes ...). A fact it cannot read yields a
 claim with ``parsed=False``; the caller then falls back to word overlap and meaning, and keeps
 both facts when those do not settle it.
+
+This module reads a sentence (subject, verb phrase, value); the words themselves (spelling,
+lemmas, names, numbers, dates) are read in ``reverie.extract.claims_text`` and two readings are
+compared in ``reverie.extract.claims_compare`` (re-exported here).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Literal
 
 from reverie.extract.claim_words import (
-    ANTONYM,
     ATTRIBUTE_PREDICATES,
     ATTRIBUTE_SHAPES,
     AUX,
-    BE_FAMILY,
     CEASE,
     CHANGE,
     COPULA,
-    CURRENCIES,
     DETERMINERS,
-    ENDS,
     HEDGES,
-    HOLDING,
     INTEREST_DETERMINERS,
     IRREGULAR,
     JOB_DETERMINERS,
     JOBS,
-    KINDS,
-    KNOWN,
-    LIGHT_VERBS,
     MARITAL,
     MONTHS,
     NEG_WORDS,
     NEUTRAL_MODIFIERS,
-    NOT_GUESSED,
-    NOUN_SYNONYMS,
-    NUMBER_WORDS,
     OCCUPATIONS,
-    OPPOSITE,
     PARTY_WORDS,
-    PERIODS,
-    PERIODS_OF_YEAR,
     PRE_VERB,
     PREPOSITIONS,
-    QUANTITY_UNITS,
-    RELATIVES_PLURAL,
-    SINGLE,
-    SWAP_VERBS,
     SYNONYMS,
-    TITLES,
     VERBS,
 )
-from reverie.text import STOPWORDS, fold, number_words_as_digits
-
-Verdict = Literal["same", "refines", "update", "contradiction", "distinct", "unsure"]
-
-_CONTRACTIONS = [
-    (re.compile(r"\bcan't\b"), "can not"),
-    (re.compile(r"\bcannot\b"), "can not"),
-    (re.compile(r"\bwon't\b"), "will not"),
-    (re.compile(r"\bain't\b"), "is not"),
-    (re.compile(r"(\w)n't\b"), r"\1 not"),
-    (re.compile(r"(\w)'re\b"), r"\1 are"),
-    (re.compile(r"(\w)'ve\b"), r"\1 have"),
-    (re.compile(r"(\w)'ll\b"), r"\1 will"),
-    (re.compile(r"(\w)'d\b"), r"\1 would"),
-]
-_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)+(?:'s)?|[a-z0-9]+(?:[.:][0-9]+)*(?:'s)?|'s")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One fact read as subject, predicate, value and polarity; ``parsed`` is False if unread."""
-
-    text: str
-    parsed: bool
-    subject: tuple[str, ...] = ()
-    subject_names: frozenset[str] = frozenset()
-    predicate: str = ""
-    value: frozenset[str] = frozenset()
-    numbers: frozenset[str] = frozenset()
-    dates: frozenset[str] = frozenset()
-    negated: bool = False
-    ceased: bool = False  # "stopped / quit / gave up": the predicate is open, the value decides
-    changed: bool = False  # "now", "changed to", "moved to": announces a new state
-    ranked: bool = False  # the value orders its words ("prefers tea to coffee")
-    order: tuple[str, ...] = ()  # the value's content words in their order
-    words: frozenset[str] = field(default=frozenset())
-    fresh: frozenset[str] = frozenset()  # nouns the value calls new ("joined a new gym")
-
-    @property
-    def single(self) -> bool:
-        """Whether the predicate has one current value per subject."""
-        return self.predicate in SINGLE
-
-    @property
-    def key(self) -> str | None:
-        """A normalized key for a single-valued attribute ("cousin_hugo.live_in"), else None."""
-        if not self.parsed or not self.single or self.negated or self.ceased:
-            return None
-        owner = "_".join(w for w in self.subject if w != "user") or "user"
-        return f"{owner}.{self.predicate}"
-
-
-_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\b\.?|p\.?m\b\.?)")
-
-
-def _clock(match: re.Match[str]) -> str:
-    hour, minutes = int(match.group(1)) % 12, match.group(2) or "00"
-    return f"{hour + 12 if match.group(3).startswith('p') else hour:02d}:{minutes}"
-
-
-def _normalise(text: str) -> str:
-    out = fold(text).replace("\u2019", "'")
-    for pattern, repl in _CONTRACTIONS:
-        out = pattern.sub(repl, out)
-    # One spelling per number: "1,100" = "1100", "85k" = "85000", "11 p.m." = "23:00", "twenty" = "20".
-    out = re.sub(r"(?<=\d),(?=\d{3}\b)", "", out)
-    out = re.sub(r"\b(\d+)k\b", lambda m: m.group(1) + "000", out)
-    out = _CLOCK.sub(_clock, out)
-    out = re.sub(r"\b(\d):(\d{2})\b", r"0\1:\2", out)
-    out = number_words_as_digits(out)
-    out = re.sub(r"\bno more\b", "no longer", out)
-    out = re.sub(r"\b(?:birth ?date|date of birth)\b", "birthday", out)
-    out = re.sub(r"\b(?:birth ?place|place of birth)\b", "birthplace", out)
-    out = re.sub(r"\b(?:birth ?year|year of birth)\b", "birthyear", out)
-    out = re.sub(r"\b(?:these days|nowadays|at the moment|right now|at present)\b", "now", out)
-    out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
-    return out
-
-
-def _lemma(word: str) -> str:
-    if word in IRREGULAR:
-        return IRREGULAR[word]
-    for suffix, repl in (
-        ("ied", "ie"),
-        ("ies", "ie"),
-        ("ies", "y"),
-        ("ied", "y"),
-        ("ying", "y"),
-        ("ying", "ie"),
-    ):
-        if word.endswith(suffix) and len(word) > len(suffix) + 1 and word[: -len(suffix)] + repl in VERBS:
-            return word[: -len(suffix)] + repl
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            for candidate in (
-                stem,
-                stem + "e",
-                stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem,
-            ):
-                if candidate in VERBS:
-                    return candidate
-    return word
-
-
-def _is_verb(token: str, previous: str | None) -> bool:
-    if token in AUX or token in IRREGULAR:
-        return token not in ("read",) or previous is not None
-    lemma = _lemma(token)
-    if token.endswith("ing"):  # "blood pressure reading", "running shoes": a noun until "is running"
-        return False
-    if lemma == token:  # a base form: a verb only after a plural subject ("parents live")
-        return token in VERBS and previous is not None and (previous in RELATIVES_PLURAL or previous == "and")
-    return lemma in VERBS
-
-
-def _guessed_verb(token: str, following: str | None) -> str | None:
-    """The base form of a verb not in the list, from its shape: "-s" followed by a preposition.
-
-    "The user's tortoise hibernates in the garage": a third-person verb reads as such only when
-    a preposition follows, which a plural noun rarely has ("User's glasses" is followed by a verb).
-    """
-    if following not in PREPOSITIONS or len(token) < 5 or not token.endswith("s"):
-        return None
-    if token.endswith(("ss", "us", "is", "'s")) or token in STOPWORDS or token in NOT_GUESSED:
-        return None
-    if token.endswith("ies"):
-        return token[:-3] + "y"
-    if token.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
-        return token[:-2]
-    return token[:-1]
-
-
-def _at(tokens: list[str], i: int) -> str | None:
-    return tokens[i] if i < len(tokens) else None
-
-
-def _numeric(token: str) -> bool:
-    return bool(re.fullmatch(r"\d[\d.:,]*\w*", token)) or token in NUMBER_WORDS
-
-
-def _strip(words: list[str], leading: frozenset[str]) -> list[str]:
-    """``words`` without the leading ones in ``leading``."""
-    i = 0
-    while i < len(words) and words[i] in leading:
-        i += 1
-    return words[i:]
-
-
-def _is_participle(word: str) -> bool:
-    return (word.endswith("ed") or word in IRREGULAR) and _lemma(word) in VERBS | {"get", "go"}
-
-
-_TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.")
-
-
-def _names(original: str) -> set[str]:
-    """Capitalised words past the first that are not 'User' (proper names, brands, places)."""
-    found = set()
-    first = re.match(r"^([A-Z][\w-]*),", original.strip())  # "Maria, the user's sister, ..."
-    if first and fold(first.group(1)) not in STOPWORDS:
-        found.add(fold(first.group(1)))
-    untitled = _TITLE_DOT.sub(r"\1", original.strip())  # "Dr. Chen": no sentence ends there
-    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", untitled):
-        word = fold(match.group(1))
-        if word not in ("user", "i") and word not in STOPWORDS and word not in MONTHS:
-            found.add(word.removesuffix("'s"))
-    return found
-
-
-def _content(tokens: list[str]) -> list[str]:
-    return [
-        _noun(t.removesuffix("'s"))
-        for t in tokens
-        if t not in STOPWORDS
-        and t not in DETERMINERS
-        and t not in HEDGES
-        and t not in TITLES
-        and t != "'s"
-        and t not in ("anymore", "longer")
-    ]
-
-
-def _noun(word: str) -> str:
-    """One spelling per noun: synonyms folded, plural -s dropped ("tattoos" = "tattoo")."""
-    word = NOUN_SYNONYMS.get(word, word)
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and not word.isdigit():
-        word = word[:-1]
-    return NOUN_SYNONYMS.get(word, word)
-
+from reverie.extract.claims_compare import (
+    compare_claims,
+    content_sequence,
+    entities,
+    other_party,
+    polarity_flip,
+)
+from reverie.extract.claims_text import (
+    _TOKEN,
+    Claim,
+    Verdict,
+    _at,
+    _content,
+    _dates,
+    _guessed_verb,
+    _is_participle,
+    _is_verb,
+    _is_year,
+    _lemma,
+    _names,
+    _normalise,
+    _noun,
+    _numbers,
+    _numeric,
+    _strip,
+)
+from reverie.text import STOPWORDS
 
 _LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?:and |but |so )?(?=(?:the )?user\b)")
 # A time or place said first ("Every Sunday User calls ...", "On Fridays, User's kids ..."): it
@@ -571,330 +391,6 @@ def _attribute_predicate(subject: tuple[str, ...], predicate: str, value: list[s
     if len(content) == 1 and content[0].endswith(_ADJECTIVE_ENDINGS):
         return predicate
     return predicate
-
-
-def _numbers(tokens: list[str]) -> frozenset[str]:
-    found = set()
-    for i, token in enumerate(tokens):
-        if token in MONTHS:
-            continue
-        if re.fullmatch(r"\d+(?:[.:]\d+)*", token) and not _is_year(token):
-            found.add(token)
-        elif token in NUMBER_WORDS:
-            found.add(token)
-        elif re.fullmatch(r"\d+(?:am|pm|k|kg|km|st|nd|rd|th)", token):
-            found.add(token)
-        _ = i
-    return frozenset(found)
-
-
-def _is_year(token: str) -> bool:
-    return len(token) == 4 and token.isdigit() and token[:2] in ("19", "20")
-
-
-def _dates(tokens: list[str]) -> frozenset[str]:
-    tokens = [t[:-1] if t.endswith(("days", "ends")) else t for t in tokens]  # "on tuesdays", "weekends"
-    found = {t for t in tokens if _is_year(t) or t in MONTHS or t in PERIODS_OF_YEAR}
-    for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
-        if token in MONTHS:
-            for near in tokens[max(0, i - 2) : i] + tokens[i + 1 : i + 2]:
-                day = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", near)
-                if day and 1 <= int(day.group(1)) <= 31:
-                    found.add(f"{int(day.group(1))} {token}")
-    return frozenset(found)
-
-
-def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
-    if not a or not b:
-        return 1.0 if a == b else 0.0
-    return len(a & b) / min(len(a), len(b))
-
-
-def _plain(words: frozenset[str]) -> frozenset[str]:
-    """The value's words without numbers, units and dates (what the value is *of*)."""
-    return frozenset(
-        w
-        for w in words
-        if not re.fullmatch(r"\d+\w*", w)
-        and w not in NUMBER_WORDS
-        and w not in QUANTITY_UNITS
-        and w not in MONTHS
-    )
-
-
-def compare_claims(old: Claim, new: Claim) -> Verdict:
-    """How ``new`` relates to ``old``: the same, a refinement, an update, a contradiction, distinct.
-
-    ``unsure`` when either fact could not be read: the caller decides by other evidence.
-    """
-    if not (old.parsed and new.parsed):
-        return "unsure"
-    if _swaps(old, new):
-        return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
-    if _named_alike(old, new) or _named_alike(new, old):
-        return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
-    if _owned_alike(old, new) or _owned_alike(new, old):
-        return "same"  # "User drives a Volvo" = "User's car is a Volvo"
-    if _renewed(old, new):
-        return "update"  # "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness"
-    if not _same_subject(old, new):
-        return "distinct"
-    # "now meets on Thursdays": a recurring time moved (a year would date another event)
-    moved = new.changed and old.predicate == new.predicate and not any(map(_is_year, old.dates | new.dates))
-    if old.dates and new.dates and old.dates != new.dates and not moved:
-        return "distinct"  # the same kind of event at another time: another event
-    ceased = old.ceased or new.ceased
-    same_verb = _verb(old.predicate) == _verb(new.predicate)
-    predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
-    antonyms = ANTONYM.get(old.predicate) == new.predicate
-    old_plain, new_plain = _plain(old.value), _plain(new.value)
-    if old.predicate in ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
-        return "update"  # "graduated from law school" ends "studies law"
-    if not predicate_match and not antonyms:
-        # "User takes sertraline" / "User's sertraline dose": the thing moved into the subject
-        moved_words = set(old.subject) ^ set(new.subject)
-        if new.changed and not new.negated and not old.negated:
-            # "has 8 engineers" -> "has grown to 12 engineers"
-            if same_verb or (old_plain & new_plain) or moved_words & (old_plain | new_plain):
-                return "update"  # "lives alone" -> "now lives with a roommate"
-            if old.predicate in BE_FAMILY and (new.predicate in BE_FAMILY or old.value & new.value):
-                return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
-        if old.predicate in BE_FAMILY and new.predicate in BE_FAMILY and not (old.negated or new.negated):
-            if any(_opposite(word, new.value) for word in old.value):
-                return "contradiction"  # "is religious" -> "is an atheist"
-        if old.predicate in KNOWN and new.predicate in KNOWN:
-            return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
-        if moved_words and old.numbers and old.numbers == new.numbers and not (old.negated or new.negated):
-            return "same"  # "User's rent is 1200" = "User pays 1200 in rent": the amount decides
-        if _two_doings(old, new):
-            return (
-                "distinct"  # "collects vinyl records" / "sells vinyl records": meaning is too close to tell
-            )
-        return "unsure"  # same subject, other words for the predicate: meaning decides
-    negated_differs = (old.negated != new.negated) != antonyms
-    if negated_differs:
-        if ceased and not (old_plain & new_plain) and old.predicate != new.predicate:
-            # "quit smoking" (predicate open, no value) against "smokes": the verb is the value
-            if _lemma_set(old) & _lemma_set(new):
-                return "contradiction"
-            return "distinct"
-        if not old_plain or not new_plain or _overlap(old_plain, new_plain) >= 0.5:
-            return "contradiction"
-        negative, positive = (old, new) if old.negated else (new, old)
-        if _plain(negative.value) <= {KINDS.get(w) for w in _plain(positive.value)}:
-            return "contradiction"  # "has no siblings" -> "has a younger brother"
-        return "distinct"
-    if ceased and old.predicate != new.predicate:
-        return "distinct"
-    if old.value == new.value and old.numbers == new.numbers:
-        if (old.ranked or new.ranked) and old.order != new.order:
-            return "contradiction"  # "prefers tea to coffee" -> "prefers coffee to tea"
-        return "same"
-    if old_plain == new_plain and old.numbers == new.numbers and old.numbers and _units_agree(old, new):
-        return "same"  # "85000 a year" = "85000 dollars": each names another unit of one amount
-    if old.dates != new.dates and old.dates and new.dates and not old.single and not moved:
-        return "distinct"  # the same kind of event at another time: another event
-    if old_plain == new_plain and old.numbers != new.numbers:
-        return "update"  # the same thing in another quantity ("two cups" -> "three cups")
-    if _requantified(old, new, old_plain, new_plain):
-        return "update"  # "sleeps 7 hours" -> "sleeps 5 hours since the baby arrived"
-    if new.changed and not old.negated:
-        return "update"  # "meets on Thursdays" -> "now meets on Tuesdays"
-    if any(_opposite(word, new.value) for word in old.value - new.value):
-        return "contradiction"  # "is shy" -> "is outgoing"
-    if old.single:
-        if new.value and old.value and (new.value > old.value) and new.numbers >= old.numbers:
-            return "refines"
-        if new.value and new.value < old.value and new.numbers <= old.numbers:
-            return "same"
-        return "update"
-    if new.value > old.value and new.numbers >= old.numbers and old.dates <= new.dates:
-        return "refines"  # "has a cat" -> "has a cat named Tofu": the newer says more
-    if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
-        return "same"  # the newer says less: nothing new
-    return "distinct"
-
-
-def _two_doings(old: Claim, new: Claim) -> bool:
-    """Whether the facts do two different known things to the same object.
-
-    Their sentence vectors lie close ("User grows tomatoes" / "User eats tomatoes"), so meaning
-    cannot merge them; two verbs that mean the same are folded by the synonyms first.
-    """
-    verbs = {_verb(old.predicate), _verb(new.predicate)}
-    return (
-        len(verbs) == 2
-        and verbs <= VERBS - LIGHT_VERBS
-        and not (old.changed or new.changed or old.negated or new.negated)
-    )
-
-
-def _requantified(old: Claim, new: Claim, old_plain: frozenset[str], new_plain: frozenset[str]) -> bool:
-    """The same predicate and unit with another number, one value adding words to the other."""
-    if old.predicate != new.predicate or not old.numbers or not new.numbers or old.numbers & new.numbers:
-        return False
-    return bool(old.value & new.value & QUANTITY_UNITS) and (old_plain <= new_plain or new_plain <= old_plain)
-
-
-def _units_agree(old: Claim, new: Claim) -> bool:
-    """Whether the words the two values do not share are units that do not conflict.
-
-    "a year" and "dollars" say different things about one amount; "km" and "miles", or "a
-    week" and "a month", would be two amounts.
-    """
-    differ = old.value ^ new.value
-    if not differ <= PERIODS | CURRENCIES:
-        return False
-    return all(len(family & old.value) + len(family & new.value) <= 1 for family in (PERIODS, CURRENCIES))
-
-
-def _swaps(old: Claim, new: Claim) -> bool:
-    """Whether ``new`` swaps out what ``old`` says its subject has ("replaced the Dell with a MacBook").
-
-    The new fact's subject owns the old one's ("User" and "User's laptop", not "User's sister"),
-    and its value names the old value, the old subject's attribute ("switched car insurance to
-    Admiral") or the old verb as a noun ("banks with Wells Fargo" -> "switched banks to Ally").
-    """
-    if _verb(new.predicate) not in SWAP_VERBS or new.negated or old.negated:
-        return False
-    owner, owned = set(new.subject), set(old.subject)
-    extra = owned - owner
-    if not owner <= owned:
-        return False
-    if extra and extra <= new.value:
-        return True  # "User's dentist is Dr. Patel" -> "User switched dentists to Dr. Kim"
-    if extra & PARTY_WORDS or extra & old.subject_names:
-        return False
-    named = _plain(old.value) & new.value
-    return bool(named or (extra and extra <= new.value) or _verb(old.predicate) in new.value)
-
-
-def _named_alike(has: Claim, named: Claim) -> bool:
-    """ "User has a dog named Biscuit" and "User's dog is called Biscuit": the thing moved to the subject."""
-    if has.predicate != "have" or named.predicate not in ("be_attr", "name") or has.negated or named.negated:
-        return False
-    extra = set(named.subject) - set(has.subject)
-    if len(extra) != 1 or not set(has.subject) < set(named.subject) or not extra <= has.value:
-        return False
-    return bool(named.value) and has.value - extra - {"named", "called"} == named.value
-
-
-def _owned_alike(one: Claim, other: Claim) -> bool:
-    """ "User drives a Volvo" and "User's car is a Volvo": what the subject has, said of the thing."""
-    moved = _moved_to_subject(one, other)
-    return bool(moved and one.predicate in HOLDING and other.value and one.value - moved == other.value)
-
-
-def _renewed(old: Claim, new: Claim) -> bool:
-    """ "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness": a new one of the thing."""
-    return bool(_moved_to_subject(new, old)) and old.subject[-1] in new.fresh
-
-
-def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:
-    """The words of ``one``'s value that ``other`` says its subject with ("car" in "User's car is a
-    Volvo" against "User drives a Volvo car"), or nothing when the two are not so related."""
-    if (
-        other.predicate not in ("be_attr", "be_a")
-        or one.negated
-        or other.negated
-        or one.predicate in BE_FAMILY
-    ):
-        return frozenset()
-    extra = frozenset(other.subject) - set(one.subject)
-    if not extra or not set(one.subject) < set(other.subject) or extra & other.subject_names:
-        return frozenset()
-    thing = other.subject[-1]
-    if thing in PARTY_WORDS and KINDS.get(thing) != "pet":
-        return frozenset()  # "User's sister is a nurse" says nothing of what User has
-    return extra if extra <= one.value | {thing} else frozenset()
-
-
-def _opposite(word: str, others: frozenset[str]) -> bool:
-    """Whether ``others`` holds the opposite of ``word`` ("shy"/"outgoing", "productive"/"unproductive")."""
-    if OPPOSITE.get(word, frozenset()) & others:
-        return True
-    return any(
-        other == prefix + word or word == prefix + other
-        for other in others
-        for prefix in ("un", "in", "im", "ir", "il", "dis", "non")
-    )
-
-
-def _verb(predicate: str) -> str:
-    return predicate.split("_", 1)[0]
-
-
-def _lemma_set(claim: Claim) -> set[str]:
-    """The fact's words as verbs ("teacher" -> "teach"), with its predicate's verb."""
-    found = {claim.predicate, _verb(claim.predicate)}
-    for word in claim.words:
-        found.add(_lemma(word))
-        for suffix in ("er", "or", "r"):
-            stem = word[: -len(suffix)]
-            if word.endswith(suffix) and (stem in VERBS or stem[:-1] in VERBS and stem[-1:] == stem[-2:-1]):
-                found.add(stem if stem in VERBS else stem[:-1])
-    return found
-
-
-_MEASURES = frozenset(
-    "dose dosage amount price cost rent fee budget limit size weight height balance total level payment "
-    "bill".split()
-)
-
-
-def _same_subject(old: Claim, new: Claim) -> bool:
-    if set(old.subject) == set(new.subject):
-        return True
-    # "User's sister" against "User's sister Maria": the same only if no other name differs.
-    a, b = set(old.subject), set(new.subject)
-    if (a < b or b < a) and not (old.subject_names and new.subject_names):
-        extra = (b - a) | (a - b)
-        if extra <= (old.subject_names | new.subject_names):
-            return True
-        # "User's phone is a Pixel 8" and "User uses a Pixel 8 phone": the thing moved from the
-        # subject to the object. Not for people or pets ("User plays tennis with his sister").
-        shorter = new if len(b) < len(a) else old
-        # "User's sertraline dose was increased" and "User takes sertraline": a measure of it.
-        return (
-            not (extra & PARTY_WORDS)
-            and (extra <= shorter.value or bool(extra - _MEASURES) and extra - _MEASURES <= shorter.value)
-            and not (extra & shorter.subject_names)
-        )
-    return False
-
-
-_NEGATION = re.compile(r"\b(?:not|never|no longer|anymore|stopped|quit|no)\b")
-
-
-def _without_negation(text: str) -> frozenset[str]:
-    return frozenset(_content(_TOKEN.findall(_NEGATION.sub(" ", text))))
-
-
-def polarity_flip(old: str, new: str) -> bool:
-    """Whether two texts differ by a negation and little else (for facts that cannot be read)."""
-    a, b = _normalise(old), _normalise(new)
-    if bool(_NEGATION.search(a)) == bool(_NEGATION.search(b)):
-        return False
-    left, right = _without_negation(a), _without_negation(b)
-    return bool(left and right) and len(left & right) / len(left | right) >= 0.6
-
-
-def content_sequence(text: str) -> tuple[str, ...]:
-    """A text's content words in order: equal sequences say the same thing in the same way."""
-    return tuple(_content(_TOKEN.findall(_normalise(text))))
-
-
-def other_party(old: str, new: str) -> bool:
-    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
-    a = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(old))}
-    b = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(new))}
-    return bool((a ^ b) & PARTY_WORDS)
-
-
-def entities(text: str) -> frozenset[str]:
-    """Names and numbers a fact mentions: facts that differ in them are about different things."""
-    tokens = _TOKEN.findall(_normalise(text))
-    return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
 
 
 __all__ = [

@@ -1,0 +1,343 @@
+"""Comparing two readings of facts: the same, a refinement, an update, a contradiction, distinct.
+
+:func:`compare_claims` gives the verdict the merge (``reverie.extract.merge``) acts on; the
+text-level helpers (:func:`polarity_flip`, :func:`other_party`, :func:`entities`) are its
+fallback for facts the rules could not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.extract.claim_words import (
+    ANTONYM,
+    BE_FAMILY,
+    CURRENCIES,
+    ENDS,
+    HOLDING,
+    KINDS,
+    KNOWN,
+    LIGHT_VERBS,
+    MONTHS,
+    NUMBER_WORDS,
+    OPPOSITE,
+    PARTY_WORDS,
+    PERIODS,
+    QUANTITY_UNITS,
+    SWAP_VERBS,
+    VERBS,
+)
+from reverie.extract.claims_text import (
+    _TOKEN,
+    Claim,
+    Verdict,
+    _content,
+    _dates,
+    _is_year,
+    _lemma,
+    _names,
+    _normalise,
+    _numbers,
+)
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 1.0 if a == b else 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def _plain(words: frozenset[str]) -> frozenset[str]:
+    """The value's words without numbers, units and dates (what the value is *of*)."""
+    return frozenset(
+        w
+        for w in words
+        if not re.fullmatch(r"\d+\w*", w)
+        and w not in NUMBER_WORDS
+        and w not in QUANTITY_UNITS
+        and w not in MONTHS
+    )
+
+
+def compare_claims(old: Claim, new: Claim) -> Verdict:
+    """How ``new`` relates to ``old``: the same, a refinement, an update, a contradiction, distinct.
+
+    ``unsure`` when either fact could not be read: the caller decides by other evidence.
+    """
+    if not (old.parsed and new.parsed):
+        return "unsure"
+    if _swaps(old, new):
+        return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
+    if _named_alike(old, new) or _named_alike(new, old):
+        return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
+    if _owned_alike(old, new) or _owned_alike(new, old):
+        return "same"  # "User drives a Volvo" = "User's car is a Volvo"
+    if _renewed(old, new):
+        return "update"  # "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness"
+    if not _same_subject(old, new):
+        return "distinct"
+    # "now meets on Thursdays": a recurring time moved (a year would date another event)
+    moved = new.changed and old.predicate == new.predicate and not any(map(_is_year, old.dates | new.dates))
+    if old.dates and new.dates and old.dates != new.dates and not moved:
+        return "distinct"  # the same kind of event at another time: another event
+    ceased = old.ceased or new.ceased
+    same_verb = _verb(old.predicate) == _verb(new.predicate)
+    predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
+    antonyms = ANTONYM.get(old.predicate) == new.predicate
+    old_plain, new_plain = _plain(old.value), _plain(new.value)
+    if old.predicate in ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
+        return "update"  # "graduated from law school" ends "studies law"
+    if not predicate_match and not antonyms:
+        # "User takes sertraline" / "User's sertraline dose": the thing moved into the subject
+        moved_words = set(old.subject) ^ set(new.subject)
+        if new.changed and not new.negated and not old.negated:
+            # "has 8 engineers" -> "has grown to 12 engineers"
+            if same_verb or (old_plain & new_plain) or moved_words & (old_plain | new_plain):
+                return "update"  # "lives alone" -> "now lives with a roommate"
+            if old.predicate in BE_FAMILY and (new.predicate in BE_FAMILY or old.value & new.value):
+                return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
+        if old.predicate in BE_FAMILY and new.predicate in BE_FAMILY and not (old.negated or new.negated):
+            if any(_opposite(word, new.value) for word in old.value):
+                return "contradiction"  # "is religious" -> "is an atheist"
+        if old.predicate in KNOWN and new.predicate in KNOWN:
+            return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
+        if moved_words and old.numbers and old.numbers == new.numbers and not (old.negated or new.negated):
+            return "same"  # "User's rent is 1200" = "User pays 1200 in rent": the amount decides
+        if _two_doings(old, new):
+            return (
+                "distinct"  # "collects vinyl records" / "sells vinyl records": meaning is too close to tell
+            )
+        return "unsure"  # same subject, other words for the predicate: meaning decides
+    negated_differs = (old.negated != new.negated) != antonyms
+    if negated_differs:
+        if ceased and not (old_plain & new_plain) and old.predicate != new.predicate:
+            # "quit smoking" (predicate open, no value) against "smokes": the verb is the value
+            if _lemma_set(old) & _lemma_set(new):
+                return "contradiction"
+            return "distinct"
+        if not old_plain or not new_plain or _overlap(old_plain, new_plain) >= 0.5:
+            return "contradiction"
+        negative, positive = (old, new) if old.negated else (new, old)
+        if _plain(negative.value) <= {KINDS.get(w) for w in _plain(positive.value)}:
+            return "contradiction"  # "has no siblings" -> "has a younger brother"
+        return "distinct"
+    if ceased and old.predicate != new.predicate:
+        return "distinct"
+    if old.value == new.value and old.numbers == new.numbers:
+        if (old.ranked or new.ranked) and old.order != new.order:
+            return "contradiction"  # "prefers tea to coffee" -> "prefers coffee to tea"
+        return "same"
+    if old_plain == new_plain and old.numbers == new.numbers and old.numbers and _units_agree(old, new):
+        return "same"  # "85000 a year" = "85000 dollars": each names another unit of one amount
+    if old.dates != new.dates and old.dates and new.dates and not old.single and not moved:
+        return "distinct"  # the same kind of event at another time: another event
+    if old_plain == new_plain and old.numbers != new.numbers:
+        return "update"  # the same thing in another quantity ("two cups" -> "three cups")
+    if _requantified(old, new, old_plain, new_plain):
+        return "update"  # "sleeps 7 hours" -> "sleeps 5 hours since the baby arrived"
+    if new.changed and not old.negated:
+        return "update"  # "meets on Thursdays" -> "now meets on Tuesdays"
+    if any(_opposite(word, new.value) for word in old.value - new.value):
+        return "contradiction"  # "is shy" -> "is outgoing"
+    if old.single:
+        if new.value and old.value and (new.value > old.value) and new.numbers >= old.numbers:
+            return "refines"
+        if new.value and new.value < old.value and new.numbers <= old.numbers:
+            return "same"
+        return "update"
+    if new.value > old.value and new.numbers >= old.numbers and old.dates <= new.dates:
+        return "refines"  # "has a cat" -> "has a cat named Tofu": the newer says more
+    if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
+        return "same"  # the newer says less: nothing new
+    return "distinct"
+
+
+def _two_doings(old: Claim, new: Claim) -> bool:
+    """Whether the facts do two different known things to the same object.
+
+    Their sentence vectors lie close ("User grows tomatoes" / "User eats tomatoes"), so meaning
+    cannot merge them; two verbs that mean the same are folded by the synonyms first.
+    """
+    verbs = {_verb(old.predicate), _verb(new.predicate)}
+    return (
+        len(verbs) == 2
+        and verbs <= VERBS - LIGHT_VERBS
+        and not (old.changed or new.changed or old.negated or new.negated)
+    )
+
+
+def _requantified(old: Claim, new: Claim, old_plain: frozenset[str], new_plain: frozenset[str]) -> bool:
+    """The same predicate and unit with another number, one value adding words to the other."""
+    if old.predicate != new.predicate or not old.numbers or not new.numbers or old.numbers & new.numbers:
+        return False
+    return bool(old.value & new.value & QUANTITY_UNITS) and (old_plain <= new_plain or new_plain <= old_plain)
+
+
+def _units_agree(old: Claim, new: Claim) -> bool:
+    """Whether the words the two values do not share are units that do not conflict.
+
+    "a year" and "dollars" say different things about one amount; "km" and "miles", or "a
+    week" and "a month", would be two amounts.
+    """
+    differ = old.value ^ new.value
+    if not differ <= PERIODS | CURRENCIES:
+        return False
+    return all(len(family & old.value) + len(family & new.value) <= 1 for family in (PERIODS, CURRENCIES))
+
+
+def _swaps(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` swaps out what ``old`` says its subject has ("replaced the Dell with a MacBook").
+
+    The new fact's subject owns the old one's ("User" and "User's laptop", not "User's sister"),
+    and its value names the old value, the old subject's attribute ("switched car insurance to
+    Admiral") or the old verb as a noun ("banks with Wells Fargo" -> "switched banks to Ally").
+    """
+    if _verb(new.predicate) not in SWAP_VERBS or new.negated or old.negated:
+        return False
+    owner, owned = set(new.subject), set(old.subject)
+    extra = owned - owner
+    if not owner <= owned:
+        return False
+    if extra and extra <= new.value:
+        return True  # "User's dentist is Dr. Patel" -> "User switched dentists to Dr. Kim"
+    if extra & PARTY_WORDS or extra & old.subject_names:
+        return False
+    named = _plain(old.value) & new.value
+    return bool(named or (extra and extra <= new.value) or _verb(old.predicate) in new.value)
+
+
+def _named_alike(has: Claim, named: Claim) -> bool:
+    """ "User has a dog named Biscuit" and "User's dog is called Biscuit": the thing moved to the subject."""
+    if has.predicate != "have" or named.predicate not in ("be_attr", "name") or has.negated or named.negated:
+        return False
+    extra = set(named.subject) - set(has.subject)
+    if len(extra) != 1 or not set(has.subject) < set(named.subject) or not extra <= has.value:
+        return False
+    return bool(named.value) and has.value - extra - {"named", "called"} == named.value
+
+
+def _owned_alike(one: Claim, other: Claim) -> bool:
+    """ "User drives a Volvo" and "User's car is a Volvo": what the subject has, said of the thing."""
+    moved = _moved_to_subject(one, other)
+    return bool(moved and one.predicate in HOLDING and other.value and one.value - moved == other.value)
+
+
+def _renewed(old: Claim, new: Claim) -> bool:
+    """ "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness": a new one of the thing."""
+    return bool(_moved_to_subject(new, old)) and old.subject[-1] in new.fresh
+
+
+def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:
+    """The words of ``one``'s value that ``other`` says its subject with ("car" in "User's car is a
+    Volvo" against "User drives a Volvo car"), or nothing when the two are not so related."""
+    if (
+        other.predicate not in ("be_attr", "be_a")
+        or one.negated
+        or other.negated
+        or one.predicate in BE_FAMILY
+    ):
+        return frozenset()
+    extra = frozenset(other.subject) - set(one.subject)
+    if not extra or not set(one.subject) < set(other.subject) or extra & other.subject_names:
+        return frozenset()
+    thing = other.subject[-1]
+    if thing in PARTY_WORDS and KINDS.get(thing) != "pet":
+        return frozenset()  # "User's sister is a nurse" says nothing of what User has
+    return extra if extra <= one.value | {thing} else frozenset()
+
+
+def _opposite(word: str, others: frozenset[str]) -> bool:
+    """Whether ``others`` holds the opposite of ``word`` ("shy"/"outgoing", "productive"/"unproductive")."""
+    if OPPOSITE.get(word, frozenset()) & others:
+        return True
+    return any(
+        other == prefix + word or word == prefix + other
+        for other in others
+        for prefix in ("un", "in", "im", "ir", "il", "dis", "non")
+    )
+
+
+def _verb(predicate: str) -> str:
+    return predicate.split("_", 1)[0]
+
+
+def _lemma_set(claim: Claim) -> set[str]:
+    """The fact's words as verbs ("teacher" -> "teach"), with its predicate's verb."""
+    found = {claim.predicate, _verb(claim.predicate)}
+    for word in claim.words:
+        found.add(_lemma(word))
+        for suffix in ("er", "or", "r"):
+            stem = word[: -len(suffix)]
+            if word.endswith(suffix) and (stem in VERBS or stem[:-1] in VERBS and stem[-1:] == stem[-2:-1]):
+                found.add(stem if stem in VERBS else stem[:-1])
+    return found
+
+
+_MEASURES = frozenset(
+    "dose dosage amount price cost rent fee budget limit size weight height balance total level payment "
+    "bill".split()
+)
+
+
+def _same_subject(old: Claim, new: Claim) -> bool:
+    if set(old.subject) == set(new.subject):
+        return True
+    # "User's sister" against "User's sister Maria": the same only if no other name differs.
+    a, b = set(old.subject), set(new.subject)
+    if (a < b or b < a) and not (old.subject_names and new.subject_names):
+        extra = (b - a) | (a - b)
+        if extra <= (old.subject_names | new.subject_names):
+            return True
+        # "User's phone is a Pixel 8" and "User uses a Pixel 8 phone": the thing moved from the
+        # subject to the object. Not for people or pets ("User plays tennis with his sister").
+        shorter = new if len(b) < len(a) else old
+        # "User's sertraline dose was increased" and "User takes sertraline": a measure of it.
+        return (
+            not (extra & PARTY_WORDS)
+            and (extra <= shorter.value or bool(extra - _MEASURES) and extra - _MEASURES <= shorter.value)
+            and not (extra & shorter.subject_names)
+        )
+    return False
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no longer|anymore|stopped|quit|no)\b")
+
+
+def _without_negation(text: str) -> frozenset[str]:
+    return frozenset(_content(_TOKEN.findall(_NEGATION.sub(" ", text))))
+
+
+def polarity_flip(old: str, new: str) -> bool:
+    """Whether two texts differ by a negation and little else (for facts that cannot be read)."""
+    a, b = _normalise(old), _normalise(new)
+    if bool(_NEGATION.search(a)) == bool(_NEGATION.search(b)):
+        return False
+    left, right = _without_negation(a), _without_negation(b)
+    return bool(left and right) and len(left & right) / len(left | right) >= 0.6
+
+
+def content_sequence(text: str) -> tuple[str, ...]:
+    """A text's content words in order: equal sequences say the same thing in the same way."""
+    return tuple(_content(_TOKEN.findall(_normalise(text))))
+
+
+def other_party(old: str, new: str) -> bool:
+    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
+    a = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(old))}
+    b = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(new))}
+    return bool((a ^ b) & PARTY_WORDS)
+
+
+def entities(text: str) -> frozenset[str]:
+    """Names and numbers a fact mentions: facts that differ in them are about different things."""
+    tokens = _TOKEN.findall(_normalise(text))
+    return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
+
+
+__all__ = [
+    "compare_claims",
+    "content_sequence",
+    "entities",
+    "other_party",
+    "polarity_flip",
+]

@@ -1,0 +1,248 @@
+"""Reading the words of a fact: normal spelling, tokens, verb lemmas, nouns, names, numbers, dates.
+
+The token-level half of reading a fact (``reverie.extract.claims`` reads the sentence with
+it, ``reverie.extract.claims_compare`` compares two readings), and the :class:`Claim` both share.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reverie.extract.claim_words import (
+    AUX,
+    DETERMINERS,
+    HEDGES,
+    IRREGULAR,
+    MONTHS,
+    NOT_GUESSED,
+    NOUN_SYNONYMS,
+    NUMBER_WORDS,
+    PERIODS_OF_YEAR,
+    PREPOSITIONS,
+    RELATIVES_PLURAL,
+    SINGLE,
+    TITLES,
+    VERBS,
+)
+from reverie.text import STOPWORDS, fold, number_words_as_digits
+
+Verdict = Literal["same", "refines", "update", "contradiction", "distinct", "unsure"]
+
+_CONTRACTIONS = [
+    (re.compile(r"\bcan't\b"), "can not"),
+    (re.compile(r"\bcannot\b"), "can not"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\bain't\b"), "is not"),
+    (re.compile(r"(\w)n't\b"), r"\1 not"),
+    (re.compile(r"(\w)'re\b"), r"\1 are"),
+    (re.compile(r"(\w)'ve\b"), r"\1 have"),
+    (re.compile(r"(\w)'ll\b"), r"\1 will"),
+    (re.compile(r"(\w)'d\b"), r"\1 would"),
+]
+_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)+(?:'s)?|[a-z0-9]+(?:[.:][0-9]+)*(?:'s)?|'s")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One fact read as subject, predicate, value and polarity; ``parsed`` is False if unread."""
+
+    text: str
+    parsed: bool
+    subject: tuple[str, ...] = ()
+    subject_names: frozenset[str] = frozenset()
+    predicate: str = ""
+    value: frozenset[str] = frozenset()
+    numbers: frozenset[str] = frozenset()
+    dates: frozenset[str] = frozenset()
+    negated: bool = False
+    ceased: bool = False  # "stopped / quit / gave up": the predicate is open, the value decides
+    changed: bool = False  # "now", "changed to", "moved to": announces a new state
+    ranked: bool = False  # the value orders its words ("prefers tea to coffee")
+    order: tuple[str, ...] = ()  # the value's content words in their order
+    words: frozenset[str] = field(default=frozenset())
+    fresh: frozenset[str] = frozenset()  # nouns the value calls new ("joined a new gym")
+
+    @property
+    def single(self) -> bool:
+        """Whether the predicate has one current value per subject."""
+        return self.predicate in SINGLE
+
+    @property
+    def key(self) -> str | None:
+        """A normalized key for a single-valued attribute ("cousin_hugo.live_in"), else None."""
+        if not self.parsed or not self.single or self.negated or self.ceased:
+            return None
+        owner = "_".join(w for w in self.subject if w != "user") or "user"
+        return f"{owner}.{self.predicate}"
+
+
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\b\.?|p\.?m\b\.?)")
+
+
+def _clock(match: re.Match[str]) -> str:
+    hour, minutes = int(match.group(1)) % 12, match.group(2) or "00"
+    return f"{hour + 12 if match.group(3).startswith('p') else hour:02d}:{minutes}"
+
+
+def _normalise(text: str) -> str:
+    out = fold(text).replace("\u2019", "'")
+    for pattern, repl in _CONTRACTIONS:
+        out = pattern.sub(repl, out)
+    # One spelling per number: "1,100" = "1100", "85k" = "85000", "11 p.m." = "23:00", "twenty" = "20".
+    out = re.sub(r"(?<=\d),(?=\d{3}\b)", "", out)
+    out = re.sub(r"\b(\d+)k\b", lambda m: m.group(1) + "000", out)
+    out = _CLOCK.sub(_clock, out)
+    out = re.sub(r"\b(\d):(\d{2})\b", r"0\1:\2", out)
+    out = number_words_as_digits(out)
+    out = re.sub(r"\bno more\b", "no longer", out)
+    out = re.sub(r"\b(?:birth ?date|date of birth)\b", "birthday", out)
+    out = re.sub(r"\b(?:birth ?place|place of birth)\b", "birthplace", out)
+    out = re.sub(r"\b(?:birth ?year|year of birth)\b", "birthyear", out)
+    out = re.sub(r"\b(?:these days|nowadays|at the moment|right now|at present)\b", "now", out)
+    out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
+    return out
+
+
+def _lemma(word: str) -> str:
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    for suffix, repl in (
+        ("ied", "ie"),
+        ("ies", "ie"),
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ying", "y"),
+        ("ying", "ie"),
+    ):
+        if word.endswith(suffix) and len(word) > len(suffix) + 1 and word[: -len(suffix)] + repl in VERBS:
+            return word[: -len(suffix)] + repl
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            for candidate in (
+                stem,
+                stem + "e",
+                stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem,
+            ):
+                if candidate in VERBS:
+                    return candidate
+    return word
+
+
+def _is_verb(token: str, previous: str | None) -> bool:
+    if token in AUX or token in IRREGULAR:
+        return token not in ("read",) or previous is not None
+    lemma = _lemma(token)
+    if token.endswith("ing"):  # "blood pressure reading", "running shoes": a noun until "is running"
+        return False
+    if lemma == token:  # a base form: a verb only after a plural subject ("parents live")
+        return token in VERBS and previous is not None and (previous in RELATIVES_PLURAL or previous == "and")
+    return lemma in VERBS
+
+
+def _guessed_verb(token: str, following: str | None) -> str | None:
+    """The base form of a verb not in the list, from its shape: "-s" followed by a preposition.
+
+    "The user's tortoise hibernates in the garage": a third-person verb reads as such only when
+    a preposition follows, which a plural noun rarely has ("User's glasses" is followed by a verb).
+    """
+    if following not in PREPOSITIONS or len(token) < 5 or not token.endswith("s"):
+        return None
+    if token.endswith(("ss", "us", "is", "'s")) or token in STOPWORDS or token in NOT_GUESSED:
+        return None
+    if token.endswith("ies"):
+        return token[:-3] + "y"
+    if token.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return token[:-2]
+    return token[:-1]
+
+
+def _at(tokens: list[str], i: int) -> str | None:
+    return tokens[i] if i < len(tokens) else None
+
+
+def _numeric(token: str) -> bool:
+    return bool(re.fullmatch(r"\d[\d.:,]*\w*", token)) or token in NUMBER_WORDS
+
+
+def _strip(words: list[str], leading: frozenset[str]) -> list[str]:
+    """``words`` without the leading ones in ``leading``."""
+    i = 0
+    while i < len(words) and words[i] in leading:
+        i += 1
+    return words[i:]
+
+
+def _is_participle(word: str) -> bool:
+    return (word.endswith("ed") or word in IRREGULAR) and _lemma(word) in VERBS | {"get", "go"}
+
+
+_TITLE_DOT = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St)\.")
+
+
+def _names(original: str) -> set[str]:
+    """Capitalised words past the first that are not 'User' (proper names, brands, places)."""
+    found = set()
+    first = re.match(r"^([A-Z][\w-]*),", original.strip())  # "Maria, the user's sister, ..."
+    if first and fold(first.group(1)) not in STOPWORDS:
+        found.add(fold(first.group(1)))
+    untitled = _TITLE_DOT.sub(r"\1", original.strip())  # "Dr. Chen": no sentence ends there
+    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", untitled):
+        word = fold(match.group(1))
+        if word not in ("user", "i") and word not in STOPWORDS and word not in MONTHS:
+            found.add(word.removesuffix("'s"))
+    return found
+
+
+def _content(tokens: list[str]) -> list[str]:
+    return [
+        _noun(t.removesuffix("'s"))
+        for t in tokens
+        if t not in STOPWORDS
+        and t not in DETERMINERS
+        and t not in HEDGES
+        and t not in TITLES
+        and t != "'s"
+        and t not in ("anymore", "longer")
+    ]
+
+
+def _noun(word: str) -> str:
+    """One spelling per noun: synonyms folded, plural -s dropped ("tattoos" = "tattoo")."""
+    word = NOUN_SYNONYMS.get(word, word)
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and not word.isdigit():
+        word = word[:-1]
+    return NOUN_SYNONYMS.get(word, word)
+
+
+def _numbers(tokens: list[str]) -> frozenset[str]:
+    found = set()
+    for i, token in enumerate(tokens):
+        if token in MONTHS:
+            continue
+        if re.fullmatch(r"\d+(?:[.:]\d+)*", token) and not _is_year(token):
+            found.add(token)
+        elif token in NUMBER_WORDS:
+            found.add(token)
+        elif re.fullmatch(r"\d+(?:am|pm|k|kg|km|st|nd|rd|th)", token):
+            found.add(token)
+        _ = i
+    return frozenset(found)
+
+
+def _is_year(token: str) -> bool:
+    return len(token) == 4 and token.isdigit() and token[:2] in ("19", "20")
+
+
+def _dates(tokens: list[str]) -> frozenset[str]:
+    tokens = [t[:-1] if t.endswith(("days", "ends")) else t for t in tokens]  # "on tuesdays", "weekends"
+    found = {t for t in tokens if _is_year(t) or t in MONTHS or t in PERIODS_OF_YEAR}
+    for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
+        if token in MONTHS:
+            for near in tokens[max(0, i - 2) : i] + tokens[i + 1 : i + 2]:
+                day = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", near)
+                if day and 1 <= int(day.group(1)) <= 31:
+                    found.add(f"{int(day.group(1))} {token}")
+    return frozenset(found)
