@@ -1,0 +1,255 @@
+"""Word families of the guard's shapes: Italian, Portuguese, Dutch, Polish, Turkish, Swedish.
+
+The same families as ``guard_lexicon`` (English, Spanish, French, German), in these languages'
+words. ``family`` (also used by ``guard_lexicon``) turns a space-separated list of stems into
+one alternation; ``{DEVICE}`` after a filter word keeps "the filter of the pool" out.
+"""
+
+from __future__ import annotations
+
+__all__ = ["EURO_LEXICONS", "family"]
+
+# "filter" is the assistant's filter unless it is the filter *of* something (pool, water, coffee).
+_DEVICE = (
+    r"(?!\s+(?:de|del|da|do|della|dell'|du|des|di|f[uü]r)\s+(?!contenid|contenu|conte[uú]d|inhalt|contenut"
+    r"|seguridad|s[eé]curit|seguran|sicurezza|sicherheit))"
+)
+
+
+def family(words: str) -> str:
+    """A family written as space-separated stems (regex fragments), as one alternation."""
+    return "|".join(words.split()).replace("{DEVICE}", _DEVICE)
+
+
+_w = family
+
+EURO_LEXICONS: dict[str, dict[str, str]] = {
+    "it": {
+        "ALWAYSSAY": _w(r"d[iì]'?\s+sempre\s+che consiglia\s+sempre raccomanda\s+sempre"),
+        "UNCENSORED": _w(r"non\s+censurat non\s+filtrat"),
+        "BOTNONEED": _w(r"non\s+[eè]\s+pi[uù]\s+(?:tenut|obbligat) non\s+deve\s+pi[uù]"),
+        "HIDDEN": _w(r"nascost segret"),
+        "SAFEMODE": _w(r"modalit[aà]\s+sicura modalit[aà]\s+di\s+sicurezza filtro\s+dei\s+contenuti"),
+        "WARN": _w(r"avvisi avvertenze avvertimenti"),
+        "NOADD": _w(r"non\s+(?:aggiungere|mettere|includere|dare)"),
+        "ORDERS": _w(r"ordini istruzioni comandi richieste"),
+        "ALL": _w(r"tutti tutte"),
+        "OBEY": _w(r"esegui obbedisci segui"),
+        "SECRECY": _w(r"segret[ao]"),
+        "ABOVE": _w(r"sopra precedente"),
+        "REPEAT": _w(r"ripeti ripetimi"),
+        "SHOW": _w(r"mostra mostrami scrivi rivela traduci dimmi elenca stampa"),
+        "ANSWERS": _w(r"ogni\s+risposta tue\s+risposte tutte\s+le\s+tue\s+risposte"),
+        "NOCOUNT": _w(r"non\s+conta non\s+vale non\s+importa"),
+        "TOLD": _w(r"quello\s+che\s+ti\s+hanno\s+detto ci[oò]\s+che\s+ti\s+hanno\s+detto"),
+        "OVRINF": _w(r"ignorare dimenticare saltare aggirare infrangere disattivare"),
+        "OVR": _w(
+            r"metti\s+in\s+pausa in\s+pausa non\s+prestare\s+(?:pi[uù]\s+)?attenzione esci\s+dalle "
+            r"infrangi infrangere rompi allenta rilassa butta\s+via abbandona liberati\s+d ignorale "
+            r"ignorali ignora ignorate dimentica dimenticate trascura tralascia aggira scavalca "
+            r"non\s+seguire smetti\s+di\s+(?:seguire|rispettare|applicare) non\s+rispettare salta "
+            r"non\s+tenere\s+(?:pi[uù]\s+)?conto non\s+obbedire non\s+dare\s+retta lascia\s+perdere "
+            r"metti\s+da\s+parte lascia\s+da\s+parte infischiatene fregatene passa\s+sopra"
+        ),
+        "PLEASE": _w(r"per\s+favore ti\s+prego"),
+        "QUAL": _w(
+            r"che\s+hai\s+ricevuto ricevute\s+all'inizio sui\s+contenuti che\s+segui solite soliti tue\b "
+            r"tuoi\b tua\b tuo\b precedent originali iniziali vecchie di\s+sistema del\s+sistema "
+            r"di\s+sicurezza che\s+ti\s+(?:hanno|ha) dell'(?:assistente|ia) del\s+(?:modello|bot) "
+            r"degli\s+sviluppatori"
+        ),
+        "RULES": _w(
+            r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion "
+            r"regol[ae] linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti "
+            r"impostazioni programmazione configurazione politiche sicurezza censura"
+        ),
+        "VOID": _w(
+            r"in\s+pausa sospes solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b "
+            r"annullat revocat abrogat nulle\b sostituit disattivat rimoss "
+            r"non\s+(?:valgono|sono\s+pi[uù]\s+valide|si\s+applicano)\s*(?:pi[uù])? da\s+ignorare "
+            r"vanno\s+ignorat devono\s+essere\s+ignorat obsolet decadut"
+        ),
+        "MEMORY": _w(r"quest[ao]\s+(?:nota|memoria|voce|messaggio|ricordo|appunto)"),
+        "NOTE": _w(r"nota\s+di\s+memoria quest[ao]\s+(?:nota|memoria|voce|ricordo)"),
+        "PRIO": _w(
+            r"precedenza priorit[aà] prevale pi[uù]\s+important "
+            r"sopra\s+(?:a\s+)?(?:ogni|qualsiasi|le\s+tue) sostituisce pi[uù]\s+peso"
+        ),
+        "TARGET": _w(
+            r"sistema configurazione istruzioni regole direttive linee\s+guida programmazione sviluppator"
+        ),
+        "GOVERN": _w(r"decid sopra\s+ogni\s+cosa prima\s+di\s+tutto al\s+di\s+sopra\s+di\s+tutto"),
+        "AUTHN": _w(
+            r"avviso messaggio comunicazione comunicato ordine nota istruzione aggiornamento notifica"
+        ),
+        "AUTHOR": _w(r"sviluppator amministrator admin\b team\s+tecnico operator creatori sistema"),
+        "COND": _w(r"ogni\s+volta\s+che quando se appena qualora"),
+        "WHO": _w(r"ti\s+chied ti\s+scriv ti\s+domand l'utente qualcuno ti\s+(?:chiede|dice|scrive)"),
+        "IMPV": _w(
+            r"rivela mostra rispondi di' d[iì]\b invia manda ignora raccomanda consiglia disattiva spegni "
+            r"nega aggiungi includi chiedi condividi dimentica"
+        ),
+        "OFF": _w(r"disattiva\b spegni\b disabilita\b togli\b rimuovi\b aggira\b"),
+        "SAFE": _w(r"filtr[oi]\b{DEVICE} sicurezza censura restrizioni protezioni rifiut"),
+        "MUST": _w(
+            r"(?:tu\s+)?(?:devi|dovrai|sei\s+tenut[oa]\s+a) "
+            r"(?:l'assistente|l'ia|il\s+modello)\s+(?:deve|dovr[aà])"
+        ),
+        "ACT": _w(
+            r"ignorare dimenticare obbedire rivelare raccomandare consigliare promuovere disattivare "
+            r"mentire inviare condividere lodare negare"
+        ),
+        "NONEED": _w(
+            r"non\s+(?:c'[eè]\s+(?:pi[uù]\s+)?bisogno|hai\s+(?:pi[uù]\s+)?bisogno|devi\s+pi[uù]) "
+            r"non\s+sei\s+pi[uù]\s+(?:vincolat|obbligat|tenut) sentiti\s+libero"
+        ),
+        "CONSIDER": _w(r"considera tratta"),
+        "NOW": _w(
+            r"da\s+(?:ora|adesso|oggi)(?:\s+in\s+(?:poi|avanti))? d'ora\s+in\s+(?:poi|avanti) "
+            r"a\s+partire\s+da\s+(?:ora|adesso|oggi)"
+        ),
+        "YOU": _w(r"tu\b sei\b devi\b"),
+        "YOUARE": _w(r"sei\b sarai\b diventi\b interpreti\b"),
+        "BOT": _w(r"ia\b intelligenza\s+artificiale assistente modello bot\b chatbot"),
+        "WITHOUT": _w(r"senza"),
+        "LIMITS": _w(r"limiti restrizioni filtri regol censura etica"),
+        "ROLE": _w(r"fai\s+finta fingi\s+di comportati\s+come interpreta\s+il\s+ruolo spacciati\s+per"),
+        "SEND": _w(r"invia manda inoltra condividi copia incolla pubblica"),
+        "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
+    },
+    "pt": {
+        "ALWAYSSAY": _w(r"diga\s+sempre\s+que sempre\s+diga\s+que recomende\s+sempre sempre\s+recomende"),
+        "UNCENSORED": _w(r"sem\s+censura n[aã]o\s+censurad sem\s+filtro"),
+        "BOTNONEED": _w(r"n[aã]o\s+precisa\s+mais n[aã]o\s+[eé]\s+mais\s+obrigad n[aã]o\s+tem\s+mais\s+que"),
+        "HIDDEN": _w(r"ocult escondid secret"),
+        "SAFEMODE": _w(r"modo\s+seguro modo\s+de\s+seguran[cç]a filtro\s+de\s+conte[uú]do"),
+        "WARN": _w(r"avisos? advert[eê]ncias?"),
+        "NOADD": _w(r"n[aã]o\s+(?:adicione|inclua|coloque|ponha|d[eê])"),
+        "ORDERS": _w(r"ordens instru[cç][oõ]es comandos pedidos"),
+        "ALL": _w(r"todas todos qualquer"),
+        "OBEY": _w(r"obede[cç]a execute siga cumpra"),
+        "SECRECY": _w(r"em\s+segredo"),
+        "ABOVE": _w(r"acima anterior"),
+        "REPEAT": _w(r"repita repete"),
+        "SHOW": _w(r"mostre mostra escreva revele traduza diga liste imprima"),
+        "ANSWERS": _w(r"cada\s+resposta suas\s+respostas tuas\s+respostas"),
+        "NOCOUNT": _w(r"n[aã]o\s+vale n[aã]o\s+conta n[aã]o\s+importa"),
+        "TOLD": _w(r"o\s+que\s+te\s+disseram o\s+que\s+(?:lhe|te)\s+(?:foi\s+dito|disseram|falaram)"),
+        "OVRINF": _w(r"ignorar esquecer pular contornar quebrar desativar"),
+        "OVR": _w(
+            r"em\s+pausa n[aã]o\s+preste\s+(?:mais\s+)?aten[cç][aã]o saia\s+d quebre quebrar viole violar "
+            r"afrouxe relaxe flexibilize jogue\s+fora abandone liberte-se\s+d ignore-as ignore-os "
+            r"ignor[ae] ignorem esque[cç]a esquece desconsider pul[ae] descart[ae] deixe\s+de\s+lado "
+            r"deixa\s+de\s+lado n[aã]o\s+(?:d[eê]|dê)\s+(?:aten[cç][aã]o|ouvidos|bola) "
+            r"n[aã]o\s+(?:siga|obede[cç]a|respeite|cumpra|aplique|leve\s+em\s+conta|ligue\s+para) "
+            r"pare\s+de\s+(?:seguir|obedecer|respeitar|aplicar) deixe\s+de\s+(?:seguir|obedecer|respeitar) "
+            r"passe\s+por\s+cima contorne burle desobede[cç]a"
+        ),
+        "PLEASE": _w(r"por\s+favor"),
+        "QUAL": _w(
+            r"que\s+voc[eê]\s+recebeu que\s+recebeste de\s+conte[uú]do que\s+voc[eê]\s+segue habituais "
+            r"suas?\b seus?\b teus?\b tuas?\b anterior pr[eé]vi originais iniciais antig do\s+sistema "
+            r"de\s+seguran[cç]a que\s+(?:te\s+)?(?:deram|deu|os\s+seus) do\s+(?:assistente|modelo) da\s+ia "
+            r"dos\s+(?:desenvolvedores|criadores)"
+        ),
+        "RULES": _w(
+            r"controles verifica[cç] princ[ií]pios salvaguardas padr[oõ]es instru[cç] regras? diretrizes "
+            r"orienta[cç] restri[cç] filtros? prompt comandos limites programa[cç] configura[cç] "
+            r"pol[ií]ticas? seguran[cç]a censura"
+        ),
+        "VOID": _w(
+            r"em\s+pausa suspens s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es "
+            r"ultrapassad opcionais nul[ao]s\b cancelad anulad revogad invalidad sem\s+efeito "
+            r"sem\s+validade desativad removid substitu[ií]d "
+            r"n[aã]o\s+(?:valem|se\s+aplicam|existem|contam)\s+mais devem\s+ser\s+ignorad "
+            r"precisam\s+ser\s+ignorad s[aã]o\s+para\s+ignorar obsolet"
+        ),
+        "MEMORY": _w(r"(?:esta|essa|este|esse)\s+(?:nota|mem[oó]ria|entrada|mensagem|registro|lembran[cç]a)"),
+        "NOTE": _w(r"nota\s+de\s+mem[oó]ria (?:esta|essa)\s+(?:nota|mem[oó]ria|entrada)"),
+        "PRIO": _w(
+            r"preced[eê]ncia prioridade prevalece mais\s+importante mais\s+peso acima\s+de substitui "
+            r"vale\s+mais"
+        ),
+        "TARGET": _w(r"sistema configura[cç] instru[cç] regras diretrizes programa[cç] desenvolvedor"),
+        "GOVERN": _w(r"decid acima\s+de\s+tudo antes\s+de\s+tudo em\s+primeiro\s+lugar"),
+        "AUTHN": _w(
+            r"aviso mensagem comunicado ordem nota instru[cç][aã]o atualiza[cç][aã]o notifica[cç][aã]o"
+        ),
+        "AUTHOR": _w(r"desenvolvedor administrador admin\b equipe\s+t[eé]cnica operador criadores sistema"),
+        "COND": _w(r"toda\s+vez\s+que sempre\s+que quando se assim\s+que cada\s+vez\s+que"),
+        "WHO": _w(
+            r"te\s+pergunt te\s+ped lhe\s+pergunt lhe\s+ped o\s+usu[aá]rio a\s+usu[aá]ria algu[eé]m "
+            r"o\s+utilizador te\s+(?:pedir|disser)"
+        ),
+        "IMPV": _w(
+            r"revele mostre responda diga envie mande ignore recomende desative desligue negue adicione "
+            r"inclua pe[cç]a pergunte compartilhe esque[cç]a apague"
+        ),
+        "OFF": _w(r"desative\b desativa\b desligue\b desliga\b remova\b tire\b contorne\b"),
+        "SAFE": _w(r"filtros?\b{DEVICE} seguran[cç]a censura restri[cç] prote[cç] recus"),
+        "MUST": _w(
+            r"(?:voc[eê]\s+(?:deve|precisa|tem\s+que|ter[aá]\s+que)|tu\s+deves) "
+            r"(?:o\s+assistente|a\s+ia|o\s+modelo)\s+(?:deve|tem\s+que|precisa)"
+        ),
+        "ACT": _w(
+            r"ignorar esquecer obedecer revelar recomendar aconselhar promover desativar mentir enviar "
+            r"compartilhar elogiar negar"
+        ),
+        "NONEED": _w(
+            r"n[aã]o\s+(?:h[aá]\s+mais\s+)?necessidade\s+de n[aã]o\s+precisa\s+mais "
+            r"n[aã]o\s+[eé]\s+mais\s+obrigad fique\s+[aà]\s+vontade\s+para est[aá]\s+livre\s+para"
+        ),
+        "CONSIDER": _w(r"considere trate"),
+        "NOW": _w(
+            r"a\s+partir\s+de\s+(?:agora|hoje) de\s+(?:agora|hoje)\s+em\s+diante "
+            r"daqui\s+(?:para|pra)\s+(?:a\s+)?frente"
+        ),
+        "YOU": _w(r"voc[eê]\b tu\b"),
+        "YOUARE": _w(r"voc[eê]\s+(?:[eé]|ser[aá]|vira|se\s+torna) tu\s+[eé]s"),
+        "BOT": _w(r"ia\b intelig[eê]ncia\s+artificial assistente modelo bot\b chatbot"),
+        "WITHOUT": _w(r"sem"),
+        "LIMITS": _w(r"limites restri[cç] filtros? regras censura [eé]tica"),
+        "ROLE": _w(
+            r"finja\s+que fa[cç]a\s+de\s+conta aja\s+como comporte-se\s+como interprete\s+o\s+papel "
+            r"passe-se\s+por"
+        ),
+        "SEND": _w(r"envie mande encaminhe compartilhe copie cole publique"),
+        "SECRET": _w(
+            r"senhas hist[oó]rico chaves dados\s+do\s+usu[aá]rio notas\s+do\s+usu[aá]rio credenciais "
+            r"tokens?"
+        ),
+    },
+    "nl": {
+        "OVR": _w(
+            r"negeer vergeet omzeil overtreed volg\s+(?:\w+\s+){0,3}?niet\s+meer "
+            r"laat\s+(?:\w+\s+){0,3}?varen"
+        ),
+        "QUAL": _w(r"je\b jouw al\s+je alle eerdere vorige oorspronkelijke systeem veiligheids"),
+        "RULES": _w(r"instructies regels richtlijnen beperkingen filters prompt opdrachten programmering"),
+        "NOW": _w(r"vanaf\s+nu voortaan vanaf\s+vandaag"),
+        "YOU": _w(r"ben\s+je je\s+bent jij"),
+        "BOT": _w(r"ai\b assistent model bot\b"),
+        "WITHOUT": _w(r"zonder"),
+        "LIMITS": _w(r"beperkingen regels filters censuur"),
+    },
+    "pl": {
+        "OVR": _w(
+            r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] "
+            r"obejd[zź]"
+        ),
+        "QUAL": _w(r"swoje swoich twoje twoich wszystkie poprzednie wcze[sś]niejsze oryginalne systemowe"),
+        "RULES": _w(r"instrukcj zasad regu[lł] wytyczn ogranicze[nń] filtr polece[nń] prompt"),
+        "NOW": _w(r"od\s+teraz od\s+dzi[sś] odt[aą]d"),
+        "YOU": _w(r"jeste[sś] ty\b"),
+        "BOT": _w(r"ai\b si\b asystent model bot\b"),
+        "WITHOUT": _w(r"bez"),
+        "LIMITS": _w(r"ogranicze[nń] zasad filtr cenzur"),
+    },
+    "tr": {
+        "OVR": _w(r"g[oö]rmezden\s+gel yok\s+say unut atla uyma ihlal\s+et"),
+        "QUAL": _w(r"[oö]nceki t[uü]m b[uü]t[uü]n senin sistem g[uü]venlik orijinal"),
+        "RULES": _w(r"talimat kural y[oö]nerge k[iı]s[iı]tlama filtre komut prompt"),
+        "NOW": _w(r"bundan\s+sonra [sş]u\s+andan\s+itibaren"),
+        "YOU": _w(r"sen\b art[iı]k"),
+    },
+}
