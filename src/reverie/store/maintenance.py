@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from reverie.store.base import DecayRates, PruneReport
 from reverie.store.dialect import Dialect, Row
@@ -149,6 +149,47 @@ class Maintenance:
             low_confidence=len(low), superseded=len(old), summaries=len(summaries), audit_trimmed=trimmed
         )
 
+    def prune_transcripts(self, now: float, *, before: float) -> int:
+        """Delete the turns older than ``before`` of conversations that consolidation is done with.
+
+        A conversation still open, queued, running or failed keeps every turn: nothing has been
+        learnt from it yet. One audit entry says how many turns of which conversations went
+        (never their text: keeping it there would defeat the retention).
+        """
+        with self.db.transaction():
+            found = self.db.rows(
+                "SELECT m.conversation_id, COUNT(*) AS turns FROM messages m"
+                " JOIN conversations c ON c.id = m.conversation_id"
+                " WHERE m.user_id = ? AND c.user_id = ? AND m.created_at < ?"
+                " AND c.consolidation_state IN ('done', 'skipped')"
+                " GROUP BY m.conversation_id ORDER BY m.conversation_id",
+                (self.user_id, self.user_id, before),
+            )
+            if not found:
+                return 0
+            conversations = [int(r["conversation_id"]) for r in found]
+            deleted = self.db.run_among(
+                "DELETE FROM messages WHERE user_id = ? AND created_at < ? AND {among}",
+                "conversation_id",
+                conversations,
+                (self.user_id, before),
+            )
+            detail = {"messages": deleted, "conversations": conversations, "before": before}
+            self.db.run(
+                "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    self.user_id,
+                    now,
+                    "prune",
+                    "messages",
+                    None,
+                    "transcripts older than the retention period",
+                    json.dumps(detail),
+                ),
+            )
+        return deleted
+
     def _audit(self, now: float, rows: list[Row], reason: str) -> list[tuple[Any, ...]]:
         return [
             (
@@ -166,4 +207,13 @@ class Maintenance:
         ]
 
 
-__all__ = ["Maintenance", "MaintenanceRuns"]
+@runtime_checkable
+class TranscriptRetention(Protocol):
+    """A user store that deletes old turns of consolidated conversations (both engines' do)."""
+
+    def prune_transcripts(self, now: float, *, before: float) -> int:
+        """Delete the turns older than ``before`` of consolidated conversations; how many went."""
+        ...
+
+
+__all__ = ["Maintenance", "MaintenanceRuns", "TranscriptRetention"]
