@@ -424,12 +424,15 @@ def test_per_exchange_extraction_runs_in_the_background(
     chat_settings.memory.extraction.auto_extract = True
     app = create_app(chat_settings, clock=clock)
     with TestClient(app, headers=auth_headers(chat_settings, "bob")) as client:
-        fake.script_chat(["Atlanta is lovely in spring."])
+        # The reply, then the extraction: with [memory.extraction] unset, the [llm] model extracts.
+        extracted = json.dumps([{"fact": "The user lives in Atlanta", "type": "personal"}])
+        fake.script_chat(["Atlanta is lovely in spring.", extracted])
         response = client.post(COMPLETIONS, json=_chat("I live in Atlanta"))
         assert response.status_code == 200
         app.state.memory.background.wait(10)
         facts = client.get("/api/v1/search", params={"q": "Atlanta"}).json()["facts"]
         assert facts and facts[0]["source"] == "inferred"
+        assert facts[0]["text"] == "The user lives in Atlanta"
 
 
 def test_no_upstream_model_is_a_clear_error(settings: Settings, clock: Clock) -> None:

@@ -12,7 +12,7 @@ from reverie import ConfigError, load_settings
 def test_defaults_follow_dawn(tmp_path: Path) -> None:
     s = load_settings(home=tmp_path, environ={})
     assert s.memory.context_budget_tokens == 800 and s.memory.session_timeout_minutes == 15
-    assert s.memory.extraction.provider == "none"
+    assert s.memory.extraction.provider == ""  # unset: the [llm] model, or rules without one (DAWN §3.2)
     d = s.memory.decay
     assert (d.hour, d.inferred_weekly, d.explicit_weekly, d.preference_weekly) == (2, 0.95, 0.98, 0.97)
     assert (d.inferred_floor, d.explicit_floor, d.preference_floor, d.prune_threshold) == (

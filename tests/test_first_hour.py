@@ -373,7 +373,7 @@ def test_startup_log_says_url_folder_config_models_and_llm(
     assert f"Data folder: {settings.home}" in said
     assert f"Config file: {settings.config_file} (not there yet: the defaults apply)" in said
     assert any(line.startswith("Embedder: ") for line in said)
-    assert any(line.startswith("Extractor: rules only") for line in said)
+    assert any(line.startswith("Extractor: rules (offline)") for line in said)
     llm = next(line for line in said if line.startswith("LLM: "))
     assert "none configured" in llm and "[llm]" in llm and str(settings.config_file) in llm
 

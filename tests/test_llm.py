@@ -399,8 +399,11 @@ def test_provider_none_means_no_model(tmp_path: Path) -> None:
     assert chat_model_from_settings(settings, "conversation") is None
     assert chat_model_from_settings(settings, "extraction") is None
     on = _settings(tmp_path, LLM__PROVIDER="ollama", LLM__MODEL="m")
-    assert chat_model_from_settings(on, "extraction") is None  # rules only, though [llm] is set
     assert isinstance(chat_model_from_settings(on, "conversation"), OllamaChatModel)
+    # Extraction left unset follows [llm] (DAWN §3.2); an explicit "none" means rules only.
+    assert isinstance(chat_model_from_settings(on, "extraction"), OllamaChatModel)
+    off = _settings(tmp_path, LLM__PROVIDER="ollama", LLM__MODEL="m", MEMORY__EXTRACTION__PROVIDER="none")
+    assert chat_model_from_settings(off, "extraction") is None
 
 
 def test_conversation_uses_llm_settings(fake_server: FakeModelServer, tmp_path: Path) -> None:

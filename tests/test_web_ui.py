@@ -120,6 +120,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             "REVERIE_LLM__MODEL": "fake-chat",
             "REVERIE_LLM__ENDPOINT": fake.url,
             "REVERIE_LLM__RETRY_BACKOFF_SECONDS": "0",
+            "REVERIE_MEMORY__EXTRACTION__PROVIDER": "none",  # the rules learn (KITCHEN's conclusions)
             "REVERIE_SERVER__CONSOLIDATE_EVERY_SECONDS": "0",
         },
     )
@@ -898,7 +899,7 @@ def test_settings_are_validated_per_field_saved_and_applied(client: TestClient, 
         "embeddings": {"hybrid": {"vector_weight": 0.6}},
     }
     root = client.app.state.memory  # type: ignore[attr-defined]
-    assert root.settings.memory.decay.hour == 5 and root.settings.memory.extraction.provider == "none"
+    assert root.settings.memory.decay.hour == 5 and root.settings.memory.extraction.provider == ""
     assert root.semantic is not None and root.semantic.vector_weight == 0.6
     assert load_settings(home=settings.home).memory.decay.hour == 5
     same = client.put("/api/v1/settings", headers=admin, json={"memory.decay.hour": 5}).json()

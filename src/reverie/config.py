@@ -50,11 +50,12 @@ class LlmSettings(_Section):
 class ExtractionSettings(_Section):
     """[memory.extraction]: the model that turns conversations into memories.
 
-    provider "none" extracts with rules only; an empty model (or endpoint, api_key) falls back
-    to the [llm] conversation model's.
+    An empty provider (the default) uses the [llm] conversation model, or the rules when [llm]
+    has none (DAWN §3.2); provider "none" extracts with rules only, whatever [llm] says; an empty
+    model (or endpoint, api_key) falls back to the [llm] conversation model's.
     """
 
-    provider: str = "none"
+    provider: str = ""  # empty: the [llm] provider; "none": rules only
     model: str = ""
     endpoint: str = ""
     api_key: str = ""
@@ -86,6 +87,9 @@ class DecaySettings(_Section):
     prune_threshold: float = Field(default=0.25, ge=0, le=1)
     prune_superseded_days: int = Field(default=30, ge=0)
     summary_retention_days: int = Field(default=30, ge=0)
+    # Turns of a consolidated conversation are deleted once older than this (DAWN keeps 30 days
+    # of what a session left; 0 keeps no transcript once it is consolidated, as in DAWN §13.1).
+    transcript_retention_days: int = Field(default=30, ge=0)
     audit_retention_days: int = Field(default=365, ge=0)
     access_reinforcement_boost: float = Field(default=0.05, ge=0, le=1)
 
@@ -269,6 +273,25 @@ class Settings(BaseSettings):
         return data
 
 
+def extractor_choice(settings: Settings) -> tuple[str, str, str]:
+    """The extraction model's (provider, model, section it comes from); provider "none": rules.
+
+    An unset ``[memory.extraction] provider`` follows ``[llm]``; an explicit "none" means rules.
+    """
+    conf, llm = settings.memory.extraction, settings.llm
+    if conf.provider:
+        return conf.provider, conf.model or llm.model, "memory.extraction"
+    return llm.provider, conf.model or llm.model, "llm"
+
+
+def describe_extractor(settings: Settings) -> str:
+    """Which extractor is active, in words: "llm: ollama/llama3.2 (from [llm])" or "rules (offline)"."""
+    provider, model, section = extractor_choice(settings)
+    if provider == "none":
+        return "rules (offline)"
+    return f"llm: {provider}/{model or '(provider default)'} (from [{section}])"
+
+
 def _describe(error: ValidationError, origin: str) -> str:
     problems = []
     for item in error.errors():
@@ -410,6 +433,8 @@ __all__ = [
     "Settings",
     "StoreSettings",
     "check_home",
+    "describe_extractor",
+    "extractor_choice",
     "llm_setup_hint",
     "load_settings",
 ]

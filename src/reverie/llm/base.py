@@ -9,14 +9,16 @@ each factory only the options its signature takes.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from reverie.config import Settings
-from reverie.errors import InvalidInput
+from reverie.config import Settings, extractor_choice
+from reverie.errors import ConfigError, InvalidInput
 from reverie.registry import Registry, accepted_options
 
+log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = "reverie.chat_providers"
 ROLES = ("system", "user", "assistant", "tool")
 Purpose = Literal["conversation", "extraction"]
@@ -114,9 +116,11 @@ def chat_model_from_settings(settings: Settings, purpose: Purpose) -> ChatModel 
     """The chat model for ``purpose``, or None when its provider is "none".
 
     "conversation" uses [llm]. "extraction" uses [memory.extraction] with its own temperature
-    and timeout; an empty model falls back to [llm]'s, and so do an empty endpoint and api_key
-    when both sections name the same provider (another provider's key or server would be wrong,
-    and sending a key to a different vendor leaks it). HTTP retries follow [llm] for both.
+    and timeout; an unset provider is [llm]'s (an explicit "none" means rules, see
+    :func:`reverie.config.extractor_choice`); an empty model falls back to [llm]'s, and so do an
+    empty endpoint and api_key when both sections name the same provider (another provider's key
+    or server would be wrong, and sending a key to a different vendor leaks it). HTTP retries
+    follow [llm] for both.
     """
     llm = settings.llm
     offered: dict[str, Any] = {
@@ -136,10 +140,10 @@ def chat_model_from_settings(settings: Settings, purpose: Purpose) -> ChatModel 
         }
     elif purpose == "extraction":
         conf = settings.memory.extraction
-        provider = conf.provider
-        same = conf.provider == llm.provider
+        provider, model, section = extractor_choice(settings)
+        same = provider == llm.provider
         offered |= {
-            "model": conf.model or llm.model,
+            "model": model,
             "endpoint": conf.endpoint or (llm.endpoint if same else ""),
             "api_key": conf.api_key or (llm.api_key if same else ""),
             "temperature": conf.temperature,
@@ -150,6 +154,14 @@ def chat_model_from_settings(settings: Settings, purpose: Purpose) -> ChatModel 
         raise InvalidInput(f"Chat model purpose {purpose!r} is not 'conversation' or 'extraction'")
     if provider == "none":
         return None
+    if purpose == "extraction" and section == "llm":
+        try:
+            return chat_providers.create_offering(provider, offered)
+        except ConfigError as exc:
+            # Followed, not chosen: a half-set [llm] turns chat off with its own clear error
+            # (503), and must not keep the memory from opening; the rules extract meanwhile.
+            log.warning("Extraction uses the rules: the [llm] model it follows is not usable: %s", exc)
+            return None
     return chat_providers.create_offering(provider, offered)
 
 

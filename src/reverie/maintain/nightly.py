@@ -1,5 +1,8 @@
 """Nightly maintenance (DAWN §10): decay, pruning with an audit trail, retention.
 
+Retention covers summaries (``summary_retention_days``) and the transcripts of consolidated
+conversations (``transcript_retention_days``; 0 keeps none once consolidated).
+
 A run happens at ``[memory.decay] hour`` local time when enabled, at most once per 20 hours:
 the run is claimed by writing its row in the database, so two processes (or a restart) never
 run it twice. Users are processed one by one, each in one transaction; only aggregate totals
@@ -22,6 +25,7 @@ from datetime import datetime, tzinfo
 from reverie.config import DecaySettings
 from reverie.errors import ReverieError
 from reverie.store.base import DecayRates, PruneReport, Store
+from reverie.store.maintenance import TranscriptRetention
 
 log = logging.getLogger(__name__)
 DAY = 86400.0
@@ -43,6 +47,7 @@ class MaintenanceReport:
     pruned_low_confidence: int = 0
     pruned_superseded: int = 0
     pruned_summaries: int = 0
+    pruned_messages: int = 0  # turns of consolidated conversations past the transcript retention
     audit_trimmed: int = 0
     consolidated: int = 0
     failed: int = 0  # users whose maintenance failed (each has a maintenance_failed audit entry)
@@ -57,6 +62,7 @@ class MaintenanceReport:
             "pruned_low_confidence": self.pruned_low_confidence,
             "pruned_superseded": self.pruned_superseded,
             "pruned_summaries": self.pruned_summaries,
+            "pruned_messages": self.pruned_messages,
             "audit_trimmed": self.audit_trimmed,
             "consolidated": self.consolidated,
             "failed": self.failed,
@@ -92,6 +98,14 @@ def maintain_user(store: Store, user_id: int, now: float, decay: DecaySettings) 
             audit_before=now - decay.audit_retention_days * DAY,
         )
     return decayed, report
+
+
+def prune_transcripts(store: Store, user_id: int, now: float, decay: DecaySettings) -> int:
+    """Delete one user's turns of consolidated conversations older than the transcript retention."""
+    scope = store.scope(user_id)
+    if not isinstance(scope, TranscriptRetention):
+        raise TypeError(f"{type(scope).__name__} cannot delete old transcripts")
+    return scope.prune_transcripts(now, before=now - decay.transcript_retention_days * DAY)
 
 
 class Maintainer:
@@ -168,10 +182,12 @@ class Maintainer:
 
     def _one(self, report: MaintenanceReport, user_id: int, name: str, now: float, dry_run: bool) -> None:
         outcome: dict[str, tuple[int, PruneReport]] = {}
+        turns: dict[str, int] = {}
         scope = self.store.scope(user_id)
         try:
             with scope.transaction():
                 outcome["r"] = maintain_user(self.store, user_id, now, self.decay)
+                turns["r"] = prune_transcripts(self.store, user_id, now, self.decay)
                 if dry_run:
                     raise _DryRun
         except _DryRun:
@@ -185,9 +201,12 @@ class Maintainer:
         report.pruned_low_confidence += pruned.low_confidence
         report.pruned_superseded += pruned.superseded
         report.pruned_summaries += pruned.summaries
+        report.pruned_messages += turns["r"]
         report.audit_trimmed += pruned.audit_trimmed
         if dry_run:
-            report.details.append({"user": name, "decayed": decayed, **pruned.__dict__})
+            report.details.append(
+                {"user": name, "decayed": decayed, **pruned.__dict__, "messages": turns["r"]}
+            )
 
     # scheduler -------------------------------------------------------------------------
     def start(self, check_every_seconds: float = 900.0) -> None:
@@ -223,4 +242,11 @@ class Maintainer:
             self._thread = None
 
 
-__all__ = ["MIN_GAP_SECONDS", "MaintenanceReport", "Maintainer", "maintain_user", "rates"]
+__all__ = [
+    "MIN_GAP_SECONDS",
+    "MaintenanceReport",
+    "Maintainer",
+    "maintain_user",
+    "prune_transcripts",
+    "rates",
+]

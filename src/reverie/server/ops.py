@@ -11,7 +11,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from reverie.config import Settings, llm_setup_hint
+from reverie.config import Settings, describe_extractor, llm_setup_hint
 from reverie.errors import ConfigError
 from reverie.memory import Memory
 from reverie.server.deps import is_loopback
@@ -165,14 +165,17 @@ def startup_report(settings: Settings, memory: Memory, probe: UpstreamProbe) -> 
     scheme = "https" if conf.tls_certfile else "http"
     config = settings.config_file
     service = memory.embeddings
-    extractor = memory.extraction_model
     lines = [
         f"Reverie is at {scheme}://{conf.host}:{conf.port}/ (API docs at /docs)",
         f"Data folder: {settings.home}",
         f"Config file: {config}" + ("" if config.exists() else " (not there yet: the defaults apply)"),
         f"Embedder: {service.model_id if service else 'off (keyword search only)'}",
         "Extractor: "
-        + (extractor.model_id if extractor else "rules only (power phrases); an LLM under [llm] adds more"),
+        + (
+            describe_extractor(settings)
+            if memory.extraction_model
+            else "rules (offline): power phrases and rules; an LLM under [llm] adds more"
+        ),
     ]
     upstream = probe.status()
     if upstream["reachable"] is None:
@@ -205,6 +208,8 @@ def health_report(memory: Memory, workers: dict[str, bool], probe: UpstreamProbe
         else {"enabled": True, "model": embeddings.model_id, "paused": embeddings.paused}
     )
     checks["llm"] = probe.status()
+    extractor = describe_extractor(memory.settings) if memory.extraction_model else "rules (offline)"
+    checks["extractor"] = extractor
     scan = memory.documents.progress()
     checks["workers"] = {**workers, "document_scan": scan.state}
     degraded = (

@@ -90,6 +90,11 @@ class SummaryListOut(BaseModel):
     total: int
     limit: int
     offset: int
+    retention_days: int | None = Field(
+        default=None,
+        description="Summaries older than this are deleted nightly ([memory.decay] summary_retention_days); "
+        "null when nightly maintenance is off",
+    )
 
 
 class TimelinePoint(BaseModel):
@@ -175,8 +180,13 @@ def list_summaries(
     """The user's conversation summaries, newest first, one page at a time."""
     rows = memory.summaries(limit=limit, offset=offset)
     total = 0 if memory.is_guest else memory.scope.count_summaries()
+    decay = memory.settings.memory.decay
     return SummaryListOut(
-        summaries=[summary_out(row, memory.tz) for row in rows], total=total, limit=limit, offset=offset
+        summaries=[summary_out(row, memory.tz) for row in rows],
+        total=total,
+        limit=limit,
+        offset=offset,
+        retention_days=decay.summary_retention_days if decay.enabled else None,
     )
 
 
@@ -279,7 +289,9 @@ def _live(request: Request, key: str) -> bool:
 def _choices(key: str) -> list[str] | None:
     if key == "embeddings.provider":
         return embedders.names()
-    if key in ("memory.extraction.provider", "llm.provider"):
+    if key == "memory.extraction.provider":  # empty: the [llm] provider (DAWN §3.2)
+        return ["", "none", *chat_providers.names()]
+    if key == "llm.provider":
         return ["none", *chat_providers.names()]
     return None
 

@@ -263,7 +263,9 @@ async function fetchSearch(state) {
 
 async function fetchPage(state, offset, limit) {
   if (state.tab === 'summary') {
-    return (await api(`/api/v1/summaries${query({ limit, offset })}`)).summaries;
+    const page = await api(`/api/v1/summaries${query({ limit, offset })}`);
+    state.retentionDays = page.retention_days;
+    return page.summaries;
   }
   const params = { kind: state.tab, source: state.source, order: state.order, limit, offset };
   return (await api(`/api/v1/memories${query(params)}`)).memories;
@@ -295,8 +297,11 @@ function renderList(view, state) {
   if (searching(state)) {
     view.showing.textContent = `Found ${plural(state.items.length, tab.one, tab.many)}`;
   } else if (state.items.length) {
-    view.showing.textContent = total === null ? `Showing ${plural(state.items.length, tab.one, tab.many)}`
-      : `Showing ${state.items.length} of ${plural(total, tab.one, tab.many)}`;
+    // DAWN's Summaries tab: "Showing 3 of 12 summaries (last 30 days)", the days nightly retention keeps.
+    const kept = state.tab === 'summary' && state.retentionDays != null
+      ? ` (last ${plural(state.retentionDays, 'day', 'days')})` : '';
+    view.showing.textContent = (total === null ? `Showing ${plural(state.items.length, tab.one, tab.many)}`
+      : `Showing ${state.items.length} of ${plural(total, tab.one, tab.many)}`) + kept;
   } else {
     view.showing.textContent = '';
   }

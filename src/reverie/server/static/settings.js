@@ -17,6 +17,8 @@ const LABELS = {
   'memory.decay.prune_threshold': ['Forget facts below', 'Facts under this confidence are deleted.'],
   'memory.decay.prune_superseded_days': ['Keep replaced facts for (days)', ''],
   'memory.decay.summary_retention_days': ['Keep summaries for (days)', ''],
+  'memory.decay.transcript_retention_days': ['Keep conversation transcripts for (days)',
+    'Once a conversation is consolidated; 0 keeps none.'],
   'memory.decay.audit_retention_days': ['Keep the audit trail for (days)', ''],
   'memory.decay.access_reinforcement_boost': ['Boost when a fact is used', 'Added to its confidence, 0–1.'],
   'embeddings.provider': ['Provider', 'local runs on this machine; the others call a server.'],
@@ -28,7 +30,7 @@ const LABELS = {
   'llm.provider': ['Provider', 'none: no chat; ollama, openai_compatible (llama.cpp, vLLM, LM Studio), openai…'],
   'llm.model': ['Model', 'e.g. llama3.2 for Ollama.'],
   'llm.endpoint': ['Endpoint', 'Empty: the provider’s default address (Ollama: http://127.0.0.1:11434).'],
-  'memory.extraction.provider': ['Provider', 'none: rules only, no model.'],
+  'memory.extraction.provider': ['Provider', 'Empty: the conversation model under [llm] (rules when it has none); none: rules only, no model.'],
   'memory.extraction.model': ['Model', 'Empty: the conversation model under [llm].'],
   'memory.extraction.endpoint': ['Endpoint', 'Empty: the [llm] endpoint or the provider’s default.'],
   'memory.extraction.auto_extract': ['Extract after every exchange', 'Otherwise when a conversation ends.'],
@@ -67,7 +69,7 @@ function control(field, value, id) {
   if (field.type === 'boolean') return h('input', { id, type: 'checkbox', checked: Boolean(value) });
   if (field.choices) {
     return h('select', { id, class: 'input' },
-      field.choices.map((choice) => h('option', { value: choice, selected: choice === value }, choice)));
+      field.choices.map((choice) => h('option', { value: choice, selected: choice === value }, choice || '(as [llm])')));
   }
   const numeric = field.type === 'integer' || field.type === 'number';
   return h('input', { id, class: 'input', type: numeric ? 'number' : 'text', step: numeric ? 'any' : null,
