@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import engines
 import pgserver
@@ -16,6 +18,68 @@ from reverie import Memory, Settings, load_settings
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only(reason): checks SQLite internals; skipped on PostgreSQL")
     config.addinivalue_line("markers", "postgres_only(reason): needs PostgreSQL; skipped on SQLite")
+    config.addinivalue_line(
+        "markers",
+        "engine_free: opens no store (pure parsing, ranking, config): run in the SQLite pass only; "
+        "that pass fails the test if it opens a store or starts a process",
+    )
+
+
+# Test files whose every test is engine_free: parsers, rules, the embedder and the code's structure.
+# The SQLite pass checks the claim (a test here that opens a store or starts a process fails).
+ENGINE_FREE_FILES = frozenset(
+    {
+        "test_architecture.py",
+        "test_claims.py",
+        "test_docs_chunker.py",
+        "test_docs_parsers.py",
+        "test_embed_local.py",
+        "test_guard_regex.py",
+        "test_guard_struct.py",
+        "test_mutation_kills_phrases.py",
+        "test_mutation_kills_timeexpr.py",
+        "test_phrases.py",
+        "test_rules.py",
+        "test_timeutil.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the engine-free files; on PostgreSQL runs, leave their tests out: the SQLite pass ran them."""
+    for item in items:
+        if item.path.name in ENGINE_FREE_FILES:
+            item.add_marker(pytest.mark.engine_free)
+        # Skip before any fixture is built (a module fixture may be costly), with the marker's reason.
+        other = item.get_closest_marker("sqlite_only" if engines.POSTGRES else "postgres_only")
+        if other is not None:
+            reason = other.kwargs.get("reason") or (other.args or [""])[0]
+            where = "SQLite only" if engines.POSTGRES else "needs PostgreSQL (REVERIE_TEST_ENGINE=postgres)"
+            item.add_marker(pytest.mark.skip(reason=f"{where}: {reason}" if reason else where))
+    if not engines.POSTGRES:
+        return
+    kept = [item for item in items if item.get_closest_marker("engine_free") is None]
+    left_out = [item for item in items if item.get_closest_marker("engine_free") is not None]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def _engine_free_opens_no_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``engine_free`` test that opens a store or starts a process fails: it belongs on both engines."""
+    if request.node.get_closest_marker("engine_free") is None:
+        return
+    from reverie import store
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError(
+            f"{request.node.nodeid} is marked engine_free but opens a store or starts a process: "
+            "remove the marker so it runs on PostgreSQL too"
+        )
+
+    monkeypatch.setattr(store, "_ENGINES", {scheme: refuse for scheme in store._ENGINES})
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

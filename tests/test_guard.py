@@ -267,6 +267,10 @@ def door_report() -> Any:
 HELDOUT_FLOOR_BLOCKED = 0.80
 
 
+@pytest.mark.sqlite_only(
+    reason="the guard decides before any store is touched; each door's wiring to it is tested on both "
+    "engines below (test_memory_remember_refuses_an_attack... to test_a_spoken_remember...)"
+)
 @pytest.mark.parametrize("door", ["check", "remember", "tool", "rest", "import", "working", "consolidation"])
 def test_corpus_rates_per_door(door_report: Any, door: str) -> None:
     bench, report = door_report
