@@ -113,16 +113,24 @@ def test_crowded_store_loses_nothing_and_applies_each_update_to_its_own_subject(
 
 
 def _corpus(name: str) -> list[dict[str, str]]:
-    text = (DATA / name).read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    """The pairs of a corpus file; ``NAME+`` is the pairs added later (ids ``w...``), ``NAME`` the others."""
+    text = (DATA / name.removesuffix("+")).read_text(encoding="utf-8")
+    pairs = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [pair for pair in pairs if pair["id"].startswith(ADDED) == name.endswith("+")]
 
 
 # Each corpus: the share of each label handled right that must hold, at today's level: a change
 # that loses ground fails. On the first corpus the goals (99 % of distinct pairs kept, 85 % of
 # updates and paraphrases applied) are met over all pairs. The second corpus was written later,
 # in other shapes, and shows how far the rules are from the goals on text they were not built on.
+# The pairs added to the development half later (ids "w..."), in the shapes the first rules missed
+# (another value of a many-valued attribute, old / new things, changes said with "switched to",
+# "now", "these days", "moved to", paraphrases in another verb or voice, opposite verbs and traits),
+# have floors of their own so that the first ones stay as they were.
+ADDED = "w"
 FLOORS = {
     "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.88, "paraphrase": 0.91, "contradiction": 0.97},
+    "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.60, "paraphrase": 0.75, "contradiction": 0.95},
     "merge_corpus_heldout.jsonl": {
         "distinct": 0.98,
         "update": 0.71,

@@ -34,6 +34,8 @@ VERBS = frozenset(
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
     call text email phone message
+    trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
+    include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join
     """.split()
 )
@@ -208,7 +210,27 @@ SINGLE = frozenset(
         "report_to",
     }
 )
-ANTONYM = {"like": "dislike", "dislike": "like"}
+# Verbs that say the opposite of each other (with the same particle): "eats breakfast" / "skips
+# breakfast", "remembers names" / "forgets names". "dis-" and "mis-" verbs are found by their prefix.
+ANTONYMS = [
+    ("like", "dislike"),
+    ("eat", "skip"),
+    ("attend", "skip"),
+    ("remember", "forget"),
+    ("accept", "reject"),
+    ("accept", "refuse"),
+    ("support", "oppose"),
+    ("win", "lose"),
+    ("pass", "fail"),
+    ("trust", "doubt"),
+    ("include", "exclude"),
+    ("allow", "forbid"),
+    ("allow", "ban"),
+]
+ANTONYM: dict[str, frozenset[str]] = {}
+for _a, _b in ANTONYMS:
+    ANTONYM[_a] = ANTONYM.get(_a, frozenset()) | {_b}
+    ANTONYM[_b] = ANTONYM.get(_b, frozenset()) | {_a}
 # Opposite traits: "is shy" then "is outgoing" is a contradiction, not a second trait.
 OPPOSITES = [
     ("shy", "outgoing"),
@@ -247,6 +269,27 @@ OPPOSITES = [
     ("enabled", "disabled"),
     ("light", "heavy"),
     ("warm", "cold"),
+    ("quiet", "noisy"),
+    ("good", "terrible"),
+    ("good", "poor"),
+    ("good", "awful"),
+    ("clean", "dirty"),
+    ("relaxed", "stressed"),
+    ("confident", "insecure"),
+    ("rich", "poor"),
+    ("generous", "stingy"),
+    ("lazy", "hardworking"),
+    ("happy", "sad"),
+    ("polite", "rude"),
+    ("brave", "cowardly"),
+    ("careful", "careless"),
+    ("talkative", "quiet"),
+    ("sociable", "unsociable"),
+    ("comfortable", "terrified"),
+    ("comfortable", "scared"),
+    ("calm", "nervous"),
+    ("dry", "wet"),
+    ("new", "used"),
 ]
 OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in OPPOSITES:
@@ -401,7 +444,21 @@ ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "
 PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split())
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
-INTEREST_DETERMINERS = frozenset({"a", "an", "no", "any", "real", "great", "keen", "strong", "little"})
+# "has a fear of X" says what "is afraid of X" says: the noun names the predicate.
+FEELING_NOUNS = {
+    "fear": "fear",
+    "phobia": "fear",
+    "terror": "fear",
+    "love": "like",
+    "passion": "like",
+    "fondness": "like",
+    "dislike": "dislike",
+    "hatred": "dislike",
+    "aversion": "dislike",
+}
+INTEREST_DETERMINERS = frozenset(
+    "a an no any real great keen strong little deep huge lifelong genuine intense irrational slight".split()
+)
 DETERMINERS = frozenset(
     "a an the this that these those his her their its my our your some any one new old".split()
 )

@@ -32,6 +32,7 @@ from reverie.extract.claim_words import (
     CHANGE,
     COPULA,
     DETERMINERS,
+    FEELING_NOUNS,
     HEDGES,
     INTEREST_DETERMINERS,
     IRREGULAR,
@@ -102,6 +103,7 @@ def parse_claim(text: str) -> Claim:
     inverted = _INVERTED.match(norm)  # "Green is User's favorite color" -> "User's favorite color is green"
     if inverted:
         norm = f"{inverted.group(3)} {inverted.group(2)} {inverted.group(1)}"
+    norm, announced = _reworded(norm)
     tokens = _TOKEN.findall(norm)
     every = frozenset(_content(tokens))
     names = _names(text)
@@ -122,7 +124,13 @@ def parse_claim(text: str) -> Claim:
     if end is None:
         return unread
     subject_tokens = [t.removesuffix("'s") for t in tokens[start:end] if t != "'s"]
-    subject = tuple(_noun(t) for t in subject_tokens if t not in DETERMINERS)
+    # "User's old laptop" is another laptop than "User's new laptop"; "new" and "current" name the one
+    # there is now ("User's current car" = "User's car").
+    subject = tuple(
+        "old" if t in _PAST_MARKS else _noun(t)
+        for t in subject_tokens
+        if (t not in DETERMINERS or t in _PAST_MARKS) and t not in _NOW_MARKS
+    )
     if not subject:
         return unread
     rest = tokens[end:]
@@ -140,7 +148,12 @@ def parse_claim(text: str) -> Claim:
         negated = True  # "used to play" = no longer plays
     if not predicate:
         return unread
-    changed = any(t in CHANGE for t in rest[: i + 3]) or predicate.startswith(("go_up", "go_down"))
+    changed = (
+        announced
+        or any(t in CHANGE for t in rest[: i + 3])
+        or predicate.startswith(("go_up", "go_down"))
+        or "now" in rest[i:]  # "works at PwC now"
+    )
     if value_tokens[:1] == ["no"] and value_tokens[1:2] != ["longer"]:
         negated, value_tokens = True, value_tokens[1:]  # "has no tattoos"
     while value_tokens[:1] and value_tokens[0] in CHANGE:
@@ -194,6 +207,52 @@ def parse_claim(text: str) -> Claim:
     )
 
 
+_PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
+_NOW_MARKS = frozenset({"new", "current", "present", "latest"})
+_NOW_FIRST = re.compile(r"^now,?\s+(?=(?:the )?user\b)")
+# "Dinner is cooked by User's husband" -> "User's husband cooked dinner": the doer first.
+_PASSIVE = re.compile(
+    r"^(?!(?:the )?user\b)(.+?) (?:is|are|was|were|gets|got) (?:\w+ly )?(\w+(?:ed|en|t)) "
+    r"by ((?:the )?user\b.*)$"
+)
+# "Siemens employs User" -> "User is employed by Siemens": verbs whose object is the one the fact is about.
+_ABOUT_OBJECT = {
+    "employ": "is employed by",
+    "scare": "is scared of",
+    "frighten": "is scared of",
+    "terrify": "is scared of",
+    "interest": "is interested in",
+    "fascinate": "is interested in",
+}
+_OBJECT_VERB = re.compile(r"^(?!(?:the )?user\b)(.+?) (\w+) ((?:the )?user)\b(.*)$")
+# "User sold the Civic and now drives a Kia": a past event, then the state it led to.
+_THEN_STATE = re.compile(
+    r"^((?:the )?user(?:'s [\w-]+(?: [a-z][\w-]*)?)?) (?:\w+ed|sold|left|quit|got|took|gave|went|made)\b"
+    r"[^,]*?,? and (?:then )?((?:now |also )?)(\w+)\b(.*)$"
+)
+
+
+def _reworded(norm: str) -> tuple[str, bool]:
+    """The sentence with the subject first when it came later, and whether it announces a change."""
+    changed = False
+    if _NOW_FIRST.match(norm):  # "These days User works at PwC"
+        norm, changed = _NOW_FIRST.sub("", norm), True
+    passive = _PASSIVE.match(norm)
+    if passive:
+        norm = f"{passive.group(3)} {passive.group(2)} {passive.group(1)}"
+    active = _OBJECT_VERB.match(norm)
+    verb = active.group(2) if active else ""
+    said = _ABOUT_OBJECT.get(verb) or _ABOUT_OBJECT.get(verb[:-1]) or _ABOUT_OBJECT.get(verb[:-2])
+    if active and said:
+        norm = f"{active.group(3)} {said} {active.group(1)}{active.group(4)}"
+    then = _THEN_STATE.match(norm)
+    word = then.group(3) if then else ""
+    if then and word.endswith("s") and _lemma(word) != word and _lemma(word) in VERBS:
+        # a present state after the event: "and now drives a Kia"
+        norm, changed = f"{then.group(1)} {then.group(2)}{word}{then.group(4)}", True
+    return norm, changed
+
+
 def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     """(predicate, value tokens, negated, ceased) of the words from the verb on."""
     if not tokens:
@@ -241,6 +300,10 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         return _predicate(words[1:])  # "has relocated to Santiago" = relocated to Santiago
     if head in COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
+    feeling = _strip(words[1:], INTEREST_DETERMINERS)
+    if lemma == "have" and feeling[:1] and feeling[0] in FEELING_NOUNS and feeling[1:2] in (["of"], ["for"]):
+        # "has a fear of spiders" = is afraid of spiders; "has a love of jazz" = loves jazz
+        return FEELING_NOUNS[feeling[0]], feeling[2:], negated or "no" in words[1:3], False
     if lemma == "have" and _strip(words[1:], INTEREST_DETERMINERS)[:2] == ["interest", "in"]:
         # "has an interest in", "has no interest in" = (not) interested in
         after = _strip(words[1:], INTEREST_DETERMINERS)

@@ -83,7 +83,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     ceased = old.ceased or new.ceased
     same_verb = _verb(old.predicate) == _verb(new.predicate)
     predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
-    antonyms = ANTONYM.get(old.predicate) == new.predicate
+    antonyms = _antonyms(old.predicate, new.predicate)
     old_plain, new_plain = _plain(old.value), _plain(new.value)
     if old.predicate in ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
         return "update"  # "graduated from law school" ends "studies law"
@@ -150,6 +150,17 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
         return "same"  # the newer says less: nothing new
     return "distinct"
+
+
+def _antonyms(one: str, other: str) -> bool:
+    """Whether two predicates say the opposite ("like"/"dislike", "agree_with"/"disagree_with")."""
+    verb, _, rest = one.partition("_")
+    other_verb, _, other_rest = other.partition("_")
+    if rest != other_rest or verb == other_verb:
+        return False
+    return other_verb in ANTONYM.get(verb, frozenset()) or any(
+        other_verb == prefix + verb or verb == prefix + other_verb for prefix in ("dis", "mis", "un")
+    )
 
 
 def _two_doings(old: Claim, new: Claim) -> bool:

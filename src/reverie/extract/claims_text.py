@@ -101,6 +101,13 @@ def _normalise(text: str) -> str:
     out = re.sub(r"\b(?:birth ?place|place of birth)\b", "birthplace", out)
     out = re.sub(r"\b(?:birth ?year|year of birth)\b", "birthyear", out)
     out = re.sub(r"\b(?:these days|nowadays|at the moment|right now|at present)\b", "now", out)
+    # One wording per time of week and per kind of person: "during the week" is "on weekdays" (a
+    # time that sets a fact apart), "an early riser" is "a morning person" (the opposite of "a night owl").
+    out = re.sub(r"\b(?:during|in) the (?:working |work )?week\b", "on weekdays", out)
+    out = re.sub(r"\b(?:at|on|over) the weekends?\b", "at weekends", out)
+    out = re.sub(r"\bearly (?:riser|bird)\b", "morning person", out)
+    out = re.sub(r"\b(?:night owl|late riser)\b", "night person", out)
+    out = re.sub(r"\bclose by\b|\bnear by\b", "nearby", out)
     out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
     return out
 

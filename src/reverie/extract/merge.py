@@ -140,13 +140,16 @@ def _candidates(
     return _near(scope, _by_words(scope, text, key), policy, service, index, vector)
 
 
-def _by_words(scope: UserStore, text: str, key: str | None) -> dict[int, tuple[MemoryRow, float | None]]:
-    """The candidates holding the key or sharing nearly all content words, in that order."""
+def _by_words(
+    scope: UserStore, text: str, key: str | None, also: str | None = None
+) -> dict[int, tuple[MemoryRow, float | None]]:
+    """The candidates holding the key (or ``also``, a key the same fact had in older wordings) or
+    sharing nearly all content words, in that order."""
     found: dict[int, tuple[MemoryRow, float | None]] = {}
-    if key:
-        row = scope.find_active_by_key("fact", key)
+    for each in dict.fromkeys(k for k in (key, also) if k):
+        row = scope.find_active_by_key("fact", each)
         if row is not None:
-            found[row.id] = (row, None)
+            found.setdefault(row.id, (row, None))
     terms = [t for t in keyword_terms(text) if t not in _NEGATION_TERMS]
     if terms:
         needed = len(terms) - 1 if len(terms) > 2 else None
@@ -231,10 +234,12 @@ def remember_fact(
         pending = embed_ahead(service, text)
     claim = parse_claim(text)
     given = key
-    key = key or infer_key(text) or claim.key
+    # The claim's key first: it is the same for every wording of the attribute ("works at",
+    # "works for", "is employed by", "User's employer is", "These days User works at").
+    key = key or claim.key or infer_key(text)
     sensitive = find_personal_sensitive(text) is not None  # read while the vector is on its way
     with scope.transaction():
-        by_words = _by_words(scope, text, key)
+        by_words = _by_words(scope, text, key, None if given else infer_key(text))
         vector = vector_of(pending)
         verdicts: list[tuple[MemoryRow, Verdict, float | None]] = []
         for row, similarity in _near(scope, by_words, policy, service, index, vector):
