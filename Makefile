@@ -2,6 +2,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Two pytest workers, each taking whole files (module fixtures stay in one process); set
+# PYTEST_PARALLEL= to run the suite in one process.
+PYTEST_PARALLEL ?= -n 2 --dist loadfile
 
 .PHONY: serve test lint bench clean chromium
 
@@ -20,8 +23,8 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	cd src && ../$(BIN)/mypy -p reverie
 	@test -x /usr/bin/chromium || $(MAKE) --no-print-directory chromium
-	$(BIN)/python -m pytest
-	REVERIE_TEST_ENGINE=postgres $(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
+	REVERIE_TEST_ENGINE=postgres $(BIN)/python -m pytest $(PYTEST_PARALLEL)
 
 # The web UI's browser tests drive Debian's Chromium (nothing may download a browser of its own).
 chromium:
