@@ -444,6 +444,10 @@ ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "
 PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split())
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
+# "is a keen gardener" says "likes gardening": an adjective of liking before a doer noun.
+KEEN = frozenset("keen avid passionate enthusiastic big huge lifelong devoted dedicated eager".split())
+# Pastimes named by a doer noun whose verb is not among VERBS ("golfer" -> "golf").
+HOBBY_VERBS = frozenset("golf garden bowl box fish hunt sail row skate birdwatch camp kayak".split())
 # "has a fear of X" says what "is afraid of X" says: the noun names the predicate.
 FEELING_NOUNS = {
     "fear": "fear",

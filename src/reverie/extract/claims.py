@@ -34,10 +34,12 @@ from reverie.extract.claim_words import (
     DETERMINERS,
     FEELING_NOUNS,
     HEDGES,
+    HOBBY_VERBS,
     INTEREST_DETERMINERS,
     IRREGULAR,
     JOB_DETERMINERS,
     JOBS,
+    KEEN,
     MARITAL,
     MONTHS,
     NEG_WORDS,
@@ -46,6 +48,7 @@ from reverie.extract.claim_words import (
     PARTY_WORDS,
     PRE_VERB,
     PREPOSITIONS,
+    SWAP_VERBS,
     SYNONYMS,
     VERBS,
 )
@@ -207,6 +210,27 @@ def parse_claim(text: str) -> Claim:
     )
 
 
+def _doing(word: str) -> str:
+    """The verb of an "-ing" form ("gardening" -> "garden", "swimming" -> "swim", "golfing" -> "golf")."""
+    lemma = _lemma(word)
+    if lemma != word or not word.endswith("ing") or len(word) < 6:
+        return lemma
+    stem = word[:-3]
+    return stem[:-1] if stem[-1] == stem[-2] and stem[-1] not in "aeiouls" else stem
+
+
+def _doer(word: str) -> str:
+    """The verb of a doer noun ("gardener" -> "garden", "runner" -> "run", "cyclist" -> "cycle"), or ""."""
+    endings = (("ist", "e"), ("ist", ""), ("er", ""), ("er", "e"), ("r", ""), ("or", ""), ("or", "e"))
+    for suffix, repl in endings:
+        stem = word[: -len(suffix)] + repl
+        if word.endswith(suffix) and len(stem) > 2:
+            for candidate in (stem, stem[:-1] if stem[-1:] == stem[-2:-1] else stem):
+                if candidate in VERBS or candidate in HOBBY_VERBS:
+                    return candidate
+    return ""
+
+
 _PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
 _NOW_MARKS = frozenset({"new", "current", "present", "latest"})
 _NOW_FIRST = re.compile(r"^now,?\s+(?=(?:the )?user\b)")
@@ -286,6 +310,11 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         at = next(i for i, w in enumerate(words) if w in ("allergy", "intolerance"))
         if at > 1:  # "has a peanut allergy" = is allergic to peanuts
             return "allergic_to", [w for w in words[1:at] if w not in DETERMINERS], negated, False
+    if lemma in SWAP_VERBS and words[1:2] == ["to"] and words[2:3] and _doing(words[2]) in VERBS:
+        return _predicate([_doing(words[2]), *words[3:]])  # "switched to driving a Tesla" = drives one
+    if lemma in ("struggle", "fail") and words[1:2] == ["to"] and len(words) > 2:
+        inner, value, _, _ = _predicate(words[2:])  # "struggles to remember faces" = does not remember
+        return inner, value, True, False
     # "stopped playing tennis", "quit smoking", "gave up coffee", "no longer plays"
     if lemma in CEASE and len(words) > 1:
         after = words[1:]
@@ -337,7 +366,7 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         and rest[0].endswith("ing")
     ):
         # "likes playing chess" = "likes chess" for the value
-        rest = [_lemma(rest[0]), *rest[1:]]
+        rest = [_doing(rest[0]), *rest[1:]]
     if name not in SYNONYMS and name != lemma and "_" not in SYNONYMS.get(lemma, "_"):
         name = SYNONYMS[lemma] + name[len(lemma) :]  # "bikes to work" = "cycles to work"
     name = SYNONYMS.get(name, name)
@@ -415,6 +444,8 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
     ):
         if text == phrase or text.startswith(phrase + " "):
             return name, words[len(phrase.split()) :], negated, False
+    if words[0] in ("a", "an") and len(words) >= 3 and words[1] in KEEN and _doer(words[2]):
+        return "like", [_doer(words[2]), *words[3:]], negated, False  # "is a keen gardener" = likes gardening
     if words[0] in ("a", "an") and len(words) >= 2:
         nouns = [w for w in words[1:] if w not in STOPWORDS]
         if "student" in nouns[:3] or "pupil" in nouns[:3]:

@@ -72,6 +72,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
     if _owned_alike(old, new) or _owned_alike(new, old):
         return "same"  # "User drives a Volvo" = "User's car is a Volvo"
+    if _favourite_alike(old, new) or _favourite_alike(new, old):
+        return "same"  # "User's favourite cuisine is Thai" = "User likes Thai food best"
     if _renewed(old, new):
         return "update"  # "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness"
     if not _same_subject(old, new):
@@ -234,8 +236,32 @@ def _owned_alike(one: Claim, other: Claim) -> bool:
 
 
 def _renewed(old: Claim, new: Claim) -> bool:
-    """ "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness": a new one of the thing."""
-    return bool(_moved_to_subject(new, old)) and old.subject[-1] in new.fresh
+    """ "User's gym is Fitness First" -> "User joined a new gym, Anytime Fitness": a new one of the thing.
+
+    A role is renewed too: "User's dentist is Dr. Shah" -> "User has a new dentist, Dr. Moreno".
+    """
+    if old.subject[-1] not in new.fresh or old.negated or new.negated:
+        return False
+    if bool(_moved_to_subject(new, old)):
+        return True
+    extra = set(old.subject) - set(new.subject)
+    return (
+        old.predicate in ("be_attr", "be_a", "name")
+        and new.predicate in HOLDING
+        and set(new.subject) < set(old.subject)
+        and extra == {old.subject[-1]}
+        and not extra & old.subject_names
+    )
+
+
+def _favourite_alike(best: Claim, liked: Claim) -> bool:
+    """ "User's favourite X is V" and "User likes V best": the same liking, said of the thing or the user."""
+    if best.predicate != "be_attr" or "favorite" not in best.subject or liked.predicate != "like":
+        return False
+    owner = tuple(w for w in best.subject[: best.subject.index("favorite")])
+    if owner != liked.subject or best.negated or liked.negated or not best.value:
+        return False
+    return bool(re.search(r"\b(?:best|most)\b", _normalise(liked.text))) and best.value <= liked.value
 
 
 def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:

@@ -108,6 +108,15 @@ def _normalise(text: str) -> str:
     out = re.sub(r"\bearly (?:riser|bird)\b", "morning person", out)
     out = re.sub(r"\b(?:night owl|late riser)\b", "night person", out)
     out = re.sub(r"\bclose by\b|\bnear by\b", "nearby", out)
+    # One wording per way of getting somewhere and of going to bed.
+    out = re.sub(r"\btak(es|e|ing|en) the (train|bus|tube|subway|metro|ferry|tram)\b", r"commut\1 by \2", out)
+    out = re.sub(r"\brid(es|e|ing) (?:a|an|her|his|their|my) (?:bike|bicycle)\b", r"cycl\1", out)
+    out = re.sub(r"\bturns in\b", "goes to bed", out)
+    out = re.sub(r"\bturned in\b", "went to bed", out)
+    # "Radiohead is the band User loves most" says "User loves Radiohead most".
+    out = re.sub(
+        r"^(.+?) (?:is|are) the \w+ (?:that )?((?:the )?user) (\w+) (most|best)\b", r"\2 \3 \1 \4", out
+    )
     out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
     return out
 
