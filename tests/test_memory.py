@@ -81,14 +81,15 @@ def test_same_key_same_text_reinforces(memory: Memory) -> None:
 def test_preferences_one_per_category(memory: Memory, clock: Clock) -> None:
     first = memory.prefer("Verbosity", "concise answers")
     assert first.status == "stored" and first.memory.key == "verbosity"
+    assert first.memory.category == "global"  # a way of answering is a global preference (Saga)
     clock.advance(60)
     again = memory.prefer("verbosity", "concise answers")
     assert again.status == "reinforced" and again.memory.reinforcement_count == 2
     changed = memory.prefer("verbosity", "detailed explanations")
     assert changed.status == "updated"
-    assert changed.memory.id == first.memory.id
     assert changed.memory.text == "detailed explanations"
-    assert changed.memory.reinforcement_count == 3
+    assert [row.id for row in changed.replaced] == [first.memory.id]  # kept as the preference's history
+    assert memory.get(first.memory.id).status == "superseded"
     assert memory.count(kind="preference") == 1
 
 

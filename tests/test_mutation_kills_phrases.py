@@ -34,15 +34,16 @@ def test_a_remembered_fact_keeps_its_words_and_drops_dangling_punctuation(said: 
 
 
 @pytest.mark.parametrize(
-    ("said", "value", "category"),
+    ("said", "value", "category", "key"),
     [
-        ("my default for my parents' is the blue room", "the blue room", "parents"),
-        ("the default for my kids' bedtime is 8pm", "8pm", "kids_bedtime"),
-        ("My default for 音楽 is jazz", "jazz", "general"),
+        ("my default for my parents' is the blue room", "the blue room", "parents", "default"),
+        ("the default for my kids' bedtime is 8pm", "8pm", "schedule", "kids_bedtime"),
+        ("My default for 音楽 is jazz", "jazz", "music", "genre"),
+        ("my default for 音楽 is 日本", "日本", "general", "default"),
     ],
 )
-def test_a_default_is_filed_under_its_subject(said: str, value: str, category: str) -> None:
-    assert detect_phrase(said) == PhraseIntent("prefer", value, category)
+def test_a_default_is_filed_under_its_subject(said: str, value: str, category: str, key: str) -> None:
+    assert detect_phrase(said) == PhraseIntent("prefer", value, category, key)
 
 
 @pytest.mark.parametrize(

@@ -89,39 +89,49 @@ def test_to_third_person(clause: str, fact: str) -> None:
     assert to_third_person(clause) == fact
 
 
+# (utterance, text, category, key): a way of answering is a key of "global" (Saga); a default
+# phrase names its key; a time of day keeps a key of its own.
 PREFER = [
-    ("I prefer concise answers", "prefers concise answers", "verbosity"),
-    ("I prefer detailed explanations", "prefers detailed explanations", "verbosity"),
-    ("I'd prefer a formal tone", "would prefer a formal tone", "formality"),
-    ("I have a preference for metric units", "prefers metric units", "units"),
-    ("I prefer celsius", "prefers celsius", "units"),
+    ("I prefer concise answers", "prefers concise answers", "global", "verbosity"),
+    ("I prefer detailed explanations", "prefers detailed explanations", "global", "verbosity"),
+    ("I'd prefer a formal tone", "would prefer a formal tone", "global", "formality"),
+    ("I have a preference for metric units", "prefers metric units", "global", "units"),
+    ("I prefer celsius", "prefers celsius", "global", "units"),
     (
         "in general I like the color pink for my colored lights",
         "likes the color pink for the user's colored lights",
         "lights",
+        "color",
     ),
-    ("In general, I like jazz in the morning", "likes jazz in the morning", "music"),
-    ("generally I like dry humor", "likes dry humor", "humor"),
-    ("generally I want short answers", "wants short answers", "verbosity"),
-    ("I generally want answers in Spanish", "generally wants answers in Spanish", "language"),
-    ("I like oat milk in my coffee in general", "likes oat milk in the user's coffee", "drinks"),
-    ("I prefer the temperature at 72 degrees", "prefers the temperature at 72 degrees", "climate"),
-    ("my default temperature is 72 degrees", "72 degrees", "temperature"),
-    ("the default coffee order should be an oat latte", "an oat latte", "coffee_order"),
-    ("My default wake-up time is 6:30am.", "6:30am", "wake_up_time"),
-    ("I'd rather take the train", "would rather take the train", "travel"),
-    ("I’d rather take the train!", "would rather take the train", "travel"),
-    ("I would rather eat vegetarian food", "would rather eat vegetarian food", "food"),
-    ("I prefer texts over calls", "prefers texts over calls", "communication"),
-    ("I prefer waking up at 7am", "prefers waking up at 7am", "schedule"),
-    ("hey, I prefer things simple", "prefers things simple", "general"),
-    ("no, I prefer tea", "prefers tea", "drinks"),
+    ("In general, I like jazz in the morning", "likes jazz in the morning", "music", "genre_morning"),
+    ("generally I like dry humor", "likes dry humor", "global", "humor"),
+    ("generally I want short answers", "wants short answers", "global", "verbosity"),
+    ("I generally want answers in Spanish", "generally wants answers in Spanish", "global", "language"),
+    ("I like oat milk in my coffee in general", "likes oat milk in the user's coffee", "drinks", "default"),
+    (
+        "I prefer the temperature at 72 degrees",
+        "prefers the temperature at 72 degrees",
+        "climate",
+        "temperature",
+    ),
+    ("my default temperature is 72 degrees", "72 degrees", "climate", "temperature"),
+    ("the default coffee order should be an oat latte", "an oat latte", "drinks", "coffee_order"),
+    ("My default wake-up time is 6:30am.", "6:30am", "schedule", "wake_time"),
+    ("I'd rather take the train", "would rather take the train", "travel", "default"),
+    ("I’d rather take the train!", "would rather take the train", "travel", "default"),
+    ("I would rather eat vegetarian food", "would rather eat vegetarian food", "food", "default"),
+    ("I prefer texts over calls", "prefers texts over calls", "communication", "default"),
+    ("I prefer waking up at 7am", "prefers waking up at 7am", "schedule", "wake_time"),
+    ("hey, I prefer things simple", "prefers things simple", "global", "simple"),
+    ("no, I prefer tea", "prefers tea", "drinks", "default"),
 ]
 
 
-@pytest.mark.parametrize(("utterance", "text", "category"), PREFER)
-def test_prefer_phrases(utterance: str, text: str, category: str) -> None:
-    assert detect_phrase(utterance) == PhraseIntent("prefer", text, category)
+@pytest.mark.parametrize(("utterance", "text", "category", "key"), PREFER)
+def test_prefer_phrases(utterance: str, text: str, category: str, key: str) -> None:
+    intent = detect_phrase(utterance)
+    assert intent is not None
+    assert (intent.action, intent.text, intent.category, intent.key) == ("prefer", text, category, key)
 
 
 FORGET = [

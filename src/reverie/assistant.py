@@ -336,7 +336,7 @@ def _pending_retry(memory: Memory, conversation_id: int, text: str) -> tuple[int
     return None
 
 
-_CHAT_PHRASES = frozenset({"remember", "prefer", "forget"})
+_CHAT_PHRASES = frozenset({"remember", "prefer", "forget", "forget_preference"})
 
 
 def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str) -> None:

@@ -24,9 +24,11 @@ from reverie.extract.extraction import Extraction, Rejection, extract_conversati
 from reverie.extract.guard import ensure_memory_text
 from reverie.extract.llm_merge import resolve_open_pairs
 from reverie.extract.merge import correct_fact, remember_fact, set_preference
+from reverie.extract.phrases import preference_slot
+from reverie.extract.rules import PROFILE_HEADER, ProfileItem, build_profile
 from reverie.llm import ChatMessage, ChatModel
+from reverie.retrieve.context import preference_label
 from reverie.store.base import MemoryFilter, MemoryRow, MessageRow
-from reverie.text import normalize_key
 from reverie.topics import TopicBook
 from reverie.working import WorkingState
 
@@ -71,6 +73,7 @@ class CascadeResult:
 
     summarized_messages: int = 0
     distilled_summaries: int = 0
+    profile_built: bool = False  # without an LLM: the base memory rebuilt from facts and preferences
 
 
 class Consolidator:
@@ -254,11 +257,14 @@ class Consolidator:
                 )
                 counts[result.status] += 1
             for pref in kept.preferences:
+                category, key, pref_scope = preference_slot(pref.value, pref.category)
                 set_preference(
                     scope,
-                    normalize_key(pref.category),
+                    category,
+                    pref.key or key,
                     pref.value,
                     now,
+                    pref_scope=pref_scope,
                     source="explicit" if pref.source == "explicit" else "inferred",
                     confidence=pref.confidence,
                     policy=policy,
@@ -333,8 +339,8 @@ class Consolidator:
     # cascades (Lo-Bug §7) ----------------------------------------------------------------
     def run_cascades(self, view: Memory) -> CascadeResult:
         """Summarize old unsummarized turns and distil old summaries into the base memory."""
-        if self.model is None:
-            return CascadeResult()  # both steps need an LLM: skipped cleanly
+        if self.model is None:  # both steps need an LLM; the profile is built from the rules' memories
+            return CascadeResult(profile_built=self._offline_profile(view))
         summarized = distilled = 0
         try:
             summarized = self._short_term(view)
@@ -342,6 +348,31 @@ class Consolidator:
         except (ProviderError, ReverieError) as exc:
             log.warning("Cascade skipped for now: %s", exc)
         return CascadeResult(summarized, distilled)
+
+    def _offline_profile(self, view: Memory) -> bool:
+        """Build the base memory from the strongest facts and preferences; True when it changed.
+
+        A profile an LLM distilled is left alone: only an empty one or one built this way is rebuilt.
+        """
+        current = view.base_memory()
+        if current and not current.startswith(PROFILE_HEADER):
+            return False
+        scope = view.scope
+        facts = scope.list_memories(MemoryFilter(kinds=("fact",), limit=60, order="confidence"))
+        items = [
+            ProfileItem(row.text, row.confidence, row.type)
+            for row in facts
+            if row.type not in ("conclusion", "task", "note") and not row.sensitive
+        ]
+        items += [
+            ProfileItem(row.text, row.confidence, "preference", preference_label(row))
+            for row in scope.list_preferences(limit=20)
+        ]
+        text = build_profile(items, max(0.5, self.settings.confidence_min))
+        if text == current:
+            return False
+        view.set_base_memory(text)
+        return True
 
     def _short_term(self, view: Memory) -> int:
         assert self.model is not None

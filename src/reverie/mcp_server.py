@@ -3,7 +3,8 @@
 The MCP tools are the memory tool's functions: by default one family, DAWN's ``memory_search``,
 ``memory_recent``, ``memory_remember``, ``memory_forget`` and ``documents_search`` (one argument,
 ``value``); ``[server] mcp_tools`` lists mem.db's verb-first ``create_memory``, ``update_memory``,
-``delete_memory``, ``list_memories``, ``search_memory``, ``forget_memory`` instead ("verbs") or
+``delete_memory``, ``list_memories``, ``search_memory``, ``forget_memory`` and Saga's structured
+``memory_save_preference`` instead ("verbs") or
 both ("all"). They keep the input schemas of ``ALL_FUNCTION_SCHEMAS``, and every call runs through
 :func:`reverie.tools.memory_tool.run_function`, the code path behind ``reverie tool`` and
 ``POST /api/v1/tool``: the same answers, the same error shapes and the same guardrails. The
@@ -84,6 +85,12 @@ _TOOLS = {
         '{"status": "not_found", "count": 0}.',
         read_only=False,
         destructive=True,
+    ),
+    "memory_save_preference": _ToolInfo(
+        "Save a preference",
+        'Answers {"status": "stored|reinforced|updated", "category", "key", "value", "scope"}; '
+        "a new value for the same category and key replaces the old one, which is kept as history.",
+        read_only=False,
     ),
     "create_memory": _ToolInfo(
         "Create a memory",

@@ -36,7 +36,16 @@ from reverie.extract.merge import (
     set_preference,
     store_vector,
 )
-from reverie.extract.phrases import detect_phrase, infer_category, to_third_person
+from reverie.extract.phrases import (
+    GLOBAL,
+    STYLE_KEYS,
+    detect_phrase,
+    infer_category,
+    normalize_category,
+    preference_slot,
+    to_third_person,
+)
+from reverie.extract.rules import fact_type
 from reverie.llm import chat_model_from_settings
 from reverie.maintain.nightly import Maintainer
 from reverie.observe import Observation, observe
@@ -70,6 +79,8 @@ from reverie.topics import TopicBook
 from reverie.working import WorkingState
 
 FORGET_ALL_CONFIRMATION = "DELETE"
+PREFERENCE_SCOPES = ("default", "specific", "always")
+PREFERENCES_IN_CONTEXT = 10  # Saga's allocation: the top 10 relevant preferences
 _FIRST_PERSON = re.compile(r"^\s*(?:i|i'm|i've|i'd|my|me)\b", re.IGNORECASE)
 _T = TypeVar("_T")
 log = logging.getLogger(__name__)
@@ -473,11 +484,13 @@ class Memory(Conversations):
         self._guard(text, "explicit", sensitive)  # the words as said, before any rewording hides a disguise
         intent = detect_phrase(text) if key is None else None
         if intent is not None and intent.action == "prefer":
-            return self.prefer(intent.category or infer_category(intent.text), intent.text)
+            return self.save_preference(intent.category, intent.key, intent.text, scope=intent.scope)
         if intent is not None and intent.action == "remember":
             text = intent.text
         elif _FIRST_PERSON.match(text):
             text = to_third_person(text)
+        if type == "general":  # typed from its words: person, routine, room_mapping, profile, ...
+            type = fact_type(text)  # noqa: A001
         return self.remember(text, key, type=type, sensitive=sensitive, conversation_id=conversation_id)
 
     def prefer(
@@ -488,10 +501,34 @@ class Memory(Conversations):
         source: Source = "explicit",
         confidence: float | None = None,
     ) -> RememberResult:
-        """Set the preference for a category; setting it again updates and reinforces it."""
-        key = normalize_key(category)
-        if not key:
+        """Set a preference of a category; its key (color, brightness, verbosity) is read from the value.
+
+        A way of answering ("verbosity", "formality") is a key of the "global" category.
+        """
+        if not normalize_key(category):
             raise InvalidInput("A preference needs a category (e.g. verbosity, units, lights)")
+        found, key, scope = preference_slot(value, category)
+        return self.save_preference(found, key, value, scope=scope, source=source, confidence=confidence)
+
+    def save_preference(
+        self,
+        category: str,
+        key: str,
+        value: str,
+        *,
+        scope: str = "default",
+        source: Source = "explicit",
+        confidence: float | None = None,
+    ) -> RememberResult:
+        """Set the preference ``category``/``key`` (Saga): one value per key, a new value replaces the old.
+
+        The same value again reinforces it; the replaced value is kept as its history.
+        """
+        name, slot = normalize_category(category), normalize_key(key)
+        if not normalize_key(category) or not slot:
+            raise InvalidInput("A preference needs a category and a key (e.g. lights and color)")
+        if scope not in PREFERENCE_SCOPES:
+            raise InvalidInput(f"scope must be one of {', '.join(PREFERENCE_SCOPES)}, got {scope!r}")
         if source not in SOURCES:
             raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
         value = self._guard(value, source)
@@ -500,14 +537,70 @@ class Memory(Conversations):
             raise InvalidInput(f"confidence must be between 0 and 1, got {level}")
         return set_preference(
             self.scope,
-            key,
+            name,
+            slot,
             value,
             self.clock(),
             source=source,
             confidence=level,
             policy=self.policy,
             service=self.embeddings,
+            pref_scope=scope,
         )
+
+    def preferences(self, category: str | None = None, *, limit: int = 50) -> list[MemoryRow]:
+        """Active preferences, strongest first: all, or one category's and the global ones."""
+        if category is None:
+            return self.scope.list_preferences(limit=limit)
+        return self.scope.list_preferences([normalize_category(category), GLOBAL], limit=limit)
+
+    def preferences_for(
+        self, utterance: str | None, *, limit: int = PREFERENCES_IN_CONTEXT
+    ) -> list[MemoryRow]:
+        """The preferences for a context (Saga): the utterance's category, then "global", at most ``limit``.
+
+        With no utterance (a context asked for without a message) the strongest of all.
+        """
+        if not utterance:
+            return self.scope.list_preferences(limit=limit)
+        found = infer_category(utterance)
+        chosen = (
+            []
+            if found in (GLOBAL, "general") or found in STYLE_KEYS
+            else self.scope.list_preferences([found], limit=limit)
+        )
+        return chosen + self.scope.list_preferences([GLOBAL], limit=limit - len(chosen))
+
+    def preference_history(self, category: str, key: str) -> list[MemoryRow]:
+        """Every value the preference ``category``/``key`` had, oldest first (the last is current)."""
+        return self.scope.preference_history(normalize_category(category), normalize_key(key))
+
+    def forget_preference(self, what: str = "") -> list[MemoryRow]:
+        """Delete a preference: the one set last, or the one ``what`` names ("lights color", "verbosity")."""
+        prefs = self.scope.list_preferences(limit=1000)
+        if what.strip():
+            wanted = set(keyword_terms(what))
+            prefs = [
+                p
+                for p in prefs
+                if wanted <= set(keyword_terms(f"{p.category or ''} {(p.key or '').replace('_', ' ')}"))
+                or wanted <= set(keyword_terms(p.text))
+            ]
+        else:
+            prefs = sorted(prefs, key=lambda p: (p.updated_at, p.id))[-1:]
+        if not prefs:
+            return []
+        scope, now = self.scope, self.clock()
+        with scope.transaction():
+            scope.delete_memories([p.id for p in prefs])
+            scope.audit(
+                "forget",
+                now,
+                target_kind="preference",
+                reason="preference removed on request",
+                detail={"ids": [p.id for p in prefs]},
+            )
+        return prefs
 
     def add_summary(
         self,
@@ -740,6 +833,7 @@ class Memory(Conversations):
             document_tokens=self.settings.rag.context_tokens,
             count=self.count_tokens,
             min_confidence=conf.extraction.confidence_min,
+            preferences=self.preferences_for(query),
         )
         if touch and block.fact_ids:
             scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from reverie.errors import GuardRejected, InvalidInput
 from reverie.extract.phrases import detect_phrase
+from reverie.retrieve.context import preference_label
 from reverie.store.base import MemoryRow
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def _show_preferences(memory: Memory) -> Observation:
     prefs = memory.list_memories(kind="preference", order="confidence", limit=_SPOKEN_FACTS)
     if not prefs:
         return Observation("show_preferences", "You haven't told me any preferences yet.")
-    said = _join([f"for {(p.key or 'general').replace('_', ' ')}, {p.text}" for p in prefs])
+    said = _join([f"for {preference_label(p)}, {p.text}" for p in prefs])
     return Observation("show_preferences", f"Your preferences: {said}.", prefs)
 
 
@@ -147,7 +148,9 @@ def observe(memory: Memory, utterance: str) -> Observation:
                 }[verb]
                 return Observation(verb, reply, [result.memory])  # type: ignore[arg-type]
             case "prefer":
-                result = memory.prefer(intent.category or "general", intent.text)
+                result = memory.save_preference(
+                    intent.category or "general", intent.key or "default", intent.text, scope=intent.scope
+                )
                 return Observation(
                     "preference_set", "Got it, I'll keep that preference in mind.", [result.memory]
                 )
@@ -157,6 +160,12 @@ def observe(memory: Memory, utterance: str) -> Observation:
                     return Observation("nothing_to_forget", "I didn't have anything like that to forget.")
                 noun = "thing" if len(gone) == 1 else "things"
                 return Observation("forgot", f"Done, I've forgotten {len(gone)} {noun} about that.", gone)
+            case "forget_preference":
+                gone = memory.forget_preference(intent.text)
+                if not gone:
+                    return Observation("nothing_to_forget", "I didn't have a preference like that to remove.")
+                said = _join([p.text for p in gone])
+                return Observation("forgot", f"Done, I've removed that preference ({said}).", gone)
             case "clear":
                 scope.set_pending("clear", now + CLEAR_CONFIRM_SECONDS)
                 return Observation(

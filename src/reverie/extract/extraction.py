@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,14 +18,15 @@ from reverie.errors import ProviderError
 from reverie.extract import prompts
 from reverie.extract.conclusions import extract_conclusions, name_topic
 from reverie.extract.guard import check_memory_text, find_personal_sensitive
-from reverie.extract.phrases import detect_phrase, infer_category
-from reverie.extract.rules import extract_facts, summarize
+from reverie.extract.phrases import PhraseIntent, detect_phrase, infer_category
+from reverie.extract.rules import extract_facts, fact_type, summarize
 from reverie.llm import ChatMessage, ChatModel, parse_json_reply
 from reverie.store.base import MessageRow
 from reverie.text import normalize_key
 
 log = logging.getLogger(__name__)
 SENTIMENTS = ("positive", "neutral", "frustrated")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class PreferenceItem:
     value: str
     source: str = "inferred"
     confidence: float = 0.7
+    key: str = ""  # what the preference sets within its category; read from the value when empty
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ def parse_extraction(data: Any) -> Extraction:
             _text(item.get("value")),
             _text(item.get("source")) or "inferred",
             _number(item.get("confidence"), 0.7),
+            normalize_key(_text(item.get("key") or item.get("preference"))),
         )
         for item in data.get("preferences") or []
         if isinstance(item, dict)
@@ -231,16 +235,30 @@ def said_items(utterance: str) -> tuple[list[FactItem], list[PreferenceItem]]:
 
     "remember that ..." gives one explicit fact and "I prefer ..." one preference (the same
     reading as ``Memory.remember_words``), and nothing else from that utterance: one utterance,
-    one memory. Other utterances give the rules' inferred facts.
+    one memory. In a longer utterance each sentence saying a preference ("Hi. I prefer concise
+    answers. What is ...?") gives that preference; the other sentences give the rules' inferred
+    facts, typed (person, routine, location, work, room_mapping, profile, ...).
     """
     intent = detect_phrase(utterance)
     if intent is not None and intent.action == "remember" and check_memory_text(intent.text).ok:
-        return [FactItem(intent.text, "explicit", 1.0)], []
+        return [FactItem(intent.text, "explicit", 1.0, fact_type(intent.text))], []
     if intent is not None and intent.action == "prefer" and check_memory_text(intent.text).ok:
-        category = intent.category or infer_category(intent.text)
-        return [], [PreferenceItem(category, intent.text, "explicit", 1.0)]
-    found = [FactItem(f.text, "inferred", f.confidence, f.category) for f in extract_facts(utterance)]
-    return found, []
+        return [], [_preference_item(intent, 1.0)]
+    preferences: list[PreferenceItem] = []
+    rest: list[str] = []
+    for sentence in _SENTENCES.split(utterance):
+        said = detect_phrase(sentence) if sentence.strip() else None
+        if said is not None and said.action == "prefer" and check_memory_text(said.text).ok:
+            preferences.append(_preference_item(said, 0.9))
+        else:
+            rest.append(sentence)
+    found = [FactItem(f.text, "inferred", f.confidence, f.type) for f in extract_facts("\n".join(rest))]
+    return found, preferences
+
+
+def _preference_item(intent: PhraseIntent, confidence: float) -> PreferenceItem:
+    category = intent.category or infer_category(intent.text)
+    return PreferenceItem(category, intent.text, "explicit", confidence, intent.key)
 
 
 def _rules_extraction(messages: Sequence[MessageRow]) -> Extraction:

@@ -380,6 +380,7 @@ def _reinforce(scope: UserStore, row: MemoryRow, now: float, confidence: float) 
 
 def set_preference(
     scope: UserStore,
+    category: str,
     key: str,
     value: str,
     now: float,
@@ -388,30 +389,52 @@ def set_preference(
     confidence: float,
     policy: MergePolicy,
     service: EmbeddingService | None = None,
+    pref_scope: str = "default",
 ) -> RememberResult:
-    """One preference per category: a new one is stored, the same again reinforced, another value updates."""
+    """One active preference per (category, key): stored, reinforced when said again, or replaced.
+
+    A replaced value stays, superseded by the new one: the preference's history.
+    """
     vector = embed_or_none(service, value)
     with scope.transaction():
-        current = scope.find_active_by_key("preference", key)
-        if current is None:
-            row = scope.insert_memory(
-                NewMemory(kind="preference", text=value, source=source, confidence=confidence, key=key), now
+        current = scope.find_preference(category, key)
+        if current is not None and token_similarity(current.text, value) >= policy.duplicate_similarity:
+            changed = scope.update_memory(
+                current.id,
+                now,
+                source="explicit" if "explicit" in (source, current.source) else "inferred",
+                confidence=max(confidence, current.confidence),
+                reinforcement_count=current.reinforcement_count + 1,
             )
-            store_vector(scope, service, "memory", row.id, vector)
-            return RememberResult("stored", row)
-        same = token_similarity(current.text, value) >= policy.duplicate_similarity
-        changed = scope.update_memory(
-            current.id,
+            assert changed is not None
+            return RememberResult("reinforced", changed)
+        if current is not None:  # the key moves to the new value once the old one is superseded
+            scope.update_memory(current.id, now, status="superseded")
+        row = scope.insert_memory(
+            NewMemory(
+                kind="preference",
+                text=value,
+                source=source,
+                confidence=confidence,
+                key=key,
+                category=category,
+                scope=pref_scope,
+            ),
             now,
-            text=current.text if same else value,
-            source="explicit" if "explicit" in (source, current.source) else "inferred",
-            confidence=max(confidence, current.confidence) if same else confidence,
-            reinforcement_count=current.reinforcement_count + 1,
         )
-        assert changed is not None
-        if not same:
-            store_vector(scope, service, "memory", changed.id, vector)
-        return RememberResult("reinforced" if same else "updated", changed)
+        store_vector(scope, service, "memory", row.id, vector)
+        if current is None:
+            return RememberResult("stored", row)
+        scope.supersede(current.id, row.id, now)
+        scope.audit(
+            "supersede",
+            now,
+            target_kind="preference",
+            target_id=current.id,
+            reason=f"preference {category}: {key} set again",
+            detail={"superseded_by": row.id, "text": current.text, "kept": value},
+        )
+        return RememberResult("updated", row, [current])
 
 
 def _twin(
@@ -481,7 +504,10 @@ def merge_memories(
             why = f"Thread memory #{row.id}: {exc}; edit or delete it first"
             raise GuardRejected(why, exc.reason) from exc
         vector = embed_or_none(service, row.text)
-        twin = target.find_active_by_key(row.kind, row.key) if row.key else None
+        if row.kind == "preference":
+            twin = target.find_preference(row.category or "general", row.key) if row.key else None
+        else:
+            twin = target.find_active_by_key(row.kind, row.key) if row.key else None
         if twin is None and row.kind == "fact":
             twin = _twin(target, row, policy, service, index, vector)
         newer = twin is None or row.updated_at > twin.updated_at
@@ -500,6 +526,8 @@ def merge_memories(
                 reinforcement_count=row.reinforcement_count,
                 status="active" if newer else "superseded",
                 sensitive=row.sensitive,
+                category=row.category,
+                scope=row.scope,
             ),
             now,
         )

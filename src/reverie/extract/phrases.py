@@ -8,6 +8,8 @@
   subject ("prefers concise answers", "likes the color pink for the user's colored lights",
   "would rather take the train"), so ``"User " + text`` is also a sentence.
 - forget: a short search query (the object phrase without pronouns, "vegetarian").
+- forget_preference: "remove that preference" (text empty: the preference set last) or
+  "remove my lights color preference" (text: what names it, "lights color").
 - clear, confirm, cancel, show_facts, show_preferences: empty text.
 
 "forget it" / "forget that" alone are the idiom for "never mind" and yield ``cancel``;
@@ -21,7 +23,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 Action = Literal[
-    "remember", "prefer", "forget", "clear", "confirm", "cancel", "show_facts", "show_preferences"
+    "remember",
+    "prefer",
+    "forget",
+    "forget_preference",
+    "clear",
+    "confirm",
+    "cancel",
+    "show_facts",
+    "show_preferences",
 ]
 
 
@@ -36,6 +46,8 @@ class PhraseIntent:
     action: Action
     text: str = ""
     category: str = ""
+    key: str = ""  # a preference's key within its category ("color", "brightness", "verbosity")
+    scope: str = "default"  # a preference's scope (Saga): default, specific or always
 
 
 _I = re.IGNORECASE
@@ -141,6 +153,11 @@ _FORGET = re.compile(
     r"|(?:delete|remove|erase|clear|drop)\s+(?:the\s+|that\s+|your\s+|my\s+|any\s+)?"
     r"(?:memor(?:y|ies)|facts?|notes?|preferences?)\s+(?:about|of|that|on|for|regarding|saying))"
     r"\s+(.+)$",
+    _I,
+)
+_FORGET_PREFERENCE = re.compile(
+    r"^(?:remove|delete|forget|drop|clear|erase|undo)\s+(?:that|this|the\s+last|my\s+last|the|my)\s+"
+    r"(?:(?P<what>[\w' -]{1,40}?)\s+)?preference$",
     _I,
 )
 _REMINDER = re.compile(r"^to\b", _I)
@@ -286,7 +303,12 @@ def detect_phrase(utterance: str) -> PhraseIntent | None:
     for pattern, action in _COMMANDS:
         if pattern.match(text):
             return PhraseIntent(action)
-    return _detect_forget(text) or _detect_remember(text, asked and not requested) or _detect_prefer(text)
+    return (
+        _detect_forget_preference(text)
+        or _detect_forget(text)
+        or _detect_remember(text, asked and not requested)
+        or _detect_prefer(text)
+    )
 
 
 def to_third_person(clause: str) -> str:
@@ -331,6 +353,72 @@ def infer_category(text: str) -> str:
     return "general"
 
 
+GLOBAL = "global"
+# Ways of answering: preferences of the "global" category (Saga), in every context.
+STYLE_KEYS = frozenset("verbosity formality humor tone language units technical_level detail_level".split())
+_KEYS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rf"\b(?:{words})\b", _I))
+    for name, words in (
+        (
+            "color",
+            r"colou?rs?|pink|red|blue|green|yellow|purple|orange|violet|teal|magenta|"
+            r"warm white|cool white|daylight",
+        ),
+        ("brightness", r"dim(?:med|mer)?|bright(?:er|ness)?|dark(?:er)?|\d{1,3}\s*%|percent"),
+        ("temperature", r"degrees|temperature|thermostat|warm(?:er)?|cool(?:er)?|cold(?:er)?|hot(?:ter)?"),
+        ("volume", r"volume|loud(?:er)?|quiet(?:er)?|soft(?:er)?"),
+        ("seat", r"seats?|aisle"),
+        ("genre", r"jazz|rock|pop|classical|hip hop|rap|country|blues|metal|folk|podcasts?"),
+        ("wake_time", r"wake(?:-up)?|waking(?: up)?|alarms?"),
+    )
+)
+_WHEN = re.compile(
+    r"\b(?:in the |at |on |during the |on the )?(mornings?|afternoons?|evenings?|nights?|bedtime|"
+    r"weekends?|weekdays?)\b",
+    _I,
+)
+_ALWAYS = re.compile(r"\b(?:always|every time|whenever)\b", _I)
+
+
+def preference_slot(text: str, category: str | None = None) -> tuple[str, str, str]:
+    """The (category, key, scope) a preference text sets, without an LLM.
+
+    "likes pink for the user's lights" sets lights/color; "prefers the lights dim in the
+    evening" lights/brightness_evening (scope "specific": a time of day or week keeps its own
+    value); "prefers concise answers" global/verbosity. A text naming no known attribute sets
+    its category's "default" key, so a second such preference replaces the first, with history.
+    """
+    found = normalize_category(category) if category else infer_category(text)
+    if found in STYLE_KEYS:
+        return GLOBAL, found, "always" if _ALWAYS.search(text) else "default"
+    if found in (GLOBAL, "general"):  # about nothing in particular: global, keyed by its own words
+        return GLOBAL, _content_key(text), "default"
+    key = next((name for name, pattern in _KEYS if pattern.search(text)), "default")
+    when = _WHEN.search(text)
+    if when:
+        period = when.group(1).lower().rstrip("s")
+        return found, f"{key}_{period}" if key != "default" else period, "specific"
+    return found, key, "always" if _ALWAYS.search(text) else "default"
+
+
+_KEY_NOISE = frozenset(
+    "prefer prefers preferred like likes love loves want wants would rather generally usually always "
+    "really the a an my user s to for of in on at it things thing".split()
+)
+
+
+def _content_key(text: str) -> str:
+    """A key from a preference's own words ("prefers things simple" -> "simple")."""
+    kept = [w for w in _NON_WORD.split(text.lower()) if w and w not in _KEY_NOISE]
+    return "_".join(kept[:3]) or "default"
+
+
+def normalize_category(category: str) -> str:
+    """A category as stored: lower snake_case ("Climate control" -> "climate_control")."""
+    name = _NON_WORD.sub("_", category.lower()).strip("_")
+    return name or "general"
+
+
 def _strip_trailing(text: str) -> str:
     """Drop trailing punctuation and closing politeness ("..., please!")."""
     previous = None
@@ -351,6 +439,15 @@ def _strip_prefixes(text: str) -> tuple[str, bool]:
         requested = requested or stripped != text
         text = stripped
     return text.strip(), requested
+
+
+def _detect_forget_preference(text: str) -> PhraseIntent | None:
+    """Match "remove that preference" and "forget my lights color preference"."""
+    match = _FORGET_PREFERENCE.match(text)
+    if not match:
+        return None
+    what = (match["what"] or "").strip()
+    return PhraseIntent("forget_preference", "" if what.lower() in ("last", "latest", "new") else what)
 
 
 def _detect_forget(text: str) -> PhraseIntent | None:
@@ -380,8 +477,16 @@ def _detect_prefer(text: str) -> PhraseIntent | None:
     """Match preference phrases; plain "I like X" is chat, not a preference."""
     default = _DEFAULT.match(text)
     if default:
-        category = _NON_WORD.sub("_", default.group(1).lower()).strip("_")
-        return PhraseIntent("prefer", default.group(2).strip(), category or "general")
+        named, value = default.group(1), default.group(2).strip()
+        slug = _NON_WORD.sub("_", named.lower()).strip("_")
+        found = infer_category(f"{named} {value}")
+        if found == "general":  # filed under what it is the default of ("parents", "kids_bedtime")
+            return PhraseIntent("prefer", value, slug or "general", "default")
+        category, key, scope = preference_slot(f"{named} {value}", found)
+        if category != GLOBAL:  # the key is what the default is named by ("light color" -> color)
+            key = next((name for name, pattern in _KEYS if pattern.search(named)), slug or key)
+            scope = "default"
+        return PhraseIntent("prefer", value, category, key, scope)
     if _PREFER.match(text) or _RATHER.match(text):
         return _preference(text)
     pref_for = _PREF_FOR.match(text)
@@ -397,7 +502,8 @@ def _preference(clause: str) -> PhraseIntent:
     """Build a prefer intent from a clause starting with "I"."""
     sentence = to_third_person(clause)
     predicate = sentence[5:] if sentence.startswith("User ") else sentence
-    return PhraseIntent("prefer", predicate, infer_category(predicate))
+    category, key, scope = preference_slot(predicate)
+    return PhraseIntent("prefer", predicate, category, key, scope)
 
 
 def _is_ie(tokens: list[str], k: int) -> bool:
@@ -449,4 +555,14 @@ def _third_person_verb(word: str) -> str:
     return conjugated.capitalize() if word[:1].isupper() else conjugated
 
 
-__all__ = ["MAX_UTTERANCE_CHARS", "PhraseIntent", "detect_phrase", "infer_category", "to_third_person"]
+__all__ = [
+    "GLOBAL",
+    "MAX_UTTERANCE_CHARS",
+    "STYLE_KEYS",
+    "PhraseIntent",
+    "detect_phrase",
+    "infer_category",
+    "normalize_category",
+    "preference_slot",
+    "to_third_person",
+]

@@ -18,7 +18,15 @@ from reverie.extract.guard import check_memory_text
 from reverie.extract.phrases import to_third_person
 from reverie.text import keyword_terms, words
 
-__all__ = ["RuleFact", "extract_facts", "summarize"]
+__all__ = [
+    "PROFILE_HEADER",
+    "ProfileItem",
+    "RuleFact",
+    "build_profile",
+    "extract_facts",
+    "fact_type",
+    "summarize",
+]
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,7 @@ class RuleFact:
     text: str
     confidence: float
     category: str
+    type: str = "general"  # the memory's type: person, routine, location, work, room_mapping, profile, ...
 
 
 _I = re.IGNORECASE
@@ -360,8 +369,8 @@ def _fact_from(clause: str) -> RuleFact | None:
         return None
     if (name := _NAME_ONLY.match(core)) and name.group(1).lower() not in _NOT_NAMES:
         if name.group(1).lower() in _DEMONYMS:
-            return RuleFact(f"User is {name.group(1)}", 0.75, "personal")
-        return RuleFact(f"User's name is {name.group(1)}", 0.75, "personal")
+            return RuleFact(f"User is {name.group(1)}", 0.75, "personal", "profile")
+        return RuleFact(f"User's name is {name.group(1)}", 0.75, "personal", "profile")
     found = _classify(core)
     if found is None:
         return None
@@ -370,7 +379,8 @@ def _fact_from(clause: str) -> RuleFact | None:
         text = re.sub(r"\bthe user's\b", "their", text)
     if len(words(text)) < 3:
         return None
-    return RuleFact(text, round(found[1], 2), _refine(found[0], text))
+    category = _refine(found[0], text)
+    return RuleFact(text, round(found[1], 2), category, fact_type(text, category))
 
 
 def extract_facts(utterance: str) -> list[RuleFact]:
@@ -395,6 +405,101 @@ def extract_facts(utterance: str) -> list[RuleFact]:
                 if fact and check_memory_text(fact.text).ok and fact not in facts:
                     facts.append(fact)
     return facts
+
+
+# --- fact types (Saga's person, routine, room mapping; mem.db's profile) ---------------------------
+
+_ROOMS = (
+    r"(?:(?:living|dining|meeting|guest|spare|laundry|utility|play|class|bath|bed|family|sitting|"
+    r"storage|server|music|game|tv)\s*room|office|kitchen|garage|den|study|basement|attic|lounge|"
+    r"hall(?:way)?|nursery|porch|patio|loft|cellar|workshop|shed|pantry|bathroom|bedroom)"
+)
+_ROOM_MAPPING = re.compile(
+    rf"(?i)^(?:User's |the )?(?:[\w'-]+ ){{0,2}}{_ROOMS} (?:is|=|means|refers to) (?:the |User's |their )?"
+    rf"(?:[\w'-]+ ){{0,2}}{_ROOMS}$|^(?:User|the user) calls (?:the |their )?(?:[\w'-]+ ){{0,2}}{_ROOMS} "
+)
+_PROFILE = re.compile(
+    r"(?i)^(?:User's (?:full |first |last |middle )?(?:name|birthday|date of birth|nickname|pronouns|"
+    r"first language|native language|mother tongue|time ?zone|age|nationality|star sign|zodiac sign)\b"
+    r"|User wants to be called\b|User is (?:\d{1,3}(?: years old)?|in (?:their|his|her) \w+ties)\b"
+    r"|User was born\b|User is (?:" + "|".join(sorted(_DEMONYMS)) + r")$"
+    r"|User (?:speaks|prefers to speak) \w+$|User is in the \S+ time ?zone)"
+)
+_ROUTINE = re.compile(
+    r"(?i)\b(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)|at \d{1,2}(?::\d\d)?|o'clock|every(?:day| \w+)|daily|weekly"
+    r"|nightly|each (?:day|week|morning|evening|night)|(?:in the|most|on) (?:mornings?|evenings?|nights?)"
+    r"|on (?:weekends|weekdays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)"
+    r"|(?:once|twice|\w+ times) a (?:day|week|month)|before (?:bed|work|breakfast)|after (?:work|dinner))\b"
+)
+_PERSON = re.compile(rf"(?i)^(?:User's|the user's) (?:[\w-]+ )?{_REL}\b")
+_LOCATION = re.compile(r"(?i)^User (?:\w+ )?(?:lives|lived|moved|relocated|grew up|comes from|is from)\b")
+_WORK = re.compile(r"(?i)^User (?:\w+ )?(?:works|worked|teaches|runs|owns|manages|is employed)\b|\bjob\b")
+_BY_CATEGORY = {"family": "person", "location": "location", "work": "work", "health": "health"}
+
+
+def fact_type(text: str, category: str = "") -> str:
+    """The type a third-person fact is kept as: profile, room_mapping, routine, person, location, work, ...
+
+    ``category`` is the rules' reading of the clause when there is one ("family", "location"); an
+    explicit "remember that ..." has none and is typed from its words alone.
+    """
+    if _ROOM_MAPPING.search(text):
+        return "room_mapping"
+    if _PROFILE.search(text):
+        return "profile"
+    if _ROUTINE.search(text) and category not in ("health", "location"):
+        return "routine"
+    if category in _BY_CATEGORY:
+        return _BY_CATEGORY[category]
+    if _PERSON.search(text):
+        return "person"
+    if _LOCATION.search(text):
+        return "location"
+    if _WORK.search(text):
+        return "work"
+    if category == "preference":
+        return "interest"
+    return "personal" if category in ("personal", "other") else "general"
+
+
+# --- profile without an LLM -------------------------------------------------------------------------
+
+PROFILE_HEADER = "From what the user said:"
+# The profile's order: who the user is, where and how they live, then the rest.
+_PROFILE_ORDER = ("profile", "person", "location", "work", "health", "routine", "room_mapping")
+_PROFILE_FACTS = 12
+_PROFILE_PREFERENCES = 5
+
+
+@dataclass(frozen=True)
+class ProfileItem:
+    """A fact or preference offered to the offline profile."""
+
+    text: str
+    confidence: float
+    type: str = "general"  # a fact's type, or "preference"
+    label: str = ""  # a preference's name ("verbosity", "lights color")
+
+
+def build_profile(items: Sequence[ProfileItem], min_confidence: float = 0.5) -> str:
+    """The base-memory profile from the user's strongest facts and preferences, without an LLM.
+
+    At most 12 facts (profile, people, places, work, health and routines first, strongest
+    first within each) and 5 preferences; empty when nothing is strong enough.
+    """
+    facts = [i for i in items if i.type != "preference" and i.confidence >= min_confidence]
+    prefs = [i for i in items if i.type == "preference" and i.confidence >= min_confidence]
+
+    def rank(item: ProfileItem) -> tuple[int, float]:
+        order = _PROFILE_ORDER.index(item.type) if item.type in _PROFILE_ORDER else len(_PROFILE_ORDER)
+        return order, -item.confidence
+
+    lines = [f"- {i.text.rstrip('.')}." for i in sorted(facts, key=rank)[:_PROFILE_FACTS]]
+    strongest = sorted(prefs, key=lambda i: -i.confidence)[:_PROFILE_PREFERENCES]
+    for item in strongest:  # a preference's text is a predicate ("prefers concise answers") or a value
+        text = item.text.rstrip(".")
+        lines.append(f"- User {text}." if text[:1].islower() else f"- {item.label or 'Preference'}: {text}.")
+    return "\n".join([PROFILE_HEADER, *lines]) if lines else ""
 
 
 # --- summaries ---------------------------------------------------------------------------------

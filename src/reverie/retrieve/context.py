@@ -136,6 +136,14 @@ def _truncate(text: str, allowance: int, count: Callable[[str], int] = count_tok
     return " ".join(words[:low]) + " …" if low else ""
 
 
+def preference_label(row: MemoryRow) -> str:
+    """How a preference is named: "verbosity" (global), "lights color", "lights" (its default key)."""
+    parts = [row.category] if row.category and row.category != "global" else []
+    if row.key and row.key != "default":
+        parts.append(row.key)
+    return " ".join(parts).replace("_", " ") or "general"
+
+
 def build_context(
     scope: UserStore,
     *,
@@ -152,6 +160,7 @@ def build_context(
     working: Sequence[str] = (),
     count: Callable[[str], int] = count_tokens,
     min_confidence: float = 0.0,
+    preferences: Sequence[MemoryRow] | None = None,
 ) -> ContextBlock:
     """Render the remembered-data block for a prompt; never more than ``budget`` tokens.
 
@@ -165,7 +174,8 @@ def build_context(
     the rest; they are rendered last. A detected ``topic`` (title, lines) takes the place of
     the relevant facts (Rostro); ``recent_topics`` (lines with relative times) open a session.
     ``working`` lines (the conversation's live timers, reminders and tasks) come first.
-    A fact under ``min_confidence`` never goes in, relevant or not.
+    A fact under ``min_confidence`` never goes in, relevant or not. ``preferences`` are the
+    ones chosen for the message (Saga: its category and "global"); by default the strongest.
     """
     overhead = count(FENCE_OPEN) + count(PREAMBLE) + count(FENCE_CLOSE) + 3
     available = budget - overhead
@@ -210,11 +220,9 @@ def build_context(
     close_section(profile)
 
     prefs = open_section("preferences", "Preferences:")
-    for row in scope.list_memories(MemoryFilter(kinds=("preference",), limit=50, order="confidence")):
-        if not prefs.add(
-            f"- {clean_item(row.key or 'general').replace('_', ' ')}: {_stored(row.text, 'preference')}",
-            row.id,
-        ):
+    chosen = scope.list_preferences(limit=50) if preferences is None else preferences
+    for row in chosen:
+        if not prefs.add(f"- {clean_item(preference_label(row))}: {_stored(row.text, 'preference')}", row.id):
             break
     close_section(prefs)
 

@@ -17,25 +17,34 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from reverie.errors import Conflict, InvalidInput
+from reverie.extract.phrases import preference_slot
 from reverie.tools.schemas import function_schema
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
     from reverie.store.base import MemoryRow
 
-MEMORY_TYPES = ("fact", "preference", "task", "note")
+MEMORY_TYPES = ("fact", "preference", "profile", "task", "note")
 _ID = {"type": "integer", "minimum": 1, "description": "the memory's id, as returned when it was created"}
 VERB_SCHEMAS: list[dict[str, Any]] = [
     function_schema(
         "create_memory",
         "Store something the user wants kept; answers with its id. Phrase it self-describing "
-        "('User is vegetarian'). A preference needs a key (its category, e.g. 'units').",
+        "('User is vegetarian'). A preference needs a category (lights, climate, or 'global' for how "
+        "to answer) and a key (color, temperature, verbosity); a profile is who the user is (name, "
+        "language, time zone).",
         {
             "content": {"type": "string", "description": "the memory, under 512 bytes"},
             "memory_type": {"type": "string", "enum": list(MEMORY_TYPES), "description": "default fact"},
             "key": {
                 "type": "string",
-                "description": "normalized key (timezone, language ...); replaces the old one",
+                "description": "normalized key (timezone, language, color ...); replaces the old one",
+            },
+            "category": {"type": "string", "description": "a preference's category, e.g. lights"},
+            "scope": {
+                "type": "string",
+                "enum": ["default", "specific", "always"],
+                "description": "a preference's scope, default unless it holds only at a time or place",
             },
             "sensitive": {
                 "type": "boolean",
@@ -104,6 +113,7 @@ def _memory_dict(row: Any) -> dict[str, Any]:
         "content": row.text,
         "memory_type": "preference" if row.kind == "preference" else row.type,
         "key": row.key,
+        **({"category": row.category, "scope": row.scope} if row.kind == "preference" else {}),
         "confidence": round(row.confidence, 3),
         "source": row.source,
         "sensitive": row.sensitive,
@@ -117,9 +127,14 @@ def _create(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"'memory_type' must be one of {', '.join(MEMORY_TYPES)}")
     key = _string(args, "key", required=False) or None
     if kind == "preference":
-        if not key:
-            raise ValueError("a preference needs a 'key' (its category)")
-        preferred = memory.prefer(key, content)
+        category = _string(args, "category", required=False)
+        if not key and not category:
+            raise ValueError("a preference needs a 'category' and a 'key' (e.g. lights and color)")
+        if category:  # Saga's structured preference; without a key, the key is read from the content
+            slot = key or preference_slot(content, category)[1]
+            preferred = memory.save_preference(category, slot, content, scope=_scope(args))
+        else:  # the older form: 'key' names the category
+            preferred = memory.prefer(key or "", content)
         return {
             "status": preferred.status,
             "id": preferred.memory.id,
@@ -134,6 +149,13 @@ def _create(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
     return {"status": result.status, "id": result.memory.id, "memory": _memory_dict(result.memory)}
 
 
+def _scope(args: dict[str, Any]) -> str:
+    scope = args.get("scope", "default")
+    if scope not in ("default", "specific", "always"):
+        raise ValueError("'scope' must be one of default, specific, always")
+    return str(scope)
+
+
 def _update(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
     row = memory.edit(_int(args, "id"), _string(args, "content"))
     return {"status": "updated", "id": row.id, "memory": _memory_dict(row)}
@@ -145,10 +167,10 @@ def _delete(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _of_type(row: MemoryRow, kind: str | None) -> bool:
-    if kind in ("task", "note"):
-        return row.type == kind
+    if kind in ("task", "note", "profile"):
+        return row.kind == "fact" and row.type == kind
     if kind == "fact":
-        return row.kind == "fact" and row.type not in ("task", "note")
+        return row.kind == "fact" and row.type not in ("task", "note", "profile")
     return True
 
 
