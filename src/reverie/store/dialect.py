@@ -5,6 +5,10 @@ A statement is written once, with ``?`` for positional and ``:name`` for named p
 statement on its engine's connection of this thread (joining its transaction, if any), returns
 rows as dicts, and says how the two engines spell the few things they spell differently. Booleans
 go in as Python ``bool`` (SQLite keeps 1 and 0), so rows read back wrap them in ``bool()``.
+
+What truly differs lives in the engine's dialect module only: keyword search (FTS5 against a
+tsvector ranked by the same BM25), how a turn is indexed, how vectors are written and read back
+(rowids against transaction ids), claiming work under locks, and the upsert of the cache.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
+
+from reverie.store.rows import VectorKind
 
 Params = Sequence[Any] | Mapping[str, Any]
 Row = dict[str, Any]
@@ -24,6 +30,8 @@ class Dialect(ABC):
     name: str  # "sqlite" or "postgres", as the migrations folders are named
     greatest: str  # the larger of two values: GREATEST, or MAX(a, b) on SQLite
     least: str  # the smaller of two values: LEAST, or MIN(a, b) on SQLite
+    no_limit: str  # a LIMIT that keeps every row (SQLite needs one before OFFSET)
+    skip_locked: str  # ends a claiming SELECT so racing workers each get another row
 
     @abstractmethod
     def rows(self, sql: str, params: Params = ()) -> list[Row]:
@@ -77,14 +85,104 @@ class Dialect(ABC):
     def batches(self, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
         """``values`` cut into batches that fit one statement (none when there are no values)."""
 
+    @abstractmethod
+    def is_false(self, column: str) -> str:
+        """A condition that a boolean column is false, spelled as the engine's partial indexes are."""
+
+    @abstractmethod
+    def write_row(
+        self, sql: str, params: Params, columns: str, table: str, key: int | None = None
+    ) -> Row | None:
+        """Run an INSERT or UPDATE of one row of ``table``; its ``columns`` after, None if none changed.
+
+        ``key`` is the id an UPDATE changes (an INSERT's new id is read from the engine).
+        """
+
+    @abstractmethod
+    def search_memories(
+        self,
+        user_id: int,
+        terms: Sequence[str],
+        columns: Sequence[str],
+        filters: str,
+        params: Sequence[Any],
+        limit: int,
+        min_match: int | None,
+    ) -> list[Row]:
+        """Memories ``m`` matching any term (or ``min_match``) and ``filters``, with ``score``, best first."""
+
+    @abstractmethod
+    def search_summaries(
+        self, user_id: int, terms: Sequence[str], columns: str, extra: str, params: Sequence[Any], limit: int
+    ) -> list[Row]:
+        """Summaries ``s`` of the user matching any term and ``extra``, with ``score``, best first."""
+
+    @abstractmethod
+    def search_messages(
+        self,
+        user_id: int,
+        terms: Sequence[str],
+        columns: str,
+        extra: str,
+        params: Sequence[Any],
+        limit: int,
+        windows: bool,
+    ) -> list[Row]:
+        """Turns ``m`` of public conversations matching any term and ``extra``, with ``score``, best first."""
+
+    @abstractmethod
+    def insert_message(
+        self,
+        user_id: int,
+        conversation_id: int,
+        values: Sequence[Any],
+        index_text: str | None,
+        window_text: str | None,
+    ) -> int | None:
+        """Insert and index a turn (role, content, speaker, ref, created_at); its id, or None."""
+
+    @abstractmethod
+    def put_vectors(
+        self, user_id: int, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+    ) -> None:
+        """Store (or replace) the vector of each item."""
+
+    @abstractmethod
+    def load_vectors(
+        self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
+    ) -> tuple[list[tuple[int, bytes]], int]:
+        """The user's vectors (``v``, with ``join``) written after the mark ``after``, and the new mark."""
+
+    @abstractmethod
+    def vectors_of(
+        self, user_id: int, kind: VectorKind, model_id: str, ids: Sequence[int], join: str
+    ) -> list[tuple[int, bytes]]:
+        """The loadable vectors of these items."""
+
+    @abstractmethod
+    def changed_vectors(self, user_id: int, kind: VectorKind, after: int) -> tuple[set[int], bool]:
+        """Items changed since version ``after``, and whether this transaction wrote vectors of its own."""
+
+    @abstractmethod
+    def own_vector_writes(self, user_id: int) -> bool:
+        """Whether this thread's transaction has written vectors not yet committed."""
+
+    @abstractmethod
+    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
+        """Add vectors to the embedding cache (replacing those of the same hash and model)."""
+
     def run_among(self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any] = ()) -> int:
         """Run a write whose ``{among}`` stands for ``column`` being one of ``values``; rows changed.
 
         ``params`` fill the placeholders before ``{among}``; it runs once a batch, in one transaction.
         """
+        batches = list(self.batches(values))
+        if len(batches) == 1:  # one statement is atomic alone
+            among, listed = self.one_of(column, batches[0])
+            return self.run(sql.replace("{among}", among), (*params, *listed))
         changed = 0
         with self.transaction():
-            for batch in self.batches(values):
+            for batch in batches:
                 among, listed = self.one_of(column, batch)
                 changed += self.run(sql.replace("{among}", among), (*params, *listed))
         return changed

@@ -2,7 +2,7 @@
 
 Any number of Reverie processes on any number of machines may share one database: jobs are
 claimed with ``FOR UPDATE SKIP LOCKED`` under leases, nightly maintenance under an advisory
-lock, and every statement a :class:`PgUserStore` runs carries its user's id.
+lock, and every statement a user's scope runs carries its user's id.
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from reverie.errors import ConfigError, MigrationError
 from reverie.store.accounts import Accounts
+from reverie.store.cache import EmbeddingCache
 from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
 from reverie.store.maintenance import MaintenanceRuns
 from reverie.store.postgres_dialect import PgDialect
-from reverie.store.postgres_user import PgUserStore
 from reverie.store.postgres_vectors import register_vector
 from reverie.store.schema import shipped_migrations
+from reverie.store.scope import UserScope
+from reverie.store.work_queue import WorkQueue
 
 Conn = psycopg.Connection[dict[str, Any]]
 # Advisory lock keys (any constants, the same in every process).
@@ -61,7 +63,7 @@ def redact(url: str) -> str:
     return url
 
 
-class PgStore(Documents, Accounts, MaintenanceRuns):
+class PgStore(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache):
     """A Reverie database in PostgreSQL (with the pgvector extension)."""
 
     def __init__(self, url: str) -> None:
@@ -253,160 +255,10 @@ class PgStore(Documents, Accounts, MaintenanceRuns):
         finally:
             pool.putconn(conn)
 
-    # embedding cache ---------------------------------------------------------------
-    def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
-        """Cached vectors of this model for these content hashes."""
-        if not hashes:
-            return {}
-        rows = self.read(
-            "SELECT content_hash, vector FROM embedding_cache WHERE model_id = %s AND content_hash = ANY(%s)",
-            (model_id, list(hashes)),
-        )
-        return {row["content_hash"]: bytes(row["vector"]) for row in rows}
-
-    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
-        """Add vectors to the cache."""
-        if not items:
-            return
-        items = list(dict(items).items())  # one row per hash: ON CONFLICT cannot touch a row twice
-        self.write(
-            "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
-            " SELECT * FROM unnest(%s::text[], %s::text[], %s::integer[], %s::bytea[], %s::float8[])"
-            " ON CONFLICT (content_hash, model_id) DO UPDATE SET dimensions = excluded.dimensions,"
-            " vector = excluded.vector, created_at = excluded.created_at",
-            (
-                [digest for digest, _ in items],
-                [model_id] * len(items),
-                [dims] * len(items),
-                [blob for _, blob in items],
-                [now] * len(items),
-            ),
-        )
-
-    def cache_prune(self, max_entries: int) -> int:
-        """Drop the oldest entries beyond ``max_entries``."""
-        cur = self.write(
-            "DELETE FROM embedding_cache e USING (SELECT content_hash, model_id FROM embedding_cache"
-            " ORDER BY created_at DESC, content_hash OFFSET %s) old"
-            " WHERE e.content_hash = old.content_hash AND e.model_id = old.model_id",
-            (max_entries,),
-        )
-        return cur.rowcount
-
-    def cache_record(self, model_id: str, hits: int, misses: int) -> None:
-        """Add to the hit and miss counters of a model."""
-        self.write(
-            "INSERT INTO embedding_cache_stats AS s (model_id, hits, misses) VALUES (%s, %s, %s)"
-            " ON CONFLICT (model_id) DO UPDATE SET hits = s.hits + excluded.hits, misses = s.misses +"
-            " excluded.misses",
-            (model_id, hits, misses),
-        )
-
-    def cache_stats(self) -> dict[str, int]:
-        """entries, hits and misses over all models."""
-        row = self.read(
-            "SELECT (SELECT COUNT(*) FROM embedding_cache) AS entries,"
-            " COALESCE(SUM(hits), 0) AS hits, COALESCE(SUM(misses), 0) AS misses FROM embedding_cache_stats"
-        )[0]
-        return {"entries": int(row["entries"]), "hits": int(row["hits"]), "misses": int(row["misses"])}
-
-    # consolidation queue --------------------------------------------------------------
-    def expire_conversations(self, now: float, idle_seconds: float) -> int:
-        """End every open conversation idle for longer than ``idle_seconds``; queue it."""
-        cur = self.write(
-            "UPDATE conversations SET ended_at = last_activity, consolidation_state ="
-            " CASE WHEN is_private THEN 'skipped' ELSE 'pending' END"
-            " WHERE ended_at IS NULL AND last_activity < %s",
-            (now - idle_seconds,),
-        )
-        return cur.rowcount
-
-    def claim_consolidation(
-        self, now: float, worker: str, lease_seconds: float, max_attempts: int
-    ) -> tuple[int, int] | None:
-        """Take the next conversation to consolidate under a lease: (user id, conversation id), or None.
-
-        Pending ones, running ones whose lease has expired (their worker died) and failed ones whose
-        retry time has come qualify; a user's conversations go strictly in order. The row is
-        locked ``FOR UPDATE SKIP LOCKED``, so workers racing for the queue each get another job.
-        """
-        params = {"now": now, "max": max_attempts}
-        due = (
-            "(c.consolidation_state = 'pending'"
-            " OR (c.consolidation_state = 'running' AND c.lease_until < %(now)s)"
-            " OR (c.consolidation_state = 'failed' AND c.attempts < %(max)s AND c.next_attempt_at <="
-            " %(now)s))"
-        )
-        waiting = (
-            "(e.consolidation_state IN ('pending', 'running')"
-            " OR (e.consolidation_state = 'failed' AND e.attempts < %(max)s))"
-        )
-        with self.transaction() as conn:
-            row = conn.execute(
-                f"SELECT c.id, c.user_id FROM conversations c WHERE {due} AND NOT EXISTS ("
-                f"SELECT 1 FROM conversations e WHERE e.user_id = c.user_id AND e.id < c.id AND {waiting})"
-                " ORDER BY c.ended_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED",
-                params,
-            ).fetchone()
-            if row is None:
-                return None
-            conn.execute(
-                "UPDATE conversations SET consolidation_state = 'running', worker = %s, lease_until = %s,"
-                " attempts = attempts + 1 WHERE id = %s",
-                (worker, now + lease_seconds, row["id"]),
-            )
-        return int(row["user_id"]), int(row["id"])
-
-    def complete_consolidation(
-        self, conversation_id: int, worker: str, now: float, state: str = "done"
-    ) -> bool:
-        """Mark a claimed job done (in the caller's transaction); False if this worker lost its lease."""
-        cur = self.write(
-            "UPDATE conversations SET consolidation_state = %s, consolidated_at = %s, lease_until = NULL,"
-            " last_error = NULL WHERE id = %s AND worker = %s AND consolidation_state = 'running'",
-            (state, now, conversation_id, worker),
-        )
-        return cur.rowcount == 1
-
-    def fail_consolidation(self, conversation_id: int, worker: str, error: str, retry_at: float) -> None:
-        """Record a failed attempt; the job is retried at ``retry_at`` while attempts remain."""
-        self.write(
-            "UPDATE conversations SET consolidation_state = 'failed', last_error = %s, next_attempt_at = %s,"
-            " lease_until = NULL WHERE id = %s AND worker = %s AND consolidation_state = 'running'",
-            (error[:2000], retry_at, conversation_id, worker),
-        )
-
-    def release_consolidation(self, conversation_id: int, worker: str) -> bool:
-        """Give a claimed job back to the queue (shutdown), without counting the attempt."""
-        cur = self.write(
-            "UPDATE conversations SET consolidation_state = 'pending', worker = NULL, lease_until = NULL,"
-            " attempts = GREATEST(attempts - 1, 0)"
-            " WHERE id = %s AND worker = %s AND consolidation_state = 'running'",
-            (conversation_id, worker),
-        )
-        return cur.rowcount == 1
-
-    def reschedule_failed(self, now: float) -> int:
-        """Make every failed consolidation due now, with its attempts reset."""
-        cur = self.write(
-            "UPDATE conversations SET next_attempt_at = %s, attempts = 0 WHERE consolidation_state ="
-            " 'failed'",
-            (now,),
-        )
-        return cur.rowcount
-
-    def consolidation_counts(self) -> dict[str, int]:
-        """How many conversations are in each consolidation state."""
-        rows = self.read(
-            "SELECT consolidation_state AS state, COUNT(*) AS n FROM conversations GROUP BY"
-            " consolidation_state"
-        )
-        return {str(row["state"]): int(row["n"]) for row in rows}
-
     # users -------------------------------------------------------------------------
-    def scope(self, user_id: int) -> PgUserStore:
+    def scope(self, user_id: int) -> UserScope:
         """A view bound to one user."""
-        return PgUserStore(self, user_id)
+        return UserScope(self.db, user_id)
 
 
 __all__ = ["PgStore", "redact", "split_url"]

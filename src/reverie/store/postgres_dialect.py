@@ -1,4 +1,9 @@
-"""How the shared statements run on PostgreSQL: psycopg's placeholders, RETURNING and arrays."""
+"""How the shared statements run on PostgreSQL: psycopg's placeholders, RETURNING, arrays, BM25, pgvector.
+
+Keyword search ranks tsvector matches by the BM25 of :mod:`postgres_search` (the same scores as
+SQLite's FTS5). Vectors are pgvector columns read in binary; a reader's mark is the oldest
+transaction still running when it read, since rows carry the id of the transaction that wrote them.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +13,21 @@ from contextlib import AbstractContextManager
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import psycopg
 
 from reverie.store.dialect import Dialect, Params, Row
 from reverie.store.postgres_search import ranked
 from reverie.store.postgres_vectors import Vector
+from reverie.store.rows import VectorKind
 
 Conn = psycopg.Connection[dict[str, Any]]
 # psycopg reads every % as a placeholder, even in quoted text; ? and :name in quoted text stay.
 # Chunk text, heading and file title weigh 1.0, 0.6 and 0.4, as in the SQLite engine.
 _CHUNK_WEIGHTS = (1.0, 0.6, 0.4, 0.0)
+# memories text 1.0 and key 0.5; summaries text and topics 1.0 each (as FTS5 weighs them).
+_MEMORY_WEIGHTS = (1.0, 0.5, 0.0, 0.0)
+_SUMMARY_WEIGHTS = (1.0, 1.0, 0.0, 0.0)
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|::|\?|%|:([A-Za-z_]\w*)")
 
 
@@ -44,6 +54,8 @@ class PgDialect(Dialect):
     name = "postgres"
     greatest = "GREATEST"
     least = "LEAST"
+    no_limit = "LIMIT ALL"
+    skip_locked = " FOR UPDATE OF c SKIP LOCKED"
 
     def __init__(
         self,
@@ -119,6 +131,214 @@ class PgDialect(Dialect):
                 [*params, max(limit, 1)],
             ).fetchall()
         return [(int(row["id"]), float(row["score"])) for row in rows]
+
+    def is_false(self, column: str) -> str:
+        """``NOT column``, as the partial indexes say it."""
+        return f"NOT {column}"
+
+    def write_row(
+        self, sql: str, params: Params, columns: str, table: str, key: int | None = None
+    ) -> Row | None:
+        """Run the write with ``RETURNING columns``: one round trip."""
+        with self._connection() as conn:
+            return conn.execute(pyformat(sql) + f" RETURNING {columns}", params).fetchone()
+
+    def _ranked_rows(self, ctes: str, select: str, params: Sequence[Any]) -> list[Row]:
+        # The CTEs are psycopg text already; only the part written with ? is converted.
+        with self._connection() as conn:
+            return conn.execute(f"{ctes} {pyformat(select)}", params).fetchall()
+
+    def search_memories(
+        self,
+        user_id: int,
+        terms: Sequence[str],
+        columns: Sequence[str],
+        filters: str,
+        params: Sequence[Any],
+        limit: int,
+        min_match: int | None,
+    ) -> list[Row]:
+        """BM25 over the user's memories' tsvector (text weighs 1.0, key 0.5)."""
+        ctes, ranked_params = ranked(
+            table="memories",
+            tsv="tsv",
+            length="doclen",
+            scope="t.user_id = %s",
+            scope_params=[user_id],
+            terms=terms,
+            weights=_MEMORY_WEIGHTS,
+            min_match=min_match,
+        )
+        prefixed = ", ".join("m." + name for name in columns)
+        return self._ranked_rows(
+            ctes,
+            f"SELECT {prefixed}, r.score FROM ranked r JOIN memories m ON m.id = r.id"
+            f" WHERE {filters} ORDER BY r.score DESC, m.confidence DESC, m.id LIMIT ?",
+            [*ranked_params, *params, limit],
+        )
+
+    def search_summaries(
+        self, user_id: int, terms: Sequence[str], columns: str, extra: str, params: Sequence[Any], limit: int
+    ) -> list[Row]:
+        """BM25 over the user's summaries' tsvector (text and topics alike)."""
+        ctes, ranked_params = ranked(
+            table="summaries",
+            tsv="tsv",
+            length="doclen",
+            scope="t.user_id = %s",
+            scope_params=[user_id],
+            terms=terms,
+            weights=_SUMMARY_WEIGHTS,
+        )
+        return self._ranked_rows(
+            ctes,
+            f"SELECT {columns}, r.score FROM ranked r JOIN summaries s ON s.id = r.id"
+            f" WHERE s.user_id = ?{extra} ORDER BY r.score DESC, s.created_at DESC, s.id DESC LIMIT ?",
+            [*ranked_params, user_id, *params, limit],
+        )
+
+    def search_messages(
+        self,
+        user_id: int,
+        terms: Sequence[str],
+        columns: str,
+        extra: str,
+        params: Sequence[Any],
+        limit: int,
+        windows: bool,
+    ) -> list[Row]:
+        """BM25 over the turns' own tsvector (or their windows')."""
+        prefix = "window" if windows else "search"
+        ctes, ranked_params = ranked(
+            table="messages",
+            tsv=f"{prefix}_tsv",
+            length=f"{prefix}_len",
+            scope="t.user_id = %s",
+            scope_params=[user_id],
+            terms=terms,
+        )
+        return self._ranked_rows(
+            ctes,
+            f"SELECT {columns}, r.score FROM ranked r JOIN messages m ON m.id = r.id"
+            " JOIN conversations c ON c.id = m.conversation_id AND NOT c.is_private"
+            f" WHERE m.user_id = ?{extra} ORDER BY r.score DESC, m.id LIMIT ?",
+            [*ranked_params, user_id, *params, limit],
+        )
+
+    def insert_message(
+        self,
+        user_id: int,
+        conversation_id: int,
+        values: Sequence[Any],
+        index_text: str | None,
+        window_text: str | None,
+    ) -> int | None:
+        """Insert the turn with its search and window texts (only where they differ); triggers index them."""
+        content = values[1]
+        own = index_text if index_text is not None and index_text != content else None
+        window = window_text if window_text is not None and window_text != (own or content) else None
+        with self._connection() as conn:
+            row = conn.execute(
+                "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at,"
+                " search_text, window_text)"
+                " SELECT id, user_id, %s, %s, %s, %s, %s, %s, %s FROM conversations"
+                " WHERE id = %s AND user_id = %s RETURNING id",
+                (*values, own, window, conversation_id, user_id),
+            ).fetchone()
+        return int(row["id"]) if row else None
+
+    def put_vectors(
+        self, user_id: int, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+    ) -> None:
+        """Upsert, stamping each row with the id of the transaction that wrote it."""
+        with self._transaction() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO vectors (item_kind, item_id, user_id, model_id, dimensions, embedding)"
+                " VALUES (%s, %s, %s, %s, %s, %b) ON CONFLICT (item_kind, item_id) DO UPDATE"
+                " SET user_id = excluded.user_id, model_id = excluded.model_id,"
+                " dimensions = excluded.dimensions, embedding = excluded.embedding,"
+                " xid = pg_current_xact_id()::text::bigint",
+                [(kind, item_id, user_id, model_id, dims, Vector(blob)) for item_id, blob in items],
+            )
+
+    def load_vectors(
+        self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
+    ) -> tuple[list[tuple[int, bytes]], int]:
+        """Rows written by transaction ``after`` or later; the mark is the oldest transaction still running.
+
+        A row committed late is never skipped, and one seen twice simply replaces itself. The
+        rows come as one row of packed ids and floats, in binary: decoding a thousand rows one
+        by one costs more than the query.
+        """
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT COUNT(*) AS n, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS mark,"
+                " COALESCE(string_agg(int8send(v.item_id), ''::bytea), ''::bytea) AS ids,"
+                " COALESCE(string_agg(substring(vector_send(v.embedding) FROM 5), ''::bytea), ''::bytea)"
+                " AS vectors"
+                f" FROM vectors v{pyformat(join)} WHERE v.user_id = %s AND v.item_kind = %s"
+                " AND v.model_id = %s AND v.xid >= %s",
+                (user_id, kind, model_id, after),
+                binary=True,
+            ).fetchone()
+        assert row is not None
+        count = int(row["n"])
+        mark = max(after, int(row["mark"]))
+        if not count:
+            return [], mark
+        ids = np.frombuffer(bytes(row["ids"]), dtype=">i8")
+        vectors = np.frombuffer(bytes(row["vectors"]), dtype=">f4").astype("<f4").reshape(count, -1)
+        order = np.argsort(ids, kind="stable")  # both aggregates saw the rows in one order
+        ids, vectors = ids[order], vectors[order]
+        return [(int(item), vector.tobytes()) for item, vector in zip(ids, vectors, strict=True)], mark
+
+    def vectors_of(
+        self, user_id: int, kind: VectorKind, model_id: str, ids: Sequence[int], join: str
+    ) -> list[tuple[int, bytes]]:
+        """One query, the ids as an array, vectors read in binary."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT v.item_id, v.embedding FROM vectors v{pyformat(join)} WHERE v.user_id = %s"
+                " AND v.item_kind = %s AND v.model_id = %s AND v.item_id = ANY(%s)",
+                (user_id, kind, model_id, list(ids)),
+                binary=True,
+            ).fetchall()
+        return [(int(row["item_id"]), bytes(row["embedding"])) for row in rows]
+
+    def changed_vectors(self, user_id: int, kind: VectorKind, after: int) -> tuple[set[int], bool]:
+        """Rows get their version when their transaction commits; unstamped ones visible here are ours."""
+        rows = self.rows(
+            "SELECT item_id, bool_or(version IS NULL) AS own FROM vector_changes WHERE user_id = ?"
+            " AND item_kind = ? AND (version > ? OR version IS NULL) GROUP BY item_id",
+            (user_id, kind, after),
+        )
+        return {int(row["item_id"]) for row in rows}, any(row["own"] for row in rows)
+
+    def own_vector_writes(self, user_id: int) -> bool:
+        """True if the change log holds unstamped rows of this user visible here (this transaction's)."""
+        return bool(
+            self.rows(
+                "SELECT 1 AS own FROM vector_changes WHERE user_id = ? AND version IS NULL LIMIT 1",
+                (user_id,),
+            )
+        )
+
+    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
+        """One statement over arrays; one row a hash, as ON CONFLICT cannot touch a row twice."""
+        items = list(dict(items).items())
+        self.run(
+            "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
+            " SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::bytea[], ?::float8[])"
+            " ON CONFLICT (content_hash, model_id) DO UPDATE SET dimensions = excluded.dimensions,"
+            " vector = excluded.vector, created_at = excluded.created_at",
+            (
+                [digest for digest, _ in items],
+                [model_id] * len(items),
+                [dims] * len(items),
+                [blob for _, blob in items],
+                [now] * len(items),
+            ),
+        )
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """``column = ANY(?)`` with the values as one array."""

@@ -5,18 +5,20 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from reverie.errors import MigrationError
 from reverie.store.accounts import Accounts
+from reverie.store.cache import EmbeddingCache
 from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
 from reverie.store.maintenance import MaintenanceRuns
 from reverie.store.schema import shipped_migrations
+from reverie.store.scope import UserScope
 from reverie.store.sqlite_dialect import SqliteDialect
-from reverie.store.sqlite_user import SqliteUserStore
+from reverie.store.work_queue import WorkQueue
 
 BUSY_TIMEOUT_MS = 5000
 _NOW_SQL = "(julianday('now') - 2440587.5) * 86400.0"
@@ -33,7 +35,7 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     return value if math.isfinite(value) else 0.0
 
 
-class SqliteStore(Documents, Accounts, MaintenanceRuns):
+class SqliteStore(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
@@ -42,7 +44,7 @@ class SqliteStore(Documents, Accounts, MaintenanceRuns):
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
-        self.db: Dialect = SqliteDialect(self.connection, self.transaction)
+        self.db: Dialect = SqliteDialect(self.connection, self.transaction, self.uncommitted_writes)
         self._migrate()
 
     # connections -------------------------------------------------------------------
@@ -132,10 +134,6 @@ class SqliteStore(Documents, Accounts, MaintenanceRuns):
                     conn.execute("ROLLBACK")
                 raise MigrationError(f"Migration {name} failed on {self.path}: {exc}") from exc
 
-    def shared(self) -> bool:
-        """True when the file holds more than one user (keyword queries then filter by owner first)."""
-        return self.connection().execute("SELECT 1 FROM users LIMIT 1 OFFSET 1").fetchone() is not None
-
     def schema_version(self) -> int:
         """The newest migration applied."""
         row = self.connection().execute("SELECT MAX(version) FROM schema_migrations").fetchone()
@@ -150,162 +148,10 @@ class SqliteStore(Documents, Accounts, MaintenanceRuns):
                 total += part.stat().st_size
         return total
 
-    # embedding cache ---------------------------------------------------------------
-    def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
-        """Cached vectors of this model for these content hashes."""
-        found: dict[str, bytes] = {}
-        conn = self.connection()
-        for start in range(0, len(hashes), 500):
-            batch = list(hashes[start : start + 500])
-            rows = conn.execute(
-                f"SELECT content_hash, vector FROM embedding_cache WHERE model_id = ?"
-                f" AND content_hash IN ({', '.join('?' * len(batch))})",
-                [model_id, *batch],
-            ).fetchall()
-            found.update((row[0], bytes(row[1])) for row in rows)
-        return found
-
-    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
-        """Add vectors to the cache."""
-        with self.transaction() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO embedding_cache"
-                " (content_hash, model_id, dimensions, vector, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(digest, model_id, dims, blob, now) for digest, blob in items],
-            )
-
-    def cache_prune(self, max_entries: int) -> int:
-        """Drop the oldest entries beyond ``max_entries``."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache"
-                " ORDER BY created_at DESC LIMIT -1 OFFSET ?)",
-                (max_entries,),
-            )
-        return cur.rowcount
-
-    def cache_record(self, model_id: str, hits: int, misses: int) -> None:
-        """Add to the hit and miss counters of a model."""
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO embedding_cache_stats (model_id, hits, misses) VALUES (?, ?, ?)"
-                " ON CONFLICT(model_id) DO UPDATE"
-                " SET hits = hits + excluded.hits, misses = misses + excluded.misses",
-                (model_id, hits, misses),
-            )
-
-    def cache_stats(self) -> dict[str, int]:
-        """entries, hits and misses over all models."""
-        conn = self.connection()
-        entries = conn.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
-        hits, misses = conn.execute(
-            "SELECT COALESCE(SUM(hits), 0), COALESCE(SUM(misses), 0) FROM embedding_cache_stats"
-        ).fetchone()
-        return {"entries": int(entries), "hits": int(hits), "misses": int(misses)}
-
-    # consolidation queue --------------------------------------------------------------
-    def expire_conversations(self, now: float, idle_seconds: float) -> int:
-        """End every open conversation idle for longer than ``idle_seconds``; queue it."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE conversations SET ended_at = last_activity, consolidation_state ="
-                " CASE WHEN is_private THEN 'skipped' ELSE 'pending' END"
-                " WHERE ended_at IS NULL AND last_activity < ?",
-                (now - idle_seconds,),
-            )
-        return cur.rowcount
-
-    def claim_consolidation(
-        self, now: float, worker: str, lease_seconds: float, max_attempts: int
-    ) -> tuple[int, int] | None:
-        """Take the next conversation to consolidate: (user id, conversation id), or None.
-
-        Pending ones, running ones whose lease has expired (their worker died) and failed ones
-        whose retry time has come qualify; a user's conversations go strictly in order, so a
-        later session waits while an earlier one is still queued.
-        """
-        due = (
-            "(c.consolidation_state = 'pending'"
-            " OR (c.consolidation_state = 'running' AND c.lease_until < :now)"
-            " OR (c.consolidation_state = 'failed' AND c.attempts < :max AND c.next_attempt_at <= :now))"
-        )
-        waiting = (
-            "(e.consolidation_state IN ('pending', 'running')"
-            " OR (e.consolidation_state = 'failed' AND e.attempts < :max))"
-        )
-        with self.transaction() as conn:
-            row = conn.execute(
-                f"SELECT c.id, c.user_id FROM conversations c WHERE {due} AND NOT EXISTS ("
-                f"SELECT 1 FROM conversations e WHERE e.user_id = c.user_id AND e.id < c.id AND {waiting})"
-                " ORDER BY c.ended_at, c.id LIMIT 1",
-                {"now": now, "max": max_attempts},
-            ).fetchone()
-            if row is None:
-                return None
-            conn.execute(
-                "UPDATE conversations SET consolidation_state = 'running', worker = ?, lease_until = ?,"
-                " attempts = attempts + 1 WHERE id = ?",
-                (worker, now + lease_seconds, row["id"]),
-            )
-        return int(row["user_id"]), int(row["id"])
-
-    def complete_consolidation(
-        self, conversation_id: int, worker: str, now: float, state: str = "done"
-    ) -> bool:
-        """Mark a claimed job done (in the caller's transaction); False if this worker lost its lease."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE conversations SET consolidation_state = ?, consolidated_at = ?, lease_until = NULL,"
-                " last_error = NULL WHERE id = ? AND worker = ? AND consolidation_state = 'running'",
-                (state, now, conversation_id, worker),
-            )
-        return cur.rowcount == 1
-
-    def fail_consolidation(self, conversation_id: int, worker: str, error: str, retry_at: float) -> None:
-        """Record a failed attempt; the job is retried at ``retry_at`` while attempts remain."""
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE conversations SET consolidation_state = 'failed', last_error = ?,"
-                " next_attempt_at = ?,"
-                " lease_until = NULL WHERE id = ? AND worker = ? AND consolidation_state = 'running'",
-                (error[:2000], retry_at, conversation_id, worker),
-            )
-
-    def release_consolidation(self, conversation_id: int, worker: str) -> bool:
-        """Give a claimed job back to the queue (shutdown), without counting the attempt."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE conversations SET consolidation_state = 'pending', worker = NULL, lease_until = NULL,"
-                " attempts = MAX(attempts - 1, 0)"
-                " WHERE id = ? AND worker = ? AND consolidation_state = 'running'",
-                (conversation_id, worker),
-            )
-        return cur.rowcount == 1
-
-    def reschedule_failed(self, now: float) -> int:
-        """Make every failed consolidation due now, with its attempts reset."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "UPDATE conversations SET next_attempt_at = ?, attempts = 0"
-                " WHERE consolidation_state = 'failed'",
-                (now,),
-            )
-        return cur.rowcount
-
-    def consolidation_counts(self) -> dict[str, int]:
-        """How many conversations are in each consolidation state."""
-        rows = (
-            self.connection()
-            .execute("SELECT consolidation_state, COUNT(*) FROM conversations GROUP BY consolidation_state")
-            .fetchall()
-        )
-        return {str(row[0]): int(row[1]) for row in rows}
-
     # users -------------------------------------------------------------------------
-    def scope(self, user_id: int) -> SqliteUserStore:
+    def scope(self, user_id: int) -> UserScope:
         """A view bound to one user."""
-        return SqliteUserStore(self, user_id)
+        return UserScope(self.db, user_id)
 
 
 __all__ = ["SqliteStore"]

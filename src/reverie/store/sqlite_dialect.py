@@ -1,4 +1,9 @@
-"""How the shared statements run on SQLite: its own placeholders, rowids and bounded IN lists."""
+"""How the shared statements run on SQLite: placeholders, rowids, bounded IN lists, FTS5 and vector rows.
+
+Keyword search is FTS5's ``bm25()``: ``memories_fts``, ``summaries_fts``, ``messages_fts`` and
+``message_windows_fts`` hold an ``owner`` column (``u<id>``) so a file shared by several users
+filters by owner inside the index. Vectors are BLOBs, and a reader's mark is the highest rowid.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,37 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from reverie.store.dialect import Dialect, Params, Row
+from reverie.store.rows import VectorKind
 
 _BATCH = 500  # values per IN list, well under SQLite's limit on variables
+_WINDOW = 200  # best keyword matches ranked before joining to the rows
+_COMMON_MIN_ROWS = 20_000  # below this many of a user's rows, ranking every match is cheap enough
 
 
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
+
+
+def _fts_terms(terms: Sequence[str], min_match: int | None = None) -> str:
+    """FTS5 text matching any term, or at least ``min_match`` of them.
+
+    "All but one" is written as an OR of AND-groups; needing fewer than all but one falls
+    back to any term (the caller filters).
+    """
+    quoted = [_quote(term) for term in terms]
+    missing = len(quoted) - (min_match if min_match is not None else 1)
+    if min_match is None or missing >= len(quoted) - 1 or missing > 1:
+        return " OR ".join(quoted)
+    if missing <= 0:
+        return " AND ".join(quoted)
+    groups = [" AND ".join(q for j, q in enumerate(quoted) if j != skip) for skip in range(len(quoted))]
+    return " OR ".join(f"({group})" for group in groups)
+
+
+def _fts_query(owner: str | None, terms: Sequence[str], columns: str, min_match: int | None = None) -> str:
+    """FTS5 MATCH text over some columns, limited to one owner's rows when several users share the file."""
+    match = f"{{{columns}}}: ({_fts_terms(terms, min_match)})"
+    return f"owner:{owner} AND {match}" if owner else match
 
 
 class SqliteDialect(Dialect):
@@ -22,14 +52,18 @@ class SqliteDialect(Dialect):
     name = "sqlite"
     greatest = "MAX"
     least = "MIN"
+    no_limit = "LIMIT -1"
+    skip_locked = ""  # BEGIN IMMEDIATE already keeps every other writer out
 
     def __init__(
         self,
         connection: Callable[[], sqlite3.Connection],
         transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
+        uncommitted: Callable[[], bool] = lambda: False,
     ) -> None:
         self._connection = connection
         self._transaction = transaction
+        self._uncommitted = uncommitted
 
     def rows(self, sql: str, params: Params = ()) -> list[Row]:
         """Run a query; every row, as a dict by column name."""
@@ -80,6 +114,225 @@ class SqliteDialect(Dialect):
             (match, max(limit, 1)),
         )
         return [(int(row[0]), float(row[1])) for row in rows]
+
+    def is_false(self, column: str) -> str:
+        """``column = 0``, as the partial indexes say it."""
+        return f"{column} = 0"
+
+    def write_row(
+        self, sql: str, params: Params, columns: str, table: str, key: int | None = None
+    ) -> Row | None:
+        """Run the write, then read the row back by ``key`` or the new rowid."""
+        with self._transaction() as conn:
+            cur = conn.execute(sql, params)
+        if cur.rowcount != 1:
+            return None
+        found = key if key is not None else int(cur.lastrowid or 0)
+        return self.row(f"SELECT {columns} FROM {table} WHERE id = ?", (found,))
+
+    def shared(self) -> bool:
+        """True when the file holds more than one user (keyword queries then filter by owner first)."""
+        return self._connection().execute("SELECT 1 FROM users LIMIT 1 OFFSET 1").fetchone() is not None
+
+    def search_memories(
+        self,
+        user_id: int,
+        terms: Sequence[str],
+        columns: Sequence[str],
+        filters: str,
+        params: Sequence[Any],
+        limit: int,
+        min_match: int | None,
+    ) -> list[Row]:
+        """BM25 ranked inside the index over a window of the best matches; only that window meets the rows.
+
+        If filters leave too few of a full window, the whole match is ranked.
+        """
+        shared = self.shared()
+        if min_match is None and len(terms) > 1:
+            terms = self._without_common(user_id, terms, shared)
+        query = _fts_query(f"u{user_id}" if shared else None, terms, "text key", min_match)
+        prefixed = ", ".join("m." + name for name in columns)
+        window = max(_WINDOW, 10 * limit)
+        ranked = (
+            "SELECT rowid AS id, -bm25(memories_fts, 1.0, 0.5, 0.0) AS score FROM memories_fts"
+            " WHERE memories_fts MATCH ?"
+        )
+        # One more row counts the window's hits (in "hits"): a window that was not full held
+        # every match, so ranking the whole match again would give the same rows.
+        blanks = ", ".join(f"NULL AS {name}" for name in columns)
+        found = self.rows(
+            f"WITH hits AS MATERIALIZED ({ranked} ORDER BY score DESC LIMIT ?)"
+            f" SELECT * FROM (SELECT {prefixed}, hits.score AS score, NULL AS hits FROM hits"
+            f" JOIN memories m ON m.id = hits.id"
+            f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?)"
+            f" UNION ALL SELECT {blanks}, NULL, COUNT(*) FROM hits",
+            [query, window, *params, limit],
+        )
+        rows = [row for row in found if row["hits"] is None]
+        full = any(row["hits"] is not None and row["hits"] >= window for row in found)
+        if len(rows) < limit and full:
+            rows = self.rows(
+                f"WITH hits AS MATERIALIZED ({ranked})"
+                f" SELECT {prefixed}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
+                f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?",
+                [query, *params, limit],
+            )
+        return rows
+
+    def _without_common(self, user_id: int, terms: Sequence[str], shared: bool) -> list[str]:
+        """Drop terms found in over 5% of this user's rows, keeping at least the rarest one.
+
+        Ranking every row a very common word matches costs ~2-3 us a row at 100k facts, and such
+        a word adds almost nothing to BM25 (its IDF is near zero). Only worth it for large
+        stores; counting stops at the cap, so checking a term stays cheap.
+        """
+        conn = self._connection()
+        if shared:
+            rows = conn.execute("SELECT COUNT(*) FROM memories WHERE user_id = ?", (user_id,)).fetchone()[0]
+        else:
+            rows = conn.execute("SELECT MAX(id) FROM memories").fetchone()[0] or 0
+        if rows <= _COMMON_MIN_ROWS:
+            return list(terms)
+        cap = int(rows * 0.05)
+        owner = f"owner:u{user_id} AND " if shared else ""
+        counts = {
+            term: conn.execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                (f"{owner}{{text key}}: {_quote(term)}", cap),
+            ).fetchone()[0]
+            for term in terms
+        }
+        kept = [term for term in terms if counts[term] < cap]
+        return kept or [min(terms, key=lambda term: counts[term])]
+
+    def search_summaries(
+        self, user_id: int, terms: Sequence[str], columns: str, extra: str, params: Sequence[Any], limit: int
+    ) -> list[Row]:
+        """FTS5 over summaries_fts, text and topics weighing alike."""
+        return self.rows(
+            f"SELECT {columns}, -bm25(summaries_fts, 1.0, 1.0, 0.0) AS score"
+            " FROM summaries_fts JOIN summaries s ON s.id = summaries_fts.rowid"
+            f" WHERE summaries_fts MATCH ? AND s.user_id = ?{extra}"
+            " ORDER BY score DESC, s.created_at DESC LIMIT ?",
+            [_fts_query(f"u{user_id}", terms, "text topics"), user_id, *params, limit],
+        )
+
+    def search_messages(
+        self,
+        user_id: int,
+        terms: Sequence[str],
+        columns: str,
+        extra: str,
+        params: Sequence[Any],
+        limit: int,
+        windows: bool,
+    ) -> list[Row]:
+        """FTS5 over messages_fts (or message_windows_fts), the owner's rows only."""
+        table = "message_windows_fts" if windows else "messages_fts"
+        quoted = " OR ".join(_quote(term) for term in terms)
+        return self.rows(
+            f"SELECT {columns}, -bm25({table}, 1.0, 0.0) AS score"
+            f" FROM {table} JOIN messages m ON m.id = {table}.rowid"
+            " JOIN conversations c ON c.id = m.conversation_id AND c.is_private = 0"
+            f" WHERE {table} MATCH ? AND m.user_id = ?{extra} ORDER BY score DESC LIMIT ?",
+            [f"owner:u{user_id} AND {{text}}: ({quoted})", user_id, *params, limit],
+        )
+
+    def insert_message(
+        self,
+        user_id: int,
+        conversation_id: int,
+        values: Sequence[Any],
+        index_text: str | None,
+        window_text: str | None,
+    ) -> int | None:
+        """Insert the turn, then its text and window into the two FTS5 tables."""
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at)"
+                " SELECT id, user_id, ?, ?, ?, ?, ? FROM conversations WHERE id = ? AND user_id = ?",
+                (*values, conversation_id, user_id),
+            )
+            if cur.rowcount == 0:
+                return None
+            message_id = int(cur.lastrowid or 0)
+            own = index_text if index_text is not None else values[1]
+            conn.execute(
+                "INSERT INTO messages_fts (rowid, text, owner) VALUES (?, ?, ?)",
+                (message_id, own, f"u{user_id}"),
+            )
+            conn.execute(
+                "INSERT INTO message_windows_fts (rowid, text, owner) VALUES (?, ?, ?)",
+                (message_id, window_text if window_text is not None else own, f"u{user_id}"),
+            )
+        return message_id
+
+    def put_vectors(
+        self, user_id: int, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+    ) -> None:
+        """INSERT OR REPLACE: a replaced row gets a new rowid, so readers past the old mark see it."""
+        self.run_many(
+            "INSERT OR REPLACE INTO vectors (item_kind, item_id, user_id, model_id, dimensions, vector)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(kind, item_id, user_id, model_id, dims, blob) for item_id, blob in items],
+        )
+
+    def load_vectors(
+        self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
+    ) -> tuple[list[tuple[int, bytes]], int]:
+        """Rows past the rowid ``after``; the mark is the highest rowid read."""
+        rows = (
+            self._connection()
+            .execute(
+                f"SELECT v.item_id, v.vector, v.rowid FROM vectors v{join}"
+                " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? AND v.rowid > ?"
+                " ORDER BY +v.item_id",
+                (user_id, kind, model_id, after),
+            )
+            .fetchall()
+        )
+        mark = max((int(row[2]) for row in rows), default=after)
+        return [(int(row[0]), bytes(row[1])) for row in rows], mark
+
+    def vectors_of(
+        self, user_id: int, kind: VectorKind, model_id: str, ids: Sequence[int], join: str
+    ) -> list[tuple[int, bytes]]:
+        """By primary key: with ten ids or so the planner otherwise walks every vector of the user
+        by idx_vectors_user (100+ ms at 20k vectors, seen in the tail bench)."""
+        found: list[tuple[int, bytes]] = []
+        conn = self._connection()
+        for batch in self.batches(ids):
+            marks = ",".join("?" * len(batch))
+            found.extend(
+                (int(row[0]), bytes(row[1]))
+                for row in conn.execute(
+                    f"SELECT v.item_id, v.vector FROM vectors v{join} WHERE +v.user_id = ?"
+                    f" AND v.item_kind = ? AND +v.model_id = ? AND v.item_id IN ({marks})",
+                    (user_id, kind, model_id, *batch),
+                )
+            )
+        return found
+
+    def changed_vectors(self, user_id: int, kind: VectorKind, after: int) -> tuple[set[int], bool]:
+        """The change log past ``after``; this thread's transaction has its own writes if it changed rows."""
+        rows = self._connection().execute(
+            "SELECT item_id FROM vector_changes WHERE user_id = ? AND item_kind = ? AND version > ?",
+            (user_id, kind, after),
+        )
+        return {int(row[0]) for row in rows}, self._uncommitted()
+
+    def own_vector_writes(self, user_id: int) -> bool:
+        """True inside a transaction of this thread that has already changed rows."""
+        return self._uncommitted()
+
+    def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
+        """INSERT OR REPLACE, one row a hash."""
+        self.run_many(
+            "INSERT OR REPLACE INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(digest, model_id, dims, blob, now) for digest, blob in items],
+        )
 
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
         """``column IN (?, ...)``, one placeholder a value."""

@@ -1,0 +1,270 @@
+"""One user's conversations, turns, working state and relevant memories, written once for both engines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reverie.errors import NotFound
+from reverie.store.dialect import Dialect, Row
+from reverie.store.rows import ConversationRow, MessageRow
+
+CONVERSATION_COLUMNS = (
+    "id, interface, title, started_at, last_activity, ended_at, is_private, consolidation_state,"
+    " attempts, last_error"
+)
+MESSAGE_COLUMNS = "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref, m.created_at"
+
+
+def conversation_row(row: Row) -> ConversationRow:
+    """A ConversationRow from a row holding at least CONVERSATION_COLUMNS."""
+    return ConversationRow(
+        id=row["id"],
+        interface=row["interface"],
+        title=row["title"],
+        started_at=row["started_at"],
+        last_activity=row["last_activity"],
+        ended_at=row["ended_at"],
+        is_private=bool(row["is_private"]),
+        consolidation_state=row["consolidation_state"],
+        attempts=row["attempts"],
+        last_error=row["last_error"],
+    )
+
+
+def message_row(row: Row) -> MessageRow:
+    """A MessageRow from a row holding at least MESSAGE_COLUMNS."""
+    return MessageRow(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        role=row["role"],
+        content=row["content"],
+        speaker=row["speaker"],
+        ref=row["ref"],
+        created_at=row["created_at"],
+    )
+
+
+class Conversations:
+    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
+
+    db: Dialect
+    user_id: int
+
+    # working state -------------------------------------------------------------------
+    def get_working_state(self, conversation_id: int) -> str | None:
+        """A conversation's working state (JSON text), if any."""
+        row = self.db.row(
+            "SELECT state FROM working_state WHERE conversation_id = ? AND user_id = ?",
+            (conversation_id, self.user_id),
+        )
+        return str(row["state"]) if row else None
+
+    def put_working_state(self, conversation_id: int, state: str, now: float) -> None:
+        """Replace a conversation's working state (JSON text); NotFound for another user's conversation."""
+        written = self.db.run(
+            "INSERT INTO working_state (conversation_id, user_id, state, updated_at)"
+            " SELECT id, user_id, ?, ? FROM conversations WHERE id = ? AND user_id = ?"
+            " ON CONFLICT (conversation_id) DO UPDATE SET state = excluded.state,"
+            " updated_at = excluded.updated_at",
+            (state, now, conversation_id, self.user_id),
+        )
+        if not written:
+            raise NotFound(f"No conversation with id {conversation_id}")
+
+    # conversations -----------------------------------------------------------------
+    def start_conversation(self, interface: str, now: float, *, is_private: bool = False) -> ConversationRow:
+        """Open a new conversation."""
+        row = self.db.write_row(
+            "INSERT INTO conversations (user_id, interface, started_at, last_activity, is_private)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (self.user_id, interface, now, now, is_private),
+            CONVERSATION_COLUMNS,
+            "conversations",
+        )
+        assert row is not None
+        return conversation_row(row)
+
+    def get_conversation(self, conversation_id: int) -> ConversationRow | None:
+        """One of this user's conversations."""
+        row = self.db.row(
+            f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND user_id = ?",
+            (conversation_id, self.user_id),
+        )
+        return conversation_row(row) if row else None
+
+    def end_conversation(self, conversation_id: int, now: float) -> ConversationRow | None:
+        """Close an open conversation and queue it for consolidation (private ones are skipped)."""
+        self.db.run(
+            "UPDATE conversations SET ended_at = ?, consolidation_state ="
+            " CASE WHEN is_private THEN 'skipped' ELSE 'pending' END"
+            " WHERE id = ? AND user_id = ? AND ended_at IS NULL",
+            (now, conversation_id, self.user_id),
+        )
+        return self.get_conversation(conversation_id)
+
+    def set_private(self, conversation_id: int, private: bool) -> ConversationRow | None:
+        """Mark a conversation private (never extracted, hidden from episodic search) or not."""
+        self.db.run(
+            "UPDATE conversations SET is_private = :p, consolidation_state = CASE"
+            " WHEN :p AND consolidation_state IN ('pending', 'failed') THEN 'skipped'"
+            " WHEN NOT :p AND consolidation_state = 'skipped' AND ended_at IS NOT NULL THEN 'pending'"
+            " ELSE consolidation_state END WHERE id = :id AND user_id = :user",
+            {"p": private, "id": conversation_id, "user": self.user_id},
+        )
+        return self.get_conversation(conversation_id)
+
+    def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
+        """This user's conversations, most recently active first."""
+        rows = self.db.rows(
+            f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = ?"
+            " ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
+            (self.user_id, limit, offset),
+        )
+        return [conversation_row(row) for row in rows]
+
+    def open_conversations(self, interface: str | None = None) -> list[ConversationRow]:
+        """Conversations not ended yet (on one interface, if given), most recent first."""
+        sql = f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = ? AND ended_at IS NULL"
+        params: list[Any] = [self.user_id]
+        if interface is not None:
+            sql += " AND interface = ?"
+            params.append(interface)
+        rows = self.db.rows(sql + " ORDER BY last_activity DESC, id DESC", params)
+        return [conversation_row(row) for row in rows]
+
+    # turns -------------------------------------------------------------------------
+    def unsummarized_messages(self, limit: int = 10_000) -> list[MessageRow]:
+        """Turns not yet folded into a summary, oldest first (conversations not private)."""
+        rows = self.db.rows(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m"
+            f" JOIN conversations c ON c.id = m.conversation_id AND {self.db.is_false('c.is_private')}"
+            f" WHERE m.user_id = ? AND {self.db.is_false('m.summarized')} ORDER BY m.id LIMIT ?",
+            (self.user_id, limit),
+        )
+        return [message_row(row) for row in rows]
+
+    def mark_summarized(self, message_ids: Sequence[int]) -> None:
+        """Record that these turns are covered by a summary."""
+        self.db.run_among(
+            "UPDATE messages SET summarized = ? WHERE +user_id = ? AND {among}",
+            "id",
+            message_ids,
+            (True, self.user_id),
+        )
+
+    def add_message(
+        self,
+        conversation_id: int,
+        role: str,
+        content: str,
+        now: float,
+        *,
+        speaker: str | None = None,
+        ref: str | None = None,
+        index_text: str | None = None,
+        window_text: str | None = None,
+    ) -> MessageRow:
+        """Append a turn and index it (and its window) for keyword search."""
+        with self.db.transaction():
+            message_id = self.db.insert_message(
+                self.user_id, conversation_id, (role, content, speaker, ref, now), index_text, window_text
+            )
+            if message_id is None:
+                raise NotFound(f"No conversation with id {conversation_id}")
+            self.db.run(
+                f"UPDATE conversations SET last_activity = {self.db.greatest}(last_activity, ?)"
+                " WHERE id = ? AND user_id = ?",
+                (now, conversation_id, self.user_id),
+            )
+        return MessageRow(message_id, conversation_id, role, content, speaker, ref, now)
+
+    def list_messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
+        """The last ``limit`` turns of a conversation, oldest first."""
+        rows = self.db.rows(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? AND m.user_id = ?"
+            " ORDER BY m.id DESC LIMIT ?",
+            (conversation_id, self.user_id, limit),
+        )
+        return [message_row(row) for row in reversed(rows)]
+
+    def get_messages(self, message_ids: Sequence[int]) -> list[MessageRow]:
+        """The messages with these ids that belong to this user."""
+        found: list[MessageRow] = []
+        for batch in self.db.batches(message_ids):
+            among, listed = self.db.one_of("m.id", batch)
+            rows = self.db.rows(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE +m.user_id = ? AND {among}",
+                [self.user_id, *listed],
+            )
+            found += [message_row(row) for row in rows]
+        return found
+
+    def search_messages(
+        self,
+        terms: Sequence[str],
+        *,
+        created_from: float | None = None,
+        created_to: float | None = None,
+        limit: int = 10,
+        windows: bool = False,
+    ) -> list[tuple[MessageRow, float]]:
+        """Messages matching any term, best BM25 first (score: higher is better).
+
+        With ``windows`` the match is against each turn's window (previous turn + this one).
+        """
+        if not terms:
+            return []
+        extra, params = "", []
+        if created_from is not None:
+            extra += " AND m.created_at >= ?"
+            params.append(created_from)
+        if created_to is not None:
+            extra += " AND m.created_at < ?"
+            params.append(created_to)
+        rows = self.db.search_messages(self.user_id, terms, MESSAGE_COLUMNS, extra, params, limit, windows)
+        return [(message_row(row), float(row["score"])) for row in rows]
+
+    def message_neighbours(self, message_id: int) -> tuple[MessageRow | None, MessageRow | None]:
+        """The turns just before and just after one message in its conversation."""
+        same = "m.conversation_id = (SELECT conversation_id FROM messages WHERE id = :id AND user_id = :user)"
+        rows = self.db.rows(
+            f"SELECT * FROM (SELECT {MESSAGE_COLUMNS}, 'prev' AS side FROM messages m WHERE m.user_id = :user"
+            f" AND {same} AND m.id < :id ORDER BY m.id DESC LIMIT 1) p"
+            f" UNION ALL SELECT * FROM (SELECT {MESSAGE_COLUMNS}, 'next' AS side FROM messages m"
+            f" WHERE m.user_id = :user AND {same} AND m.id > :id ORDER BY m.id LIMIT 1) n",
+            {"user": self.user_id, "id": message_id},
+        )
+        found = {row["side"]: message_row(row) for row in rows}
+        return found.get("prev"), found.get("next")
+
+    def message_speakers(self) -> list[str]:
+        """The distinct speaker names in this user's conversations."""
+        rows = self.db.rows(
+            "SELECT DISTINCT speaker FROM messages WHERE user_id = ? AND speaker IS NOT NULL", (self.user_id,)
+        )
+        return sorted(str(row["speaker"]) for row in rows)
+
+    # relevance accumulated during a conversation -------------------------------------
+    def add_relevant(self, conversation_id: int, memory_ids: Sequence[int], now: float) -> None:
+        """Remember that these memories were relevant in this conversation."""
+        self.db.run_among(
+            "INSERT INTO conversation_relevant (conversation_id, memory_id, added_at)"
+            " SELECT c.id, m.id, ? FROM conversations c JOIN memories m ON m.user_id = c.user_id"
+            " WHERE c.id = ? AND c.user_id = ? AND {among} ON CONFLICT DO NOTHING",
+            "m.id",
+            memory_ids,
+            (now, conversation_id, self.user_id),
+        )
+
+    def list_relevant(self, conversation_id: int) -> list[int]:
+        """Memories found relevant so far in this conversation, earliest first."""
+        rows = self.db.rows(
+            "SELECT r.memory_id FROM conversation_relevant r JOIN conversations c ON c.id = r.conversation_id"
+            " WHERE r.conversation_id = ? AND c.user_id = ? ORDER BY r.added_at, r.memory_id",
+            (conversation_id, self.user_id),
+        )
+        return [int(row["memory_id"]) for row in rows]
+
+
+__all__ = ["CONVERSATION_COLUMNS", "MESSAGE_COLUMNS", "Conversations", "conversation_row", "message_row"]

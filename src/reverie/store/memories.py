@@ -1,0 +1,325 @@
+"""One user's memories, confirmations awaiting an answer and audit trail, written once for both engines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from reverie.store.dialect import Dialect, Row
+from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
+
+MEMORY_NAMES = (
+    "id",
+    "kind",
+    "type",
+    "key",
+    "text",
+    "source",
+    "confidence",
+    "status",
+    "superseded_by",
+    "created_at",
+    "updated_at",
+    "last_accessed",
+    "access_count",
+    "reinforcement_count",
+    "conversation_id",
+    "sensitive",
+)
+MEMORY_COLUMNS = ", ".join(MEMORY_NAMES)
+_UPDATABLE = {
+    "decay_base",
+    "text",
+    "key",
+    "type",
+    "confidence",
+    "status",
+    "superseded_by",
+    "source",
+    "last_accessed",
+    "access_count",
+    "reinforcement_count",
+}
+_ORDERS = {
+    "recent": "created_at DESC, id DESC",
+    "confidence": "confidence DESC, updated_at DESC, id DESC",
+    "id": "id",
+}
+
+
+def memory_row(row: Row) -> MemoryRow:
+    """A MemoryRow from a row holding at least MEMORY_COLUMNS."""
+    return MemoryRow(
+        id=row["id"],
+        kind=row["kind"],
+        type=row["type"],
+        key=row["key"],
+        text=row["text"],
+        source=row["source"],
+        confidence=row["confidence"],
+        status=row["status"],
+        superseded_by=row["superseded_by"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        last_accessed=row["last_accessed"],
+        access_count=row["access_count"],
+        reinforcement_count=row["reinforcement_count"],
+        conversation_id=row["conversation_id"],
+        sensitive=bool(row["sensitive"]),
+    )
+
+
+class Memories:
+    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
+
+    db: Dialect
+    user_id: int
+
+    # memories ----------------------------------------------------------------------
+    def insert_memory(self, memory: NewMemory, now: float) -> MemoryRow:
+        """Insert a memory and return it with its id."""
+        created = memory.created_at if memory.created_at is not None else now
+        updated = memory.updated_at if memory.updated_at is not None else created
+        row = self.db.write_row(
+            "INSERT INTO memories (user_id, kind, type, key, text, source, confidence, status,"
+            " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
+            " conversation_id, decay_base, sensitive)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.user_id,
+                memory.kind,
+                memory.type,
+                memory.key,
+                memory.text,
+                memory.source,
+                memory.confidence,
+                memory.status,
+                created,
+                updated,
+                memory.last_accessed,
+                memory.access_count,
+                memory.reinforcement_count,
+                memory.conversation_id,
+                memory.confidence,
+                memory.sensitive,
+            ),
+            MEMORY_COLUMNS,
+            "memories",
+        )
+        assert row is not None
+        return memory_row(row)
+
+    def get_memory(self, memory_id: int) -> MemoryRow | None:
+        """The memory with that id, if it belongs to this user."""
+        row = self.db.row(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ? AND user_id = ?", (memory_id, self.user_id)
+        )
+        return memory_row(row) if row else None
+
+    def _filter_sql(self, where: MemoryFilter) -> tuple[str, list[Any]]:
+        kinds, kind_params = self.db.one_of("kind", where.kinds)
+        statuses, status_params = self.db.one_of("status", where.statuses)
+        clauses = ["user_id = ?", kinds, statuses]
+        params: list[Any] = [self.user_id, *kind_params, *status_params]
+        if where.source:
+            clauses.append("source = ?")
+            params.append(where.source)
+        if where.created_from is not None:
+            clauses.append("created_at >= ?")
+            params.append(where.created_from)
+        if where.created_to is not None:
+            clauses.append("created_at < ?")
+            params.append(where.created_to)
+        return " AND ".join(clauses), params
+
+    def list_memories(self, where: MemoryFilter) -> list[MemoryRow]:
+        """Memories matching the filter."""
+        clause, params = self._filter_sql(where)
+        rows = self.db.rows(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE {clause}"
+            f" ORDER BY {_ORDERS[where.order]} LIMIT ? OFFSET ?",
+            [*params, where.limit, where.offset],
+        )
+        return [memory_row(row) for row in rows]
+
+    def count_memories(self, where: MemoryFilter) -> int:
+        """How many memories match the filter."""
+        clause, params = self._filter_sql(where)
+        row = self.db.row(f"SELECT COUNT(*) AS n FROM memories WHERE {clause}", params)
+        return int(row["n"]) if row else 0
+
+    def find_active_by_key(self, kind: Kind, key: str) -> MemoryRow | None:
+        """The active memory of this kind with this normalized key."""
+        row = self.db.row(
+            f"SELECT {MEMORY_COLUMNS} FROM memories"
+            " WHERE user_id = ? AND kind = ? AND key = ? AND status = 'active'",
+            (self.user_id, kind, key),
+        )
+        return memory_row(row) if row else None
+
+    def update_memory(self, memory_id: int, now: float, **changes: Any) -> MemoryRow | None:
+        """Change columns of one memory."""
+        unknown = set(changes) - _UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update {sorted(unknown)}")
+        if "confidence" in changes:  # decay starts again from a confidence set on purpose
+            changes = {**changes, "decay_base": changes["confidence"]}
+        assignments = ", ".join(f"{name} = ?" for name in changes)
+        row = self.db.write_row(
+            f"UPDATE memories SET {assignments}, updated_at = ? WHERE id = ? AND user_id = ?",
+            [*changes.values(), now, memory_id, self.user_id],
+            MEMORY_COLUMNS,
+            "memories",
+            memory_id,
+        )
+        return memory_row(row) if row else None
+
+    def supersede(self, old_id: int, new_id: int, now: float) -> None:
+        """Mark ``old_id`` superseded by ``new_id``."""
+        self.db.run(
+            "UPDATE memories SET status = 'superseded', superseded_by = ?, updated_at = ?"
+            " WHERE id = ? AND user_id = ?",
+            (new_id, now, old_id, self.user_id),
+        )
+
+    def reinforce(self, memory_id: int, now: float, confidence: float) -> MemoryRow | None:
+        """Count one more mention and raise confidence to at least ``confidence``."""
+        greatest = self.db.greatest
+        row = self.db.write_row(
+            "UPDATE memories SET reinforcement_count = reinforcement_count + 1,"
+            f" confidence = {greatest}(confidence, ?), decay_base = {greatest}(confidence, ?), updated_at = ?"
+            " WHERE id = ? AND user_id = ?",
+            (confidence, confidence, now, memory_id, self.user_id),
+            MEMORY_COLUMNS,
+            "memories",
+            memory_id,
+        )
+        return memory_row(row) if row else None
+
+    def touch_memories(self, memory_ids: Sequence[int], now: float, boost: float) -> None:
+        """Record an access; boost confidence only when the last access is over an hour old."""
+        least = self.db.least
+        self.db.run_among(
+            "UPDATE memories SET access_count = access_count + 1, last_accessed = ?,"
+            " confidence = CASE WHEN last_accessed IS NOT NULL AND ? - last_accessed > 3600"
+            f" THEN {least}(1.0, confidence + ?) ELSE confidence END,"
+            " decay_base = CASE WHEN last_accessed IS NOT NULL AND ? - last_accessed > 3600"
+            f" THEN {least}(1.0, confidence + ?) ELSE confidence END"
+            " WHERE +user_id = ? AND {among}",
+            "id",
+            memory_ids,
+            (now, now, boost, now, boost, self.user_id),
+        )
+
+    def delete_memories(self, memory_ids: Sequence[int]) -> int:
+        """Delete rows for good and return how many went."""
+        return self.db.run_among(
+            "DELETE FROM memories WHERE +user_id = ? AND {among}", "id", memory_ids, (self.user_id,)
+        )
+
+    def get_memories(self, memory_ids: Sequence[int]) -> list[MemoryRow]:
+        """The memories with these ids that belong to this user."""
+        found: list[MemoryRow] = []
+        for batch in self.db.batches(memory_ids):
+            among, listed = self.db.one_of("id", batch)
+            rows = self.db.rows(
+                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE +user_id = ? AND {among}",
+                [self.user_id, *listed],
+            )
+            found += [memory_row(row) for row in rows]
+        return found
+
+    def search_memories(
+        self,
+        terms: Sequence[str],
+        *,
+        kinds: Sequence[Kind] = KINDS,
+        created_from: float | None = None,
+        created_to: float | None = None,
+        limit: int = 10,
+        min_match: int | None = None,
+    ) -> list[tuple[MemoryRow, float]]:
+        """Active memories matching any term (or ``min_match`` of them), best BM25 first."""
+        if not terms:
+            return []
+        among, params = self.db.one_of("m.kind", kinds)
+        filters = f"m.user_id = ? AND m.status = 'active' AND {among}"
+        params = [self.user_id, *params]
+        if created_from is not None:
+            filters += " AND m.created_at >= ?"
+            params.append(created_from)
+        if created_to is not None:
+            filters += " AND m.created_at < ?"
+            params.append(created_to)
+        rows = self.db.search_memories(self.user_id, terms, MEMORY_NAMES, filters, params, limit, min_match)
+        return [(memory_row(row), float(row["score"])) for row in rows]
+
+    # confirmations and audit -------------------------------------------------------
+    def set_pending(self, action: str, expires_at: float) -> None:
+        """Remember that ``action`` awaits the user's confirmation."""
+        self.db.run(
+            "INSERT INTO pending_confirmations (user_id, action, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET action = excluded.action, expires_at = excluded.expires_at",
+            (self.user_id, action, expires_at),
+        )
+
+    def take_pending(self, now: float) -> str | None:
+        """Remove and return the pending action if it has not expired."""
+        if not self.db.row("SELECT 1 AS found FROM pending_confirmations WHERE user_id = ?", (self.user_id,)):
+            return None  # the common case: no write for nothing
+        with self.db.transaction():
+            row = self.db.row(
+                "SELECT action, expires_at FROM pending_confirmations WHERE user_id = ?", (self.user_id,)
+            )
+            self.db.run("DELETE FROM pending_confirmations WHERE user_id = ?", (self.user_id,))
+        if row is None or row["expires_at"] < now:
+            return None
+        return str(row["action"])
+
+    def audit(
+        self,
+        action: str,
+        now: float,
+        *,
+        target_kind: str = "",
+        target_id: int | None = None,
+        reason: str = "",
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """Append to this user's audit trail."""
+        self.db.run(
+            "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (self.user_id, now, action, target_kind, target_id, reason, json.dumps(detail or {})),
+        )
+
+    def list_audit(self, limit: int = 100) -> list[AuditEntry]:
+        """This user's audit trail, newest first."""
+        rows = self.db.rows(
+            "SELECT id, at, action, target_kind, target_id, reason, detail FROM audit_log WHERE user_id = ?"
+            " ORDER BY at DESC, id DESC LIMIT ?",
+            (self.user_id, limit),
+        )
+        return [AuditEntry(**{**row, "detail": json.loads(row["detail"])}) for row in rows]
+
+    def delete_everything(self) -> dict[str, int]:
+        """Delete every memory, summary, conversation, topic and the base memory; return counts."""
+        counts: dict[str, int] = {}
+        with self.db.transaction():
+            for kind in KINDS:
+                counts[kind] = self.db.run(
+                    "DELETE FROM memories WHERE user_id = ? AND kind = ?", (self.user_id, kind)
+                )
+            for table, name in (
+                ("summaries", "summary"),
+                ("base_memory", "base_memory"),
+                ("conversations", "conversation"),
+                ("topics", "topic"),
+            ):
+                counts[name] = self.db.run(f"DELETE FROM {table} WHERE user_id = ?", (self.user_id,))
+            self.db.run("DELETE FROM topic_index WHERE user_id = ?", (self.user_id,))
+        return counts
+
+
+__all__ = ["MEMORY_COLUMNS", "MEMORY_NAMES", "Memories", "memory_row"]

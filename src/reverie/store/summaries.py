@@ -1,0 +1,165 @@
+"""One user's conversation summaries and base memory, written once for both engines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from reverie.store.dialect import Dialect, Row
+from reverie.store.rows import NewSummary, SummaryRow
+
+SUMMARY_COLUMNS = (
+    "id, conversation_id, text, topics, sentiment, created_at, message_count, incorporated, duration_seconds"
+)
+_PREFIXED = ", ".join(f"s.{name.strip()}" for name in SUMMARY_COLUMNS.split(","))
+
+
+def summary_row(row: Row) -> SummaryRow:
+    """A SummaryRow from a row holding at least SUMMARY_COLUMNS."""
+    return SummaryRow(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        text=row["text"],
+        topics=list(json.loads(row["topics"] or "[]")),
+        sentiment=row["sentiment"],
+        created_at=row["created_at"],
+        message_count=row["message_count"],
+        incorporated=bool(row["incorporated"]),
+        duration_seconds=row["duration_seconds"],
+    )
+
+
+def _range(created_from: float | None, created_to: float | None) -> tuple[str, list[Any]]:
+    sql, params = "", []
+    if created_from is not None:
+        sql += " AND s.created_at >= ?"
+        params.append(created_from)
+    if created_to is not None:
+        sql += " AND s.created_at < ?"
+        params.append(created_to)
+    return sql, params
+
+
+class Summaries:
+    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
+
+    db: Dialect
+    user_id: int
+
+    def insert_summary(self, summary: NewSummary, now: float) -> SummaryRow:
+        """Insert a conversation summary."""
+        created = summary.created_at if summary.created_at is not None else now
+        row = self.db.write_row(
+            "INSERT INTO summaries (user_id, conversation_id, text, topics, sentiment, created_at,"
+            " message_count, first_message_id, last_message_id, duration_seconds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.user_id,
+                summary.conversation_id,
+                summary.text,
+                json.dumps(summary.topics),
+                summary.sentiment,
+                created,
+                summary.message_count,
+                summary.first_message_id,
+                summary.last_message_id,
+                summary.duration_seconds,
+            ),
+            SUMMARY_COLUMNS,
+            "summaries",
+        )
+        assert row is not None
+        return summary_row(row)
+
+    def list_summaries(
+        self,
+        *,
+        created_from: float | None = None,
+        created_to: float | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[SummaryRow]:
+        """Summaries, newest first."""
+        extra, params = _range(created_from, created_to)
+        rows = self.db.rows(
+            f"SELECT {_PREFIXED} FROM summaries s WHERE s.user_id = ?{extra}"
+            " ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
+            [self.user_id, *params, limit, offset],
+        )
+        return [summary_row(row) for row in rows]
+
+    def search_summaries(
+        self,
+        terms: Sequence[str],
+        *,
+        created_from: float | None = None,
+        created_to: float | None = None,
+        limit: int = 10,
+    ) -> list[tuple[SummaryRow, float]]:
+        """Summaries matching any term in text or topics, best first."""
+        if not terms:
+            return []
+        extra, params = _range(created_from, created_to)
+        rows = self.db.search_summaries(self.user_id, terms, _PREFIXED, extra, params, limit)
+        return [(summary_row(row), float(row["score"])) for row in rows]
+
+    def delete_summaries(self, summary_ids: Sequence[int]) -> int:
+        """Delete summaries for good."""
+        return self.db.run_among(
+            "DELETE FROM summaries WHERE +user_id = ? AND {among}", "id", summary_ids, (self.user_id,)
+        )
+
+    def get_summaries(self, summary_ids: Sequence[int]) -> list[SummaryRow]:
+        """The summaries with these ids that belong to this user."""
+        found: list[SummaryRow] = []
+        for batch in self.db.batches(summary_ids):
+            among, listed = self.db.one_of("id", batch)
+            rows = self.db.rows(
+                f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE +user_id = ? AND {among}",
+                [self.user_id, *listed],
+            )
+            found += [summary_row(row) for row in rows]
+        return found
+
+    def unincorporated_summaries(self) -> list[SummaryRow]:
+        """Summaries not yet distilled into the base memory, oldest first."""
+        rows = self.db.rows(
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries"
+            f" WHERE user_id = ? AND {self.db.is_false('incorporated')} ORDER BY created_at, id",
+            (self.user_id,),
+        )
+        return [summary_row(row) for row in rows]
+
+    def mark_incorporated(self, summary_ids: Sequence[int]) -> None:
+        """Record that these summaries are part of the base memory now."""
+        self.db.run_among(
+            "UPDATE summaries SET incorporated = ? WHERE +user_id = ? AND {among}",
+            "id",
+            summary_ids,
+            (True, self.user_id),
+        )
+
+    def count_summaries(self) -> int:
+        """How many summaries this user has."""
+        row = self.db.row("SELECT COUNT(*) AS n FROM summaries WHERE user_id = ?", (self.user_id,))
+        return int(row["n"]) if row else 0
+
+    # base memory -------------------------------------------------------------------
+    def get_base_memory(self) -> tuple[str, float] | None:
+        """The base memory document and when it was written."""
+        row = self.db.row("SELECT text, updated_at FROM base_memory WHERE user_id = ?", (self.user_id,))
+        return (row["text"], row["updated_at"]) if row else None
+
+    def set_base_memory(self, text: str, now: float) -> None:
+        """Replace the base memory document ('' removes it)."""
+        with self.db.transaction():
+            self.db.run("DELETE FROM base_memory WHERE user_id = ?", (self.user_id,))
+            if text:
+                self.db.run(
+                    "INSERT INTO base_memory (user_id, text, updated_at) VALUES (?, ?, ?)",
+                    (self.user_id, text, now),
+                )
+
+
+__all__ = ["SUMMARY_COLUMNS", "Summaries", "summary_row"]
