@@ -26,6 +26,8 @@ MEMORY_NAMES = (
     "reinforcement_count",
     "conversation_id",
     "sensitive",
+    "category",
+    "scope",
 )
 MEMORY_COLUMNS = ", ".join(MEMORY_NAMES)
 _UPDATABLE = {
@@ -67,6 +69,8 @@ def memory_row(row: Row) -> MemoryRow:
         reinforcement_count=row["reinforcement_count"],
         conversation_id=row["conversation_id"],
         sensitive=bool(row["sensitive"]),
+        category=row["category"],
+        scope=row["scope"],
     )
 
 
@@ -84,8 +88,8 @@ class Memories:
         row = self.db.write_row(
             "INSERT INTO memories (user_id, kind, type, key, text, source, confidence, status,"
             " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
-            " conversation_id, decay_base, sensitive)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " conversation_id, decay_base, sensitive, category, scope)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.user_id,
                 memory.kind,
@@ -103,6 +107,8 @@ class Memories:
                 memory.conversation_id,
                 memory.confidence,
                 memory.sensitive,
+                memory.category,
+                memory.scope,
             ),
             MEMORY_COLUMNS,
             "memories",

@@ -49,6 +49,8 @@ class MemoryRow:
     reinforcement_count: int
     conversation_id: int | None
     sensitive: bool = False  # personal-sensitive (health, finances, identity numbers)
+    category: str | None = None  # a preference's category (lights, climate, global); None for a fact
+    scope: str = "default"  # a preference's scope (Saga): default, specific or always
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class NewMemory:
     reinforcement_count: int = 1
     status: Status = "active"
     sensitive: bool = False
+    category: str | None = None
+    scope: str = "default"
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,13 @@ from reverie.store.conversations import Conversations
 from reverie.store.dialect import Dialect
 from reverie.store.maintenance import Maintenance
 from reverie.store.memories import Memories
+from reverie.store.preferences import Preferences
 from reverie.store.summaries import Summaries
 from reverie.store.topics import Topics
 from reverie.store.vectors import Vectors
 
 
-class UserScope(Memories, Summaries, Conversations, Vectors, Topics, Maintenance):
+class UserScope(Memories, Preferences, Summaries, Conversations, Vectors, Topics, Maintenance):
     """What ``store.scope(user_id)`` returns: the statements of each part, bound to one user."""
 
     def __init__(self, db: Dialect, user_id: int) -> None:

@@ -56,6 +56,21 @@ class UserStore(Protocol):
         """The active memory of this kind with this normalized key."""
         ...
 
+    # preferences (store/preferences.py)
+    def find_preference(self, category: str, key: str) -> MemoryRow | None:
+        """The active preference with this category and key."""
+        ...
+
+    def list_preferences(
+        self, categories: Sequence[str] | None = None, *, limit: int = 50
+    ) -> list[MemoryRow]:
+        """Active preferences (of these categories, or all), strongest first."""
+        ...
+
+    def preference_history(self, category: str, key: str) -> list[MemoryRow]:
+        """Every value this preference had (active and superseded), oldest first."""
+        ...
+
     def update_memory(self, memory_id: int, now: float, **changes: Any) -> MemoryRow | None:
         """Change columns of one memory (text, key, type, confidence, status, ...)."""
         ...
