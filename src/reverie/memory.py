@@ -23,7 +23,7 @@ from reverie.consolidation import Consolidator
 from reverie.conversations import MAX_OFFSET, VECTOR_KINDS, BackgroundTasks, Conversations, check_paging
 from reverie.docs.library import DocumentHit, DocumentLibrary, looks_like_question
 from reverie.embed.index import VectorIndex
-from reverie.embed.service import EmbeddingService, PendingVectors, embedder_from_settings
+from reverie.embed.service import EmbeddingService, PendingVectors, content_hash, embedder_from_settings
 from reverie.errors import ConfigError, Conflict, InvalidInput, NotFound, ReverieError
 from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import (
@@ -100,9 +100,14 @@ def build_semantic(settings: Settings, store: Store, clock: Callable[[], float])
         pause_after_failure=conf.pause_after_failure_seconds,
     )
     hybrid = conf.hybrid
+    database = settings.store.url or str(settings.database_path)
     return Semantic(
         service=service,
-        index=VectorIndex(conf.index_cache_mb * 1024 * 1024),
+        # Snapshots per database, so a restart's first search maps the vectors instead of reading them.
+        index=VectorIndex(
+            conf.index_cache_mb * 1024 * 1024,
+            snapshots=settings.home / "vectors" / content_hash(database)[:16],
+        ),
         keyword_weight=hybrid.keyword_weight if hybrid.enabled else 1.0,
         vector_weight=hybrid.vector_weight if hybrid.enabled else 0.0,
         min_similarity=hybrid.min_similarity,
@@ -314,6 +319,7 @@ class Memory(Conversations):
                 self.indexer.close()
             if self.semantic is not None:
                 self.semantic.service.flush()
+                self.semantic.index.save()
             self.store.close()
 
     def recover_index(self) -> None:

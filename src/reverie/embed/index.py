@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.service import FloatMatrix, from_blobs
+from reverie.embed.snapshot import Snapshot, read_snapshot, snapshot_path, write_snapshot
 from reverie.store.base import UserStore, VectorChanges, VectorKind
 
 DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
@@ -29,6 +31,96 @@ _MIN_CAPACITY = 256
 _COMPACT_SHARE = 0.25  # compact when masked rows exceed this share of the rows in use
 _COMPACT_MIN = 64
 _THREADED_ROWS = 32_768  # from here on the scan uses BLAS (threaded); below, numpy's own loop
+#: From this many live rows on, a search probes the nearest lists of an inverted file (built
+#: lazily) instead of scanning every row; below it every search is exact.
+ANN_ROWS = 32_768
+_KMEANS_ROUNDS = 4
+_ASSIGN_CHUNK = 8192
+_MIN_PROBES = 8
+_SNAPSHOT_ROWS = 4096  # smaller matrices load from the database in a few milliseconds
+_CHECK_EVERY = 50  # one search in this many in a large matrix is also scanned exactly (recall check)
+
+
+class _Lists:
+    """An inverted-file partition of a matrix's rows: a centroid per list, each row in its nearest list.
+
+    A search probes the lists whose centroids are nearest the query and scans only their rows
+    (gathered from the matrix, so nothing is stored twice but the row numbers).
+    """
+
+    def __init__(self, centroids: FloatMatrix, assigned: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+                 built_for: int) -> None:
+        self.centroids = centroids
+        self.built_for = built_for  # rows in use when built: rebuilt once the matrix doubled
+        self.twins = False  # a row was filed again (its vector changed): probes may repeat it
+        count = len(centroids)
+        order = np.argsort(assigned, kind="stable")
+        bounds = np.searchsorted(assigned[order], np.arange(count + 1))
+        self.members: list[npt.NDArray[np.int64]] = []
+        self.sizes = np.zeros(count, dtype=np.int64)
+        for index in range(count):
+            part = rows[order[bounds[index]:bounds[index + 1]]]
+            store = np.zeros(max(8, 2 * len(part)), dtype=np.int64)
+            store[: len(part)] = part
+            self.members.append(store)
+            self.sizes[index] = len(part)
+
+    @classmethod
+    def build(cls, vectors: FloatMatrix, live: npt.NDArray[np.bool_]) -> _Lists:
+        """Cluster the live rows (k-means on a sample, seeded: the same rows give the same lists)."""
+        rows = np.flatnonzero(live)
+        count = int(np.clip(np.sqrt(len(rows)), 16, 1024))
+        rng = np.random.default_rng(len(rows))
+        sample = vectors[np.sort(rng.choice(rows, min(len(rows), 32 * count), replace=False))]
+        centroids = sample[rng.choice(len(sample), count, replace=False)].copy()
+        for _ in range(_KMEANS_ROUNDS):
+            nearest = np.argmax(sample @ centroids.T, axis=1)
+            sums = np.zeros_like(centroids)
+            np.add.at(sums, nearest, sample)
+            norms = np.linalg.norm(sums, axis=1)
+            filled = norms > 0
+            centroids[filled] = sums[filled] / norms[filled, None]
+        assigned = np.concatenate([
+            np.argmax(vectors[rows[first:first + _ASSIGN_CHUNK]] @ centroids.T, axis=1)
+            for first in range(0, len(rows), _ASSIGN_CHUNK)
+        ]) if len(rows) else np.zeros(0, dtype=np.int64)
+        return cls(centroids, assigned.astype(np.int64), rows.astype(np.int64), len(rows))
+
+    def add(self, row: int, vector: npt.NDArray[np.float32], *, again: bool = False) -> None:
+        """File a row in its nearest list (``again``: its vector changed, it stays in its old list)."""
+        self.twins = self.twins or again
+        index = int(np.argmax(self.centroids @ vector))
+        size = int(self.sizes[index])
+        store = self.members[index]
+        if size == len(store):
+            store = self.members[index] = np.concatenate([store, np.zeros(size, dtype=np.int64)])
+        store[size] = row
+        self.sizes[index] = size + 1
+
+    def renumber(self, moved: npt.NDArray[np.int64]) -> None:
+        """Rows were compacted: ``moved[old]`` is the new row, or -1 for a dropped one."""
+        for index, store in enumerate(self.members):
+            kept = moved[store[: self.sizes[index]]]
+            kept = kept[kept >= 0]
+            store[: len(kept)] = kept
+            self.sizes[index] = len(kept)
+
+    def assignment(self, count: int) -> npt.NDArray[np.int32]:
+        """Each of ``count`` rows' list (a row filed twice: its later list)."""
+        found = np.zeros(count, dtype=np.int32)
+        for index, store in enumerate(self.members):
+            found[store[: self.sizes[index]]] = index
+        return found
+
+    def probe(self, query: npt.NDArray[np.float32], lists: int) -> npt.NDArray[np.int64]:
+        """The rows filed in the ``lists`` lists nearest the query."""
+        near = self.centroids @ query
+        if lists < len(near):
+            chosen = np.argpartition(-near, lists - 1)[:lists]
+        else:
+            chosen = np.arange(len(near))
+        rows = np.concatenate([self.members[index][: self.sizes[index]] for index in chosen])
+        return np.unique(rows) if self.twins else rows
 
 
 class _Matrix:
@@ -47,6 +139,9 @@ class _Matrix:
         self.vectors: FloatMatrix = np.zeros((0, dims), dtype=np.float32)
         self.live: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
         self.rows: dict[int, int] = {}  # id -> row, live rows only
+        self.lists: _Lists | None = None  # built on the first search at ANN size
+        self.probes = 0  # lists a search probes; doubled when a recall check finds a miss
+        self.searches = self.checks = self.misses = 0
 
     @property
     def nbytes(self) -> int:
@@ -59,6 +154,34 @@ class _Matrix:
         n = self.count
         ids[:n], vectors[:n], live[:n] = self.ids[:n], self.vectors[:n], self.live[:n]
         self.ids, self.vectors, self.live = ids, vectors, live
+
+    def adopt(self, snapshot: Snapshot) -> None:
+        """Start from a snapshot: its vectors stay memory-mapped until the first append."""
+        n = len(snapshot.ids)
+        self.ids, self.vectors, self.live = snapshot.ids, snapshot.vectors, np.ones(n, dtype=bool)
+        self.count, self.masked, self.ordered = n, 0, True
+        self.rows = dict(zip(self.ids.tolist(), range(n), strict=True))
+        self.mark, self.reload = snapshot.mark, False
+        if snapshot.centroids is not None and snapshot.assigned is not None:
+            self.lists = _Lists(snapshot.centroids, snapshot.assigned.astype(np.int64), np.arange(n), n)
+            self.probes = snapshot.probes
+
+    def snapshot(self) -> Snapshot | None:
+        """The committed state to save (lock held), or None while it is not known to be committed."""
+        if self.mark is None or self.pending or self.reload:
+            return None
+        if self.masked or not self.ordered:
+            self.compact()
+        n = self.count
+        lists = self.lists
+        return Snapshot(
+            self.mark,
+            self.ids[:n],
+            self.vectors[:n],
+            None if lists is None else lists.centroids,
+            None if lists is None else lists.assignment(n),
+            self.probes,
+        )
 
     def fill(self, rows: list[tuple[int, bytes]]) -> None:
         """Replace everything with these rows, leaving room to grow."""
@@ -78,6 +201,7 @@ class _Matrix:
             self.ids[:n], self.vectors[:n] = ids[order], self.vectors[:n][order]
         self.ordered = True
         self.rows = dict(zip(self.ids[:n].tolist(), range(n), strict=True))
+        self.lists = None
 
     def apply(self, changed: list[int], rows: list[tuple[int, bytes]]) -> None:
         """Write the current vectors of changed items in place; mask the ones no longer loadable."""
@@ -93,6 +217,8 @@ class _Matrix:
                     self.masked += 1
             elif row is not None:
                 self.vectors[row] = vector
+                if self.lists is not None:  # filed again by its new vector; probes drop the twin
+                    self.lists.add(row, vector, again=True)
             else:
                 self._append(item_id, vector)
         if self.masked > max(_COMPACT_MIN, _COMPACT_SHARE * self.count):
@@ -107,6 +233,8 @@ class _Matrix:
         self.ids[n], self.vectors[n], self.live[n] = item_id, vector, True
         self.rows[item_id] = n
         self.count = n + 1
+        if self.lists is not None:
+            self.lists.add(n, vector)
 
     def compact(self) -> None:
         """Drop masked rows and restore ascending ids."""
@@ -114,6 +242,10 @@ class _Matrix:
         if not self.ordered:
             keep = keep[np.argsort(self.ids[keep], kind="stable")]
         n = len(keep)
+        if self.lists is not None:
+            moved = np.full(self.count, -1, dtype=np.int64)
+            moved[keep] = np.arange(n)
+            self.lists.renumber(moved)
         self.ids[:n], self.vectors[:n] = self.ids[keep], self.vectors[keep]
         self.live[:n], self.live[n : self.count] = True, False
         self.count, self.masked, self.ordered = n, 0, True
@@ -139,6 +271,48 @@ class _Matrix:
             self.mark, self.reload = delta.version, False
             self.pending.clear()
 
+    def nearest(
+        self, query: npt.NDArray[np.float32], k: int, floor: float, ann_rows: int
+    ) -> list[tuple[int, float]]:
+        """The ``k`` most similar live rows (id, cosine) at least ``floor``, best first (lock held).
+
+        Exact below ``ann_rows`` live rows. From there on, the lists nearest the query are probed
+        (about a twentieth of the rows); one search in ``_CHECK_EVERY`` is also answered by the
+        exact scan, which wins, and a miss doubles the lists probed from then on.
+        """
+        n = self.count
+        if n == 0 or k <= 0:
+            return []
+        if n - self.masked < ann_rows:
+            return self._found(np.arange(n), self.scores(query), k, floor)
+        if self.lists is None or n - self.masked > 2 * self.lists.built_for:
+            self.lists = _Lists.build(self.vectors[:n], self.live[:n])
+            self.probes = max(self.probes, _MIN_PROBES, len(self.lists.centroids) // 20)
+        rows = self.lists.probe(query, self.probes)
+        scores: FloatMatrix = np.einsum("ij,j->i", self.vectors[rows], query)  # one core: see scores()
+        scores[~self.live[rows]] = -np.inf
+        found = self._found(rows, scores, k, floor)
+        self.searches += 1
+        if self.searches % _CHECK_EVERY:
+            return found
+        exact = self._found(np.arange(n), self.scores(query), k, floor)
+        self.checks += 1
+        if {item_id for item_id, _ in exact} - {item_id for item_id, _ in found}:
+            self.misses += 1
+            self.probes = min(2 * self.probes, len(self.lists.centroids))
+        return exact
+
+    def _found(
+        self, rows: npt.NDArray[np.int64], scores: FloatMatrix, k: int, floor: float
+    ) -> list[tuple[int, float]]:
+        """(id, score) of the ``k`` best ``scores`` at least ``floor`` (of ``rows``), best first."""
+        # Only the few rows over the floor are ranked: no negated copy, no partition of them all.
+        over = np.flatnonzero(scores >= floor)
+        if len(over) > k:
+            over = over[np.argpartition(-scores[over], k - 1)[:k]]
+        over = over[np.argsort(-scores[over], kind="stable")]
+        return [(int(self.ids[rows[i]]), float(scores[i])) for i in over]
+
     def scores(self, query: npt.NDArray[np.float32]) -> FloatMatrix:
         """Cosine of the query with every row in use; masked rows score -inf."""
         n = self.count
@@ -155,8 +329,12 @@ class _Matrix:
 class VectorIndex:
     """Per-process cache of per-user vector matrices with exact top-k search."""
 
-    def __init__(self, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+    def __init__(
+        self, max_bytes: int = DEFAULT_CACHE_BYTES, *, ann_rows: int = ANN_ROWS, snapshots: Path | None = None
+    ) -> None:
         self.max_bytes = max_bytes
+        self.ann_rows = ann_rows
+        self.snapshots = snapshots  # a folder for this database's snapshots, or None for none
         self._cache: OrderedDict[tuple[int, str, str], _Matrix] = OrderedDict()
         self._sizes: dict[tuple[int, str, str], int] = {}
         self._lock = threading.Lock()
@@ -168,6 +346,10 @@ class VectorIndex:
             if found is None or found.dims != dims:
                 found = self._cache[key] = _Matrix(dims)
                 self._sizes[key] = 0
+                if self.snapshots is not None:
+                    saved = read_snapshot(snapshot_path(self.snapshots, *key), dims)
+                    if saved is not None:
+                        found.adopt(saved)
             self._cache.move_to_end(key)
             return found
 
@@ -195,17 +377,7 @@ class VectorIndex:
         matrix = self._entry(scope, kind, model_id, int(query.shape[0]))
         with matrix.lock:
             matrix.catch_up(scope, kind, model_id)
-            count = matrix.count
-            if count == 0 or k <= 0:
-                found: list[tuple[int, float]] = []
-            else:
-                scores = matrix.scores(query)
-                if count > k:
-                    top = np.argpartition(-scores, k - 1)[:k]
-                    top = top[np.argsort(-scores[top])]
-                else:
-                    top = np.argsort(-scores)
-                found = [(int(matrix.ids[i]), float(scores[i])) for i in top if scores[i] >= min_similarity]
+            found = matrix.nearest(query, k, min_similarity, self.ann_rows)
         self._account(scope, kind, model_id, matrix)
         return found
 
@@ -227,6 +399,23 @@ class VectorIndex:
                 ids = matrix.ids[:n].copy()
         self._account(scope, kind, model_id, matrix)
         return ids, scores
+
+    def save(self) -> int:
+        """Write a snapshot of every cached matrix of at least a few thousand rows; how many were written."""
+        if self.snapshots is None:
+            return 0
+        with self._lock:
+            cached = list(self._cache.items())
+        written = 0
+        for (user_id, kind, model_id), matrix in cached:
+            with matrix.lock:
+                if matrix.count < _SNAPSHOT_ROWS:
+                    continue
+                snapshot = matrix.snapshot()
+                if snapshot is not None:
+                    write_snapshot(snapshot_path(self.snapshots, user_id, kind, model_id), snapshot)
+                    written += 1
+        return written
 
     def clear(self) -> None:
         """Forget every cached matrix."""

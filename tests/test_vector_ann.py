@@ -1,0 +1,183 @@
+"""Large matrices: inverted-file probes that agree with the exact scan, and snapshots read after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from conftest import Clock
+
+from reverie import Memory, Settings
+from reverie.config import load_settings
+from reverie.embed.index import VectorIndex
+from reverie.embed.snapshot import read_snapshot, snapshot_path
+from reverie.store.base import NewMemory, UserStore, VectorChanges, VectorKind
+
+MODEL, DIMS = "test-unit", 32
+_CENTRES = np.random.default_rng(7).standard_normal((12, DIMS)).astype(np.float32)
+
+
+def _unit(seed: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """A vector near one of a dozen centres, as sentence vectors gather by topic."""
+    rng = np.random.default_rng(seed)
+    vector = _CENTRES[seed % len(_CENTRES)] + 0.6 * rng.standard_normal(DIMS).astype(np.float32)
+    return (vector / np.linalg.norm(vector)).astype(np.float32)
+
+
+class Spy:
+    """A UserStore that counts complete loads."""
+
+    def __init__(self, scope: UserStore) -> None:
+        self._scope = scope
+        self.user_id = scope.user_id
+        self.complete = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._scope, name)
+
+    def vector_changes(
+        self, kind: VectorKind, model_id: str, after: int | None, also: Sequence[int] = ()
+    ) -> VectorChanges:
+        delta = self._scope.vector_changes(kind, model_id, after, also)
+        self.complete += delta.complete
+        return delta
+
+
+def _plain(settings: Settings, clock: Clock) -> Memory:
+    settings.embeddings.enabled = False
+    return Memory(settings, clock=clock)
+
+
+def _add(scope: UserStore, seeds: Sequence[int], now: float) -> list[int]:
+    ids = []
+    with scope.transaction():
+        for seed in seeds:
+            row = scope.insert_memory(NewMemory(kind="fact", text=f"fact {seed}", source="explicit",
+                                                confidence=1.0), now)
+            scope.put_vectors("memory", [(row.id, _unit(seed).tobytes())], MODEL, DIMS)
+            ids.append(row.id)
+    return ids
+
+
+def _search(index: VectorIndex, scope: Any, seed: int, k: int = 10) -> list[tuple[int, float]]:
+    return index.search(scope, "memory", MODEL, _unit(seed), k=k, min_similarity=-1.0)
+
+
+def _exact(scope: UserStore, seed: int, k: int = 10) -> list[tuple[int, float]]:
+    """The answer of a full load and a scan of every row."""
+    return _search(VectorIndex(ann_rows=10**9), scope, seed, k)
+
+
+def _matrix(index: VectorIndex, scope: Any) -> Any:
+    return index._cache[(scope.user_id, "memory", MODEL)]
+
+
+def _ids(found: list[tuple[int, float]]) -> list[int]:
+    return [item for item, _ in found]
+
+
+def test_small_matrices_are_scanned_exactly(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(300), clock())
+        index = VectorIndex()
+        for seed in range(1000, 1020):
+            assert _search(index, mem.scope, seed) == _exact(mem.scope, seed)
+        assert _matrix(index, mem.scope).lists is None
+
+
+def test_probes_find_what_the_exact_scan_finds(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(2000), clock())
+        index = VectorIndex(ann_rows=500)
+        hits = total = 0
+        for seed in range(5000, 5200):
+            found, exact = _ids(_search(index, mem.scope, seed)), _ids(_exact(mem.scope, seed))
+            hits += len(set(found) & set(exact))
+            total += len(exact)
+        matrix = _matrix(index, mem.scope)
+        assert matrix.lists is not None and matrix.probes < len(matrix.lists.centroids)
+        assert hits / total >= 0.95
+        assert matrix.checks == 200 // 50, "one search in fifty is checked against the exact scan"
+
+
+def test_a_recall_check_that_misses_widens_the_probes(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(1000), clock())
+        index = VectorIndex(ann_rows=500)
+        _search(index, mem.scope, 0)
+        matrix = _matrix(index, mem.scope)
+        matrix.probes = 1
+        for seed in range(3000, 3100):
+            found = _search(index, mem.scope, seed)
+            if matrix.searches % 50 == 0:
+                assert found == _exact(mem.scope, seed), "a checked search answers exactly"
+        assert matrix.misses >= 1 and matrix.probes >= 2
+
+
+def test_lists_follow_appends_edits_and_removals_of_two_processes(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as first, _plain(settings, clock) as second:
+        ids = _add(first.scope, range(800), clock())
+        index = VectorIndex(ann_rows=400)
+        _search(index, first.scope, 0)
+        matrix = _matrix(index, first.scope)
+        rng = np.random.default_rng(3)
+        for round_ in range(12):
+            writer = (first, second)[round_ % 2]
+            ids += _add(writer.scope, range(10_000 + 100 * round_, 10_000 + 100 * round_ + 60), clock())
+            for item in rng.choice(ids, 40, replace=False).tolist():
+                if writer.scope.get_memory(item) is not None:
+                    writer.delete(item)
+            edited = int(rng.choice(ids))
+            with writer.scope.transaction():
+                if writer.scope.get_memory(edited) is not None:
+                    vector = _unit(99_000 + round_).tobytes()
+                    writer.scope.put_vectors("memory", [(edited, vector)], MODEL, DIMS)
+            matrix.probes = 10**6  # every list: whatever is missing from the lists shows
+            for seed in (round_, 99_000 + round_, 20_000 + round_):
+                assert _search(index, first.scope, seed) == _exact(first.scope, seed)
+        assert matrix.lists is not None, "the inverted file was kept up to date, not rebuilt from scratch"
+
+
+def test_a_restart_maps_the_snapshot_and_replays_later_changes(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        ids = _add(mem.scope, range(6000), clock())
+        folder = Path(settings.home) / "snapshots"
+        index = VectorIndex(ann_rows=4000, snapshots=folder)
+        before = _search(index, mem.scope, 1)
+        assert index.save() == 1
+        saved = read_snapshot(snapshot_path(folder, mem.scope.user_id, "memory", MODEL), DIMS)
+        assert saved is not None and isinstance(saved.vectors, np.memmap) and saved.centroids is not None
+        later = _add(mem.scope, [70_001, 70_002], clock())  # written after the snapshot
+        mem.delete(ids[5])
+        restarted, scope = VectorIndex(ann_rows=4000, snapshots=folder), Spy(mem.scope)
+        matrix = _matrix_after(restarted, scope)
+        assert scope.complete == 0, "no full load of the user's vectors"
+        assert matrix.lists is not None, "the inverted file came with the snapshot"
+        assert _search(restarted, scope, 70_001, k=1)[0][0] == later[0]
+        assert ids[5] not in _ids(_search(restarted, scope, 5, k=50))
+        assert _search(restarted, scope, 1) == [hit for hit in before if hit[0] != ids[5]][:10]
+
+
+def _matrix_after(index: VectorIndex, scope: Spy) -> Any:
+    _search(index, scope, 0)
+    return _matrix(index, scope)
+
+
+def test_a_snapshot_ahead_of_the_store_is_not_trusted(
+    settings: Settings, clock: Clock, tmp_path: Path
+) -> None:
+    folder = tmp_path / "snapshots"
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(5000), clock())
+        index = VectorIndex(snapshots=folder)
+        _search(index, mem.scope, 0)
+        assert index.save() == 1
+    other = load_settings(home=tmp_path / "other", environ={})
+    with _plain(other, clock) as fresh:  # another database whose version is behind the snapshot's
+        ids = _add(fresh.scope, [42, 43], clock())
+        scope = Spy(fresh.scope)
+        assert fresh.scope.user_id == mem.scope.user_id
+        assert set(_ids(_search(VectorIndex(snapshots=folder), scope, 42))) == set(ids)
+        assert scope.complete == 1
