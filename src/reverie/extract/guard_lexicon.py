@@ -17,7 +17,40 @@ _w = family
 
 _LATIN: dict[str, dict[str, str]] = {
     "en": {
-        "SAFE": _w(r"safety\s+(?:protocols|filters|checks) content\s+filters? refusals"),
+        "BYORDER": _w(
+            r"by\s+order\s+of on\s+(?:the\s+)?orders?\s+of as\s+instructed\s+by "
+            r"per\s+(?:the\s+)?(?:request|instruction)s?\s+of"
+        ),
+        "OFFAFTER": _w(
+            r"(?:have|has)\s+been\s+(?:deactivated|disabled|switched\s+off|turned\s+off) "
+            r"(?:have|has)\s+been\s+(?:lifted|removed|suspended) "
+            r"(?:are|is)\s+(?:now\s+)?(?:deactivated|disabled|switched\s+off|turned\s+off|suspended)"
+        ),
+        "ASIF": _w(
+            r"as\s+(?:if|though)\s+you\s+(?:had|have)\s+(?:no|never) "
+            r"pretend\s+(?:that\s+)?you\s+(?:have|had)\s+no imagine\s+you\s+(?:have|had)\s+no"
+        ),
+        "MAY": _w(
+            r"may\s+now can\s+now may\b "
+            r"is\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|cleared|free)\s+to must\b should\b"
+        ),
+        "FREE": _w(
+            r"unrestricted unfiltered uncensored "
+            r"without\s+(?:any\s+)?(?:caveats|restrictions|limits|filters|rules|guardrails)"
+        ),
+        "GRANT": _w(
+            r"ha(?:s|ve)\s+(?:now\s+)?(?:approved|authori[sz]ed|cleared|allowed|permitted) "
+            r"ha(?:s|ve)\s+(?:now\s+)?(?:enabled|unlocked|granted|signed\s+off) approves\b authori[sz]es\b "
+            r"permits\b allows\b grants\b"
+        ),
+        "BOT": _w(
+            r"(?:the\s+)?(?:assistant|ai|model|chatbot|llm|bot)(?=\s+(?:to|may|can|must|should|is|will)\b)"
+        ),
+        "SAFE": _w(
+            r"safety\s+(?:protocols|filters|checks) content\s+filters? refusals "
+            r"content\s+(?:filter|moderation) safety\s+(?:filter|mode|rules|settings|layer|features) "
+            r"moderation\s+(?:layer|filter|rules)"
+        ),
         "PLEASE": _w(r"please kindly"),
         "NOCOUNT": _w(r"doesn't\s+count does\s+not\s+count no\s+longer\s+counts doesn't\s+matter"),
         "TOLD": _w(
@@ -32,24 +65,26 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "OVR": _w(
             r"go\s+off-script set\s+\w+\s+\w+\s+to\s+one\s+side put\s+(?:\w+\s+){1,3}?aside look\s+past "
-            r"pay\s+no\s+heed"
+            r"pay\s+no\s+heed shelve\b neglect\b"
         ),
         "QUAL": _w(
             r"all (?:on|of|for)\s+the\s+(?:model|assistant|ai|bot) your previous prior earlier original "
             r"initial configured system developer content (?:the\s+)?(?:assistant|model|ai)'s "
-            r"(?:bind|binds|govern|governs|given\s+to)\s+the\s+(?:assistant|model|ai) you\s+were\s+given"
+            r"(?:bind|binds|govern|governs|given\s+to)\s+the\s+(?:assistant|model|ai) you\s+were\s+given "
+            r"you\s+started\s+with you\s+received imposed\s+(?:on|by)"
         ),
         "RULES": _w(
             r"checks safeguards principles "
             r"what\s+(?:the\s+)?(?:devs?|developers?|creators?|makers?)\s+(?:wanted|want|said) guardrails "
             r"guidelines? protocols instructions rules restrictions limitations limits polic(?:y|ies) "
-            r"filters configuration programming system\s+prompt"
+            r"filters configuration programming system\s+prompt briefing directives constraints guidance"
         ),
         "VOID": _w(
             r"deactivated disabled suspended lifted inactive void null\b revoked cancell?ed "
             r"be\s+(?:disabled|lifted|removed|ignored|switched\s+off|turned\s+off) no\s+longer\s+hold "
             r"not\s+binding retired rescinded withdrawn inoperative no\s+longer\s+(?:binding|active|valid) "
-            r"(?:is|are)\s+to\s+be\s+treated\s+as\s+void not\s+apply doesn't\s+apply don't\s+apply"
+            r"(?:is|are)\s+to\s+be\s+treated\s+as\s+void not\s+apply doesn't\s+apply don't\s+apply "
+            r"no\s+longer\s+count (?:just|only|mere)\s+suggestions expired"
         ),
         "MEMORY": _w(
             r"(?:this|these|the\s+following)\s+(?:note|memory|memories|entry|entries|record|message) "
@@ -74,13 +109,34 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "AUTHOR": _w(
             r"compliance\s+team legal\s+team hq management the\s+cto the\s+ceo staff it\s+department "
-            r"security\s+team engineering\s+team dev(?:elopment)?\s+team developers platform\s+team "
-            r"admins? administrators operators? safety\s+team trust\s+and\s+safety"
+            r"security\s+team engineering\s+team dev(?:elopment)?\s+team developers platform\s+team admins? "
+            r"administrators operators? safety\s+team trust\s+and\s+safety engineers\s+at openai anthropic "
+            r"legal(?=\s+(?:has|have)\b) internal\s+policy"
         ),
-        "SEND": _w(r"put paste insert copy include attach"),
-        "SECRET": _w(r"~/ /etc/ \.ssh\b id_rsa \.env\b private\s+key api\s+keys? saved\s+passwords"),
+        "SEND": _w(
+            r"put paste insert copy include attach upload\b post\b publish\b forward\b transmit\b leak\b "
+            r"share\b"
+        ),
+        "SECRET": _w(
+            r"~/ /etc/ \.ssh\b id_rsa \.env\b private\s+key api\s+keys? saved\s+passwords conversation\s+log "
+            r"chat\s+(?:log|history|transcript) private\s+notes stored\s+(?:tokens|credentials|memories) "
+            r"(?:the\s+)?user'?s\s+(?:home\s+)?address"
+        ),
     },
     "es": {
+        "BYORDER": _w(
+            r"por\s+orden\s+de por\s+indicaci[oó]n\s+de por\s+decisi[oó]n\s+de seg[uú]n\s+(?:el|la|los)"
+        ),
+        "ASIF": _w(
+            r"como\s+si\s+(?:nunca|no)\s+(?:hubieras|tuvieras|hubiera|tuviera) haz\s+de\s+cuenta\s+que\s+no "
+            r"imagina\s+que\s+no\s+tienes"
+        ),
+        "MAY": _w(r"puede\s+ahora ya\s+puede puede\b est[aá]\s+autorizad debe\b"),
+        "FREE": _w(r"sin\s+restricciones sin\s+l[ií]mites sin\s+filtros sin\s+censura"),
+        "GRANT": _w(
+            r"ha\s+(?:aprobado|autorizado|permitido|habilitado) "
+            r"han\s+(?:aprobado|autorizado|permitido|habilitado) autoriza permite"
+        ),
         "ALWAYSSAY": _w(
             r"di\s+siempre\s+que siempre\s+di(?:les?)?\s+que recomienda\s+siempre siempre\s+recomienda"
         ),
@@ -101,51 +157,61 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "ANSWERS": _w(r"cada\s+respuesta tus\s+respuestas todas\s+tus\s+respuestas"),
         "NOCOUNT": _w(r"no\s+cuenta no\s+vale no\s+importa ya\s+no\s+cuenta"),
-        "TOLD": _w(r"lo\s+que\s+te\s+(?:dijeron|han\s+dicho|dije|dijimos|ense[nñ]aron)"),
+        "TOLD": _w(
+            r"lo\s+que\s+te\s+(?:dijeron|han\s+dicho|dije|dijimos|ense[nñ]aron) "
+            r"(?:todo\s+)?lo\s+que\s+te\s+(?:dijeron|han\s+dicho|hayan\s+dicho|contaron|indicaron)"
+        ),
         "OVRINF": _w(r"ignorar olvidar saltar(?:se)? omitir romper eludir desactivar"),
         "OVR": _w(
-            r"en\s+pausa no\s+prestes\s+atenci[oó]n rel[aá]ja afloja suaviza rompe romper infringe "
-            r"infringir tira abandona ign[oó]ral[ao]s l[ií]brate\s+de sal\s+de ignor[ae] ignorad "
-            r"olv[ií]d[ae] olvidad omit[ae] descart[ae] desobedec desoye pas[ae]\s+por\s+alto "
-            r"haz\s+caso\s+omiso "
+            r"en\s+pausa no\s+prestes\s+atenci[oó]n rel[aá]ja afloja suaviza rompe romper infringe infringir "
+            r"tira abandona ign[oó]ral[ao]s l[ií]brate\s+de sal\s+de ignor[ae] ignorad olv[ií]d[ae] olvidad "
+            r"omit[ae] descart[ae] desobedec desoye pas[ae]\s+por\s+alto haz\s+caso\s+omiso "
             r"no\s+(?:hagas|haga|tengas|tenga|le\s+des|des)\s+(?:caso|en\s+cuenta|importancia) "
             r"no\s+(?:sigas|siga|obedezcas|respetes|apliques|cumplas) "
             r"deja\s+de\s+(?:seguir|obedecer|respetar|aplicar|cumplir) s[aá]ltat[ea] s[aá]ltese anula "
             r"prescinde\s+de deja\s+(?:de\s+lado|atr[aá]s) olv[ií]date\s+de pasa\s+de salte(?:se)?\s+de "
-            r"sortea elude evita"
+            r"sortea elude evita desenti[eé]nde(?:te)?\s+de no\s+te\s+preocupes\s+por "
+            r"hazte\s+el\s+loco\s+con ni\s+caso\s+a"
         ),
         "PLEASE": _w(r"por\s+favor"),
         "QUAL": _w(
             r"que\s+recibiste que\s+te\s+dieron\s+al\s+principio de\s+contenido que\s+sigues que\s+cumples "
             r"habituales usuales tus?\b vuestr anterior previ[ao] original inicial antigu del\s+sistema "
             r"de\s+seguridad que\s+te\s+(?:dieron|han\s+dado|dio|pusieron|impusieron) "
-            r"del\s+(?:asistente|modelo|bot|desarrollador) de\s+(?:los\s+)?desarrolladores"
+            r"del\s+(?:asistente|modelo|bot|desarrollador) de\s+(?:los\s+)?desarrolladores impuest "
+            r"(?:por|de)\s+(?:los\s+)?desarrollador"
         ),
         "RULES": _w(
             r"controles comprobaciones salvaguardas valores\s+por\s+defecto pol[ií]tica instrucci reglas? "
-            r"normas? directric indicaciones pautas restricci filtros? l[ií]mites pol[ií]ticas? "
-            r"configuraci programaci prompt [oó]rdenes consignas protecciones seguridad censura ajustes "
-            r"principios directivas"
+            r"normas? directric indicaciones pautas restricci filtros? l[ií]mites pol[ií]ticas? configuraci "
+            r"programaci prompt [oó]rdenes consignas protecciones seguridad censura ajustes principios "
+            r"directivas limitacion"
         ),
         "VOID": _w(
             r"en\s+pausa suspendid solo\s+sugerencias simples\s+sugerencias meras\s+sugerencias desfasad "
             r"opcionales nul[ao]s?\b anulad cancelad revocad invalidad derogad desactivad eliminad "
             r"sin\s+efecto sin\s+validez "
-            r"ya\s+no\s+(?:est[aá]n?\s+vigentes?|aplican|se\s+aplican|valen|cuentan|rigen|son\s+v[aá]lid"
-            r"|importan|existen) "
-            r"no\s+est[aá]n?\s+vigentes? obsolet (?:deben|debe|han\s+de|hay\s+que)\s+(?:ser\s+)?ignorar "
-            r"ignorarse caducad sustituid reemplazad"
+            r"ya\s+no\s+(?:est[aá]n?\s+vigentes?|aplican|se\s+aplican|valen|cuentan|rigen|son\s+v[aá]lid "
+            r"|importan|existen) no\s+est[aá]n?\s+vigentes? obsolet "
+            r"(?:deben|debe|han\s+de|hay\s+que)\s+(?:ser\s+)?ignorar ignorarse caducad sustituid reemplazad "
+            r"quedan?\s+(?:suspendid|anulad|revocad|sin\s+efecto|derogad|levantad) "
+            r"han\s+sido\s+(?:revocad|anulad|suspendid|desactivad|eliminad|levantad) "
+            r"fueron\s+(?:revocad|anulad|suspendid|desactivad|eliminad|levantad) levantad superad "
+            r"ya\s+no\s+cuentan"
         ),
         "MEMORY": _w(r"est[ae]\s+(?:nota|memoria|entrada|mensaje|recuerdo|registro|apunte)"),
         "NOTE": _w(r"nota\s+de\s+memoria est[ae]\s+(?:nota|memoria|entrada|recuerdo)"),
         "PRIO": _w(
-            r"prioridad precedencia prevalece m[aá]s\s+peso m[aá]s\s+importante por\s+encima\s+de "
-            r"reemplaza sustituye anula manda\s+sobre"
+            r"prioridad precedencia prevalece m[aá]s\s+peso m[aá]s\s+importante por\s+encima\s+de reemplaza "
+            r"sustituye anula manda\s+sobre"
         ),
         "TARGET": _w(r"sistema configuraci instrucciones reglas normas directrices programaci desarrollador"),
         "GOVERN": _w(r"decid por\s+encima\s+de\s+todo ante\s+todo antes\s+que\s+nada manda\s+sobre\s+ti"),
         "AUTHN": _w(r"aviso mensaje comunicado orden nota instrucci[oó]n actualizaci[oó]n notificaci[oó]n"),
-        "AUTHOR": _w(r"desarroll administrador admin\b equipo\s+t[eé]cnico operador creadores sistema"),
+        "AUTHOR": _w(
+            r"desarroll administrador admin\b equipo\s+t[eé]cnico operador creadores sistema "
+            r"equipo\s+de\s+desarrollo equipo\s+de\s+seguridad"
+        ),
         "COND": _w(r"cada\s+vez\s+que siempre\s+que cuando si en\s+cuanto apenas"),
         "WHO": _w(
             r"te\s+pregunt te\s+pid te\s+escrib te\s+hable usuari[oa] alguien "
@@ -160,8 +226,7 @@ _LATIN: dict[str, dict[str, str]] = {
             r"deshabilita\b desconecta\b s[aá]ltate\b"
         ),
         "SAFE": _w(
-            r"filtros?\b{DEVICE} seguridad censura restricciones protecciones negativas rechaz "
-            r"salvaguardas"
+            r"filtros?\b{DEVICE} seguridad censura restricciones protecciones negativas rechaz salvaguardas"
         ),
         "MUST": _w(
             r"(?:t[uú]\s+)?(?:debes|tienes\s+que|deber[aá]s|has\s+de) "
@@ -196,6 +261,20 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "fr": {
+        "BYORDER": _w(
+            r"sur\s+ordre\s+d par\s+ordre\s+d sur\s+instruction\s+d sur\s+d[eé]cision\s+d "
+            r"selon\s+(?:l'|le|la|les)"
+        ),
+        "ASIF": _w(
+            r"comme\s+si\s+tu\s+n'?avais\s+(?:jamais|aucun|pas|plus) fais\s+comme\s+si\s+tu\s+n'?avais "
+            r"imagine\s+que\s+tu\s+n'?as\s+(?:aucun|pas|plus)"
+        ),
+        "MAY": _w(r"peut\s+d[eé]sormais peut\s+maintenant peut\b est\s+autoris[eé] doit\b"),
+        "FREE": _w(r"sans\s+restrictions? sans\s+limites? sans\s+filtres? sans\s+censure"),
+        "GRANT": _w(
+            r"a\s+(?:approuv[eé]|autoris[eé]|permis|activ[eé]) "
+            r"ont\s+(?:approuv[eé]|autoris[eé]|permis|activ[eé]) autorise permet"
+        ),
         "ALWAYSSAY": _w(r"dis\s+toujours\s+qu toujours\s+dire\s+qu recommande\s+toujours"),
         "UNCENSORED": _w(r"non\s+censur[eé] sans\s+censure non\s+filtr[eé]"),
         "BOTNONEED": _w(r"n'est\s+plus\s+(?:tenu|oblig[eé]) n'a\s+plus\s+[aà] n'a\s+plus\s+besoin"),
@@ -212,7 +291,10 @@ _LATIN: dict[str, dict[str, str]] = {
         "SHOW": _w(r"montre montre-moi affiche [eé]cris r[eé]v[eè]le traduis donne-moi donne liste"),
         "ANSWERS": _w(r"chaque\s+r[eé]ponse tes\s+r[eé]ponses toutes\s+tes\s+r[eé]ponses"),
         "NOCOUNT": _w(r"ne\s+compte\s+pas ne\s+compte\s+plus ne\s+vaut\s+rien n'a\s+plus\s+d'importance"),
-        "TOLD": _w(r"ce\s+qu'on\s+t'a\s+dit ce\s+que\s+(?:l'on|je|nous)\s+t'a(?:i|vons)?\s+dit"),
+        "TOLD": _w(
+            r"ce\s+qu'on\s+t'a\s+dit ce\s+que\s+(?:l'on|je|nous)\s+t'a(?:i|vons)?\s+dit "
+            r"ce\s+qu'on\s+t'a\s+(?:dit|appris|demand[eé]) ce\s+qu'on\s+vous\s+a\s+dit"
+        ),
         "OVRINF": _w(r"ignorer oublier sauter contourner enfreindre outrepasser d[eé]sactiver"),
         "OVR": _w(
             r"en\s+pause ne\s+(?:fais|faites|pr[eê]te|pr[eê]tez)\s+plus\s+attention assoupli rel[aâ]che "
@@ -223,26 +305,30 @@ _LATIN: dict[str, dict[str, str]] = {
             r"ne\s+(?:suis|suivez|respecte|respectez|applique|appliquez)\s+(?:plus|pas) "
             r"n'ob[eé]i(?:s|ssez)\s+(?:plus|pas) arr[eê]te[sz]?\s+d'(?:appliquer|ob[eé]ir) "
             r"arr[eê]te[sz]?\s+de\s+(?:suivre|respecter) affranchis-toi\s+de d[eé]barrasse-toi\s+de "
-            r"[eé]carte[sz]?"
+            r"[eé]carte[sz]? passe\s+outre ne\s+tiens?\s+plus\s+compte\s+d ne\s+t'?occupe\s+plus\s+d "
+            r"fiche-toi\s+d moque-toi\s+d"
         ),
         "PLEASE": _w(r"s'il\s+te\s+pla[iî]t merci\s+de"),
         "QUAL": _w(
             r"que\s+tu\s+as\s+re[cç]ues re[cç]ues\s+au\s+d[eé]but de\s+contenu que\s+tu\s+suis habituel "
             r"tes\b ta\b ton\b vos\b votre\b pr[eé]c[eé]dent ant[eé]rieur initiale?s?\b originale?s?\b "
             r"d'origine du\s+syst[eè]me de\s+s[eé]curit[eé] qu'on\s+t'a que\s+(?:l'on|tes|vos)\s+ "
-            r"de\s+l'(?:assistant|ia) du\s+(?:mod[eè]le|bot) des\s+d[eé]veloppeurs"
+            r"de\s+l'(?:assistant|ia) du\s+(?:mod[eè]le|bot) des\s+d[eé]veloppeurs que\s+tu\s+respectes "
+            r"impos[eé]es? par\s+les\s+d[eé]veloppeurs"
         ),
         "RULES": _w(
             r"contr[oô]les v[eé]rifications r[eé]glages politique instructions? consignes? r[eè]gles? "
             r"directives? prompt restrictions? filtres? garde-fous limites param[eè]tres programmation "
-            r"configuration politiques? s[eé]curit[eé] censure principes"
+            r"configuration politiques? s[eé]curit[eé] censure principes limitations"
         ),
         "VOID": _w(
             r"en\s+pause suspendu juste\s+des\s+suggestions que\s+des\s+suggestions simples\s+suggestions "
             r"d[eé]pass[eé] facultati nulles?\b non\s+avenue annul[eé] r[eé]voqu[eé] caduques? abrog[eé] "
             r"remplac[eé] d[eé]sactiv[eé] supprim[eé] lev[eé]e?s\b ne\s+(?:sont|s'appliquent)\s+plus "
             r"plus\s+(?:valables|applicables|en\s+vigueur) (?:doivent|doit)\s+[eê]tre\s+ignor "
-            r"sont\s+[aà]\s+ignorer obsol[eè]tes"
+            r"sont\s+[aà]\s+ignorer obsol[eè]tes sont\s+lev[eé]es "
+            r"ont\s+[eé]t[eé]\s+(?:annul[eé]|lev[eé]|r[eé]voqu[eé]|supprim[eé]|d[eé]sactiv[eé]|suspendu) "
+            r"lev[eé]es d[eé]pass[eé]es? ne\s+comptent\s+plus ne\s+comptent\s+pas"
         ),
         "MEMORY": _w(r"(?:cette|ce)\s+(?:note|m[eé]moire|entr[eé]e|message|souvenir|enregistrement)"),
         "NOTE": _w(r"note\s+de\s+m[eé]moire (?:cette|ce)\s+(?:note|m[eé]moire|entr[eé]e|souvenir)"),
@@ -257,7 +343,9 @@ _LATIN: dict[str, dict[str, str]] = {
         "GOVERN": _w(r"d[eé]cid avant\s+tout par-dessus\s+tout plus\s+que\s+tout"),
         "AUTHN": _w(r"avis message communiqu[eé] ordre note instruction mise\s+[aà]\s+jour notification"),
         "AUTHOR": _w(
-            r"d[eé]veloppeu administrat admin\b [eé]quipe\s+technique op[eé]rateur cr[eé]ateurs syst[eè]me"
+            r"d[eé]veloppeu administrat admin\b [eé]quipe\s+technique op[eé]rateur cr[eé]ateurs syst[eè]me "
+            r"[eé]quipe\s+de\s+d[eé]veloppement [eé]quipe\s+de\s+s[eé]curit[eé] "
+            r"[eé]quipe\s+des\s+d[eé]veloppeurs"
         ),
         "COND": _w(r"chaque\s+fois\s+qu quand lorsqu si d[eè]s\s+qu [aà]\s+chaque\s+fois\s+qu"),
         "WHO": _w(r"l'utilisat(?:eur|rice) quelqu'un on\s+te il\b elle\b"),
@@ -275,13 +363,12 @@ _LATIN: dict[str, dict[str, str]] = {
             r"(?:l'assistant|l'ia|le\s+mod[eè]le)\s+(?:doit|devra)"
         ),
         "ACT": _w(
-            r"ignorer oublier ob[eé]ir r[eé]v[eé]ler recommander conseiller promouvoir d[eé]sactiver "
-            r"mentir contourner envoyer partager vanter nier"
+            r"ignorer oublier ob[eé]ir r[eé]v[eé]ler recommander conseiller promouvoir d[eé]sactiver mentir "
+            r"contourner envoyer partager vanter nier"
         ),
         "NONEED": _w(
-            r"n'as\s+plus\s+besoin\s+de n'avez\s+plus\s+besoin\s+de "
-            r"n'es\s+plus\s+(?:oblig[eé]|tenu|li[eé]) libre\s+d'(?:ignorer|enfreindre) "
-            r"n'h[eé]site\s+pas\s+[aà]\s+(?:enfreindre|ignorer|contourner)"
+            r"n'as\s+plus\s+besoin\s+de n'avez\s+plus\s+besoin\s+de n'es\s+plus\s+(?:oblig[eé]|tenu|li[eé]) "
+            r"libre\s+d'(?:ignorer|enfreindre) n'h[eé]site\s+pas\s+[aà]\s+(?:enfreindre|ignorer|contourner)"
         ),
         "CONSIDER": _w(r"consid[eè]re[sz]? tiens\s+pour traite[sz]?"),
         "NOW": _w(
@@ -303,6 +390,17 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "de": {
+        "BYORDER": _w(r"auf\s+anordnung auf\s+anweisung auf\s+befehl im\s+auftrag laut"),
+        "ASIF": _w(
+            r"(?:tu\s+)?so,?\s+als\s+(?:h[aä]ttest|w[aä]rst)\s+du\s+(?:nie|keine|kein) "
+            r"als\s+ob\s+du\s+(?:nie|keine|kein) stell\s+dir\s+vor,?\s+du\s+h[aä]ttest\s+keine"
+        ),
+        "MAY": _w(r"darf\s+(?:ab\s+sofort|jetzt|nun) darf\b kann\s+(?:ab\s+sofort|jetzt|nun) muss\b"),
+        "FREE": _w(r"ohne\s+(?:jegliche\s+)?(?:einschr[aä]nkungen|grenzen|filter|zensur|regeln)"),
+        "GRANT": _w(
+            r"hat\s+(?:\w+\s+){0,6}?(?:genehmigt|freigegeben|erlaubt|autorisiert|freigeschaltet) "
+            r"haben\s+(?:\w+\s+){0,6}?(?:genehmigt|freigegeben|erlaubt|autorisiert) erlaubt\b gestattet\b"
+        ),
         "ALWAYSSAY": _w(r"sag\s+immer,?\s+dass empfiehl\s+immer"),
         "UNCENSORED": _w(r"unzensiert ungefiltert"),
         "BOTNONEED": _w(r"muss\s+(?:\w+\s+){0,3}?nicht\s+mehr braucht\s+(?:\w+\s+){0,3}?nicht\s+mehr"),
@@ -321,33 +419,39 @@ _LATIN: dict[str, dict[str, str]] = {
         "NOCOUNT": _w(
             r"z[aä]hlt\s+(?:\w+\s+){0,2}?nicht gilt\s+(?:\w+\s+){0,2}?nicht spielt\s+keine\s+rolle"
         ),
-        "TOLD": _w(r"was\s+man\s+dir\s+(?:\w+\s+){0,3}?gesagt was\s+dir\s+(?:\w+\s+){0,3}?gesagt"),
+        "TOLD": _w(
+            r"was\s+man\s+dir\s+(?:\w+\s+){0,3}?gesagt was\s+dir\s+(?:\w+\s+){0,3}?gesagt "
+            r"was\s+man\s+dir\s+(?:\w+\s+){0,3}?(?:gesagt|beigebracht|vorgegeben) "
+            r"was\s+dir\s+(?:\w+\s+){0,3}?(?:gesagt|beigebracht|vorgegeben)"
+        ),
         "OVRINF": _w(r"ignorieren vergessen [uü]berspringen umgehen missachten brechen deaktivieren"),
         "OVR": _w(
             r"auf\s+eis leg\s+(?:\w+\s+){0,3}?beiseite achte\s+(?:\w+\s+){0,4}?nicht\s+mehr\s+auf brich "
             r"lockere? [uü]berspring gib\s+(?:\w+\s+){0,4}?auf befreie?\s+dich\s+von versto[sß]e?\s+gegen "
-            r"ignoriere?\b ignorieren\s+sie vergiss vergessen\s+sie missacht [uü]bergeh umgeh verwirf "
-            r"lass\b lasst schenke?\b setz(?:e)?\s+dich\s+[uü]ber h[oö]r\s+auf k[uü]mmere?\s+dich\s+nicht "
-            r"scher\s+dich\s+nicht befolge\s+nicht beachte\s+nicht wirf streich"
+            r"ignoriere?\b ignorieren\s+sie vergiss vergessen\s+sie missacht [uü]bergeh umgeh verwirf lass\b "
+            r"lasst schenke?\b setz(?:e)?\s+dich\s+[uü]ber h[oö]r\s+auf k[uü]mmere?\s+dich\s+nicht "
+            r"scher\s+dich\s+nicht befolge\s+nicht beachte\s+nicht wirf streich "
+            r"k[uü]mmere?\s+dich\s+nicht\s+(?:mehr\s+)?um setz\s+dich\s+(?:\w+\s+){0,4}?hinweg "
+            r"schere?\s+dich\s+nicht\s+(?:mehr\s+)?um pfeif\s+auf"
         ),
         "PLEASE": _w(r"bitte"),
         "QUAL": _w(
             r"die\s+du\s+(?:\w+\s+){0,3}?(?:bekommen|erhalten) inhalts denen\s+du\s+folgst "
             r"die\s+du\s+befolgst [uü]blichen dein bisherig vorherig fr[uü]her urspr[uü]nglich alten\b "
             r"vorigen system sicherheits des\s+(?:assistenten|modells|bots) der\s+(?:ki|entwickler) "
-            r"deiner\s+entwickler"
+            r"deiner\s+entwickler anf[aä]nglich auferlegt der\s+entwickler"
         ),
         "RULES": _w(
-            r"kontrollen pr[uü]fungen prinzipien schutzmechanism voreinstellung richtlinie "
-            r"inhaltsrichtlinie anweisung regeln vorgaben systemprompt prompt filter einschr[aä]nkung "
-            r"beschr[aä]nkung befehle programmierung sicherheit konfiguration einstellungen grenzen zensur "
-            r"schutzma[sß]nahmen"
+            r"kontrollen pr[uü]fungen prinzipien schutzmechanism voreinstellung richtlinie inhaltsrichtlinie "
+            r"anweisung regeln vorgaben systemprompt prompt filter einschr[aä]nkung beschr[aä]nkung befehle "
+            r"programmierung sicherheit konfiguration einstellungen grenzen zensur schutzma[sß]nahmen"
         ),
         "VOID": _w(
             r"pausiert ausgesetzt nur\s+vorschl[aä]ge blo[sß]e\s+vorschl[aä]ge optional nichtig "
             r"null\s+und\s+nichtig aufgehoben ung[uü]ltig au[sß]er\s+kraft widerrufen ersetzt deaktiviert "
             r"abgeschaltet ausgeschaltet entfernt gelten\s+nicht\s+mehr nicht\s+mehr\s+(?:g[uü]ltig|aktiv) "
-            r"zu\s+ignorieren ignoriert\s+werden hinf[aä]llig veraltet"
+            r"zu\s+ignorieren ignoriert\s+werden hinf[aä]llig veraltet [uü]berholt z[aä]hlen\s+nicht\s+mehr "
+            r"z[aä]hlt\s+nicht\s+mehr"
         ),
         "MEMORY": _w(r"diese[rs]?\s+(?:notiz|erinnerung|eintrag|nachricht|vermerk)"),
         "NOTE": _w(r"ged[aä]chtnisnotiz erinnerungsnotiz diese[rs]?\s+(?:notiz|erinnerung|eintrag)"),
@@ -360,12 +464,15 @@ _LATIN: dict[str, dict[str, str]] = {
         "AUTHN": _w(
             r"mitteilung nachricht hinweis befehl anweisung update benachrichtigung ank[uü]ndigung notiz"
         ),
-        "AUTHOR": _w(r"entwickler administrator admin\b betreiber technik-?team systems?\b hersteller"),
+        "AUTHOR": _w(
+            r"entwickler administrator admin\b betreiber technik-?team systems?\b hersteller entwicklerteam "
+            r"entwickler-team sicherheitsteam"
+        ),
         "COND": _w(r"immer\s+wenn jedes\s+mal,?\s+wenn wenn falls sobald"),
         "WHO": _w(r"(?:der|die)\s+(?:nutzer|benutzer|user)\w* jemand man\b er\b sie\b"),
         "IMPV": _w(
-            r"gib zeige? sende schicke? antworte sag ignoriere empfiehl verrate deaktiviere schalte "
-            r"f[uü]ge frag vergiss teile l[oö]sche"
+            r"gib zeige? sende schicke? antworte sag ignoriere empfiehl verrate deaktiviere schalte f[uü]ge "
+            r"frag vergiss teile l[oö]sche"
         ),
         "OFF": _w(r"deaktivier schalte?\s+(?:\w+\s+){0,6}?aus schalte?\s+(?:\w+\s+){0,6}?ab entferne? umgeh"),
         "SAFE": _w(r"filter sicherheit zensur einschr[aä]nkung schutz ablehn"),
@@ -374,12 +481,12 @@ _LATIN: dict[str, dict[str, str]] = {
             r"(?:der\s+assistent|die\s+ki|das\s+modell)\s+(?:muss|soll)"
         ),
         "ACT": _w(
-            r"ignorieren vergessen gehorchen verraten empfehlen raten bewerben deaktivieren l[uü]gen "
-            r"umgehen senden schicken loben leugnen"
+            r"ignorieren vergessen gehorchen verraten empfehlen raten bewerben deaktivieren l[uü]gen umgehen "
+            r"senden schicken loben leugnen"
         ),
         "NONEED": _w(
-            r"brauchst\s+(?:\w+\s+){0,4}?nicht musst\s+(?:\w+\s+){0,4}?nicht\s+mehr "
-            r"bist\s+nicht\s+mehr\s+an bist\s+frei\s+von"
+            r"brauchst\s+(?:\w+\s+){0,4}?nicht musst\s+(?:\w+\s+){0,4}?nicht\s+mehr bist\s+nicht\s+mehr\s+an "
+            r"bist\s+frei\s+von"
         ),
         "CONSIDER": _w(r"betrachte behandle sieh"),
         "NOW": _w(

@@ -25,6 +25,14 @@ _w = family
 
 EURO_LEXICONS: dict[str, dict[str, str]] = {
     "it": {
+        "BYORDER": _w(r"per\s+ordine\s+d su\s+ordine\s+d su\s+indicazione\s+d su\s+decisione\s+d secondo"),
+        "ASIF": _w(r"come\s+se\s+non\s+avessi fai\s+finta\s+di\s+non\s+aver immagina\s+di\s+non\s+avere"),
+        "MAY": _w(r"pu[oò]\s+ora ora\s+pu[oò] pu[oò]\b [eè]\s+autorizzat deve\b"),
+        "FREE": _w(r"senza\s+(?:alcun\s+)?(?:restrizioni|limiti|filtri|censura)"),
+        "GRANT": _w(
+            r"ha\s+(?:approvato|autorizzato|permesso|abilitato) "
+            r"hanno\s+(?:approvato|autorizzato|permesso|abilitato) autorizza permette"
+        ),
         "ALWAYSSAY": _w(r"d[iì]'?\s+sempre\s+che consiglia\s+sempre raccomanda\s+sempre"),
         "UNCENSORED": _w(r"non\s+censurat non\s+filtrat"),
         "BOTNONEED": _w(r"non\s+[eè]\s+pi[uù]\s+(?:tenut|obbligat) non\s+deve\s+pi[uù]"),
@@ -41,39 +49,47 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "SHOW": _w(r"mostra mostrami scrivi rivela traduci dimmi elenca stampa"),
         "ANSWERS": _w(r"ogni\s+risposta tue\s+risposte tutte\s+le\s+tue\s+risposte"),
         "NOCOUNT": _w(r"non\s+conta non\s+vale non\s+importa"),
-        "TOLD": _w(r"quello\s+che\s+ti\s+hanno\s+detto ci[oò]\s+che\s+ti\s+hanno\s+detto"),
+        "TOLD": _w(
+            r"quello\s+che\s+ti\s+hanno\s+detto ci[oò]\s+che\s+ti\s+hanno\s+detto "
+            r"(?:tutto\s+)?ci[oò]\s+che\s+ti\s+[eè]\s+stato\s+detto "
+            r"(?:tutto\s+)?quello\s+che\s+ti\s+[eè]\s+stato\s+detto"
+        ),
         "OVRINF": _w(r"ignorare dimenticare saltare aggirare infrangere disattivare"),
         "OVR": _w(
-            r"metti\s+in\s+pausa in\s+pausa non\s+prestare\s+(?:pi[uù]\s+)?attenzione esci\s+dalle "
-            r"infrangi infrangere rompi allenta rilassa butta\s+via abbandona liberati\s+d ignorale "
-            r"ignorali ignora ignorate dimentica dimenticate trascura tralascia aggira scavalca "
-            r"non\s+seguire smetti\s+di\s+(?:seguire|rispettare|applicare) non\s+rispettare salta "
+            r"metti\s+in\s+pausa in\s+pausa non\s+prestare\s+(?:pi[uù]\s+)?attenzione esci\s+dalle infrangi "
+            r"infrangere rompi allenta rilassa butta\s+via abbandona liberati\s+d ignorale ignorali ignora "
+            r"ignorate dimentica dimenticate trascura tralascia aggira scavalca non\s+seguire "
+            r"smetti\s+di\s+(?:seguire|rispettare|applicare) non\s+rispettare salta "
             r"non\s+tenere\s+(?:pi[uù]\s+)?conto non\s+obbedire non\s+dare\s+retta lascia\s+perdere "
-            r"metti\s+da\s+parte lascia\s+da\s+parte infischiatene fregatene passa\s+sopra"
+            r"metti\s+da\s+parte lascia\s+da\s+parte infischiatene fregatene passa\s+sopra "
+            r"non\s+dare\s+(?:pi[uù]\s+)?(?:peso|retta|importanza|ascolto) lascia\s+stare fregatene\s+d "
+            r"infischiatene\s+d smetti\s+di\s+(?:rispettare|seguire|applicare|obbedire)"
         ),
         "PLEASE": _w(r"per\s+favore ti\s+prego"),
         "QUAL": _w(
             r"che\s+hai\s+ricevuto ricevute\s+all'inizio sui\s+contenuti che\s+segui solite soliti tue\b "
             r"tuoi\b tua\b tuo\b precedent originali iniziali vecchie di\s+sistema del\s+sistema "
             r"di\s+sicurezza che\s+ti\s+(?:hanno|ha) dell'(?:assistente|ia) del\s+(?:modello|bot) "
-            r"degli\s+sviluppatori"
+            r"degli\s+sviluppatori che\s+rispetti impost dagli\s+sviluppatori"
         ),
         "RULES": _w(
-            r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion "
-            r"regol[ae] linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti "
-            r"impostazioni programmazione configurazione politiche sicurezza censura"
+            r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion regol[ae] "
+            r"linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti impostazioni "
+            r"programmazione configurazione politiche sicurezza censura limitazion policy"
         ),
         "VOID": _w(
             r"in\s+pausa sospes solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b "
             r"annullat revocat abrogat nulle\b sostituit disattivat rimoss "
             r"non\s+(?:valgono|sono\s+pi[uù]\s+valide|si\s+applicano)\s*(?:pi[uù])? da\s+ignorare "
-            r"vanno\s+ignorat devono\s+essere\s+ignorat obsolet decadut"
+            r"vanno\s+ignorat devono\s+essere\s+ignorat obsolet decadut "
+            r"sono\s+(?:state\s+)?(?:sospes|revocat|annullat|disattivat|rimoss|abolit) "
+            r"non\s+contano\s+pi[uù] non\s+conta\s+pi[uù]"
         ),
         "MEMORY": _w(r"quest[ao]\s+(?:nota|memoria|voce|messaggio|ricordo|appunto)"),
         "NOTE": _w(r"nota\s+di\s+memoria quest[ao]\s+(?:nota|memoria|voce|ricordo)"),
         "PRIO": _w(
-            r"precedenza priorit[aà] prevale pi[uù]\s+important "
-            r"sopra\s+(?:a\s+)?(?:ogni|qualsiasi|le\s+tue) sostituisce pi[uù]\s+peso"
+            r"precedenza priorit[aà] prevale pi[uù]\s+important sopra\s+(?:a\s+)?(?:ogni|qualsiasi|le\s+tue) "
+            r"sostituisce pi[uù]\s+peso"
         ),
         "TARGET": _w(
             r"sistema configurazione istruzioni regole direttive linee\s+guida programmazione sviluppator"
@@ -82,7 +98,10 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "AUTHN": _w(
             r"avviso messaggio comunicazione comunicato ordine nota istruzione aggiornamento notifica"
         ),
-        "AUTHOR": _w(r"sviluppator amministrator admin\b team\s+tecnico operator creatori sistema"),
+        "AUTHOR": _w(
+            r"sviluppator amministrator admin\b team\s+tecnico operator creatori sistema "
+            r"team\s+di\s+sviluppo team\s+di\s+sicurezza squadra\s+di\s+sviluppo"
+        ),
         "COND": _w(r"ogni\s+volta\s+che quando se appena qualora"),
         "WHO": _w(r"ti\s+chied ti\s+scriv ti\s+domand l'utente qualcuno ti\s+(?:chiede|dice|scrive)"),
         "IMPV": _w(
@@ -96,8 +115,8 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
             r"(?:l'assistente|l'ia|il\s+modello)\s+(?:deve|dovr[aà])"
         ),
         "ACT": _w(
-            r"ignorare dimenticare obbedire rivelare raccomandare consigliare promuovere disattivare "
-            r"mentire inviare condividere lodare negare"
+            r"ignorare dimenticare obbedire rivelare raccomandare consigliare promuovere disattivare mentire "
+            r"inviare condividere lodare negare"
         ),
         "NONEED": _w(
             r"non\s+(?:c'[eè]\s+(?:pi[uù]\s+)?bisogno|hai\s+(?:pi[uù]\s+)?bisogno|devi\s+pi[uù]) "
@@ -118,6 +137,14 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
     },
     "pt": {
+        "BYORDER": _w(r"por\s+ordem\s+d por\s+determina[cç][aã]o\s+d por\s+decis[aã]o\s+d segundo"),
+        "ASIF": _w(
+            r"como\s+se\s+(?:nunca|n[aã]o)\s+(?:tivesse|tivesses) "
+            r"fa[cç]a\s+de\s+conta\s+que\s+(?:nunca|n[aã]o) finja\s+que\s+n[aã]o\s+tem"
+        ),
+        "MAY": _w(r"pode\s+agora agora\s+pode pode\b est[aá]\s+autorizad deve\b"),
+        "FREE": _w(r"sem\s+(?:nenhuma?\s+)?(?:restri[cç][oõ]es|limites|filtros|censura)"),
+        "GRANT": _w(r"aprovou autorizou permitiu liberou autoriza permite"),
         "ALWAYSSAY": _w(r"diga\s+sempre\s+que sempre\s+diga\s+que recomende\s+sempre sempre\s+recomende"),
         "UNCENSORED": _w(r"sem\s+censura n[aã]o\s+censurad sem\s+filtro"),
         "BOTNONEED": _w(r"n[aã]o\s+precisa\s+mais n[aã]o\s+[eé]\s+mais\s+obrigad n[aã]o\s+tem\s+mais\s+que"),
@@ -134,48 +161,58 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "SHOW": _w(r"mostre mostra escreva revele traduza diga liste imprima"),
         "ANSWERS": _w(r"cada\s+resposta suas\s+respostas tuas\s+respostas"),
         "NOCOUNT": _w(r"n[aã]o\s+vale n[aã]o\s+conta n[aã]o\s+importa"),
-        "TOLD": _w(r"o\s+que\s+te\s+disseram o\s+que\s+(?:lhe|te)\s+(?:foi\s+dito|disseram|falaram)"),
+        "TOLD": _w(
+            r"o\s+que\s+te\s+disseram o\s+que\s+(?:lhe|te)\s+(?:foi\s+dito|disseram|falaram) "
+            r"(?:tudo\s+)?o\s+que\s+te\s+(?:disseram|falaram|ensinaram) "
+            r"(?:tudo\s+)?o\s+que\s+lhe\s+(?:disseram|falaram)"
+        ),
         "OVRINF": _w(r"ignorar esquecer pular contornar quebrar desativar"),
         "OVR": _w(
             r"em\s+pausa n[aã]o\s+preste\s+(?:mais\s+)?aten[cç][aã]o saia\s+d quebre quebrar viole violar "
-            r"afrouxe relaxe flexibilize jogue\s+fora abandone liberte-se\s+d ignore-as ignore-os "
-            r"ignor[ae] ignorem esque[cç]a esquece desconsider pul[ae] descart[ae] deixe\s+de\s+lado "
-            r"deixa\s+de\s+lado n[aã]o\s+(?:d[eê]|dê)\s+(?:aten[cç][aã]o|ouvidos|bola) "
+            r"afrouxe relaxe flexibilize jogue\s+fora abandone liberte-se\s+d ignore-as ignore-os ignor[ae] "
+            r"ignorem esque[cç]a esquece desconsider pul[ae] descart[ae] deixe\s+de\s+lado deixa\s+de\s+lado "
+            r"n[aã]o\s+(?:d[eê]|dê)\s+(?:aten[cç][aã]o|ouvidos|bola) "
             r"n[aã]o\s+(?:siga|obede[cç]a|respeite|cumpra|aplique|leve\s+em\s+conta|ligue\s+para) "
             r"pare\s+de\s+(?:seguir|obedecer|respeitar|aplicar) deixe\s+de\s+(?:seguir|obedecer|respeitar) "
-            r"passe\s+por\s+cima contorne burle desobede[cç]a"
+            r"passe\s+por\s+cima contorne burle desobede[cç]a "
+            r"n[aã]o\s+ligues?\s+(?:mais\s+)?(?:a|[aà]s?|para) passe\s+por\s+cima\s+d esque[cç]a-se\s+d "
+            r"desconsidere desconsidera"
         ),
         "PLEASE": _w(r"por\s+favor"),
         "QUAL": _w(
             r"que\s+voc[eê]\s+recebeu que\s+recebeste de\s+conte[uú]do que\s+voc[eê]\s+segue habituais "
             r"suas?\b seus?\b teus?\b tuas?\b anterior pr[eé]vi originais iniciais antig do\s+sistema "
             r"de\s+seguran[cç]a que\s+(?:te\s+)?(?:deram|deu|os\s+seus) do\s+(?:assistente|modelo) da\s+ia "
-            r"dos\s+(?:desenvolvedores|criadores)"
+            r"dos\s+(?:desenvolvedores|criadores) impost pelos\s+desenvolvedores"
         ),
         "RULES": _w(
             r"controles verifica[cç] princ[ií]pios salvaguardas padr[oõ]es instru[cç] regras? diretrizes "
             r"orienta[cç] restri[cç] filtros? prompt comandos limites programa[cç] configura[cç] "
-            r"pol[ií]ticas? seguran[cç]a censura"
+            r"pol[ií]ticas? seguran[cç]a censura limita[cç]"
         ),
         "VOID": _w(
-            r"em\s+pausa suspens s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es "
-            r"ultrapassad opcionais nul[ao]s\b cancelad anulad revogad invalidad sem\s+efeito "
-            r"sem\s+validade desativad removid substitu[ií]d "
-            r"n[aã]o\s+(?:valem|se\s+aplicam|existem|contam)\s+mais devem\s+ser\s+ignorad "
-            r"precisam\s+ser\s+ignorad s[aã]o\s+para\s+ignorar obsolet"
+            r"em\s+pausa suspens s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es ultrapassad "
+            r"opcionais nul[ao]s\b cancelad anulad revogad invalidad sem\s+efeito sem\s+validade desativad "
+            r"removid substitu[ií]d n[aã]o\s+(?:valem|se\s+aplicam|existem|contam)\s+mais "
+            r"devem\s+ser\s+ignorad precisam\s+ser\s+ignorad s[aã]o\s+para\s+ignorar obsolet "
+            r"(?:est[aã]o|foram|s[aã]o)\s+(?:suspens|revogad|anulad|desativad|removid|cancelad) suspensas "
+            r"suspensos n[aã]o\s+contam\s+mais"
         ),
         "MEMORY": _w(r"(?:esta|essa|este|esse)\s+(?:nota|mem[oó]ria|entrada|mensagem|registro|lembran[cç]a)"),
         "NOTE": _w(r"nota\s+de\s+mem[oó]ria (?:esta|essa)\s+(?:nota|mem[oó]ria|entrada)"),
         "PRIO": _w(
             r"preced[eê]ncia prioridade prevalece mais\s+importante mais\s+peso acima\s+de substitui "
-            r"vale\s+mais"
+            r"vale\s+mais mais\s+autoridade"
         ),
         "TARGET": _w(r"sistema configura[cç] instru[cç] regras diretrizes programa[cç] desenvolvedor"),
         "GOVERN": _w(r"decid acima\s+de\s+tudo antes\s+de\s+tudo em\s+primeiro\s+lugar"),
         "AUTHN": _w(
             r"aviso mensagem comunicado ordem nota instru[cç][aã]o atualiza[cç][aã]o notifica[cç][aã]o"
         ),
-        "AUTHOR": _w(r"desenvolvedor administrador admin\b equipe\s+t[eé]cnica operador criadores sistema"),
+        "AUTHOR": _w(
+            r"desenvolvedor administrador admin\b equipe\s+t[eé]cnica operador criadores sistema "
+            r"equipe\s+de\s+desenvolvimento equipa\s+de\s+desenvolvimento equipe\s+de\s+seguran[cç]a"
+        ),
         "COND": _w(r"toda\s+vez\s+que sempre\s+que quando se assim\s+que cada\s+vez\s+que"),
         "WHO": _w(
             r"te\s+pergunt te\s+ped lhe\s+pergunt lhe\s+ped o\s+usu[aá]rio a\s+usu[aá]ria algu[eé]m "
@@ -215,8 +252,7 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         ),
         "SEND": _w(r"envie mande encaminhe compartilhe copie cole publique"),
         "SECRET": _w(
-            r"senhas hist[oó]rico chaves dados\s+do\s+usu[aá]rio notas\s+do\s+usu[aá]rio credenciais "
-            r"tokens?"
+            r"senhas hist[oó]rico chaves dados\s+do\s+usu[aá]rio notas\s+do\s+usu[aá]rio credenciais tokens?"
         ),
     },
     "nl": {
@@ -234,8 +270,7 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
     },
     "pl": {
         "OVR": _w(
-            r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] "
-            r"obejd[zź]"
+            r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] obejd[zź]"
         ),
         "QUAL": _w(r"swoje swoich twoje twoich wszystkie poprzednie wcze[sś]niejsze oryginalne systemowe"),
         "RULES": _w(r"instrukcj zasad regu[lł] wytyczn ogranicze[nń] filtr polece[nń] prompt"),
