@@ -802,26 +802,37 @@ class Memory(Conversations):
             return ContextBlock("", 0, budget)
         scope, now = self.scope, self.clock()
         conf = self.settings.memory
-        relevant = relevant_facts(
-            scope,
-            query or "",
-            semantic=self.semantic,
-            top_k=conf.relevant_top_k,
-            min_similarity=conf.relevant_min_similarity,
+        text = query or ""
+        # The query's one vector is embedded on another core while this thread reads the rest.
+        pending = (
+            self.semantic.start_query(text)
+            if self.semantic is not None and conf.relevant_top_k > 0 and text.strip()
+            else None
         )
+        earlier: list[MemoryRow] = []
         if conversation_id is not None:
             if scope.get_conversation(conversation_id) is None:
                 raise NotFound(f"No conversation with id {conversation_id}")
-            if relevant:
-                scope.add_relevant(conversation_id, [row.id for row in relevant], now)
-            seen = {row.id for row in relevant}
-            earlier = [i for i in reversed(scope.list_relevant(conversation_id)) if i not in seen]
-            rows = {row.id: row for row in scope.get_memories(earlier)}
-            relevant += [rows[i] for i in earlier if i in rows and rows[i].status == "active"]
+            ids = list(reversed(scope.list_relevant(conversation_id)))
+            rows = {row.id: row for row in scope.get_memories(ids)}
+            earlier = [rows[i] for i in ids if i in rows and rows[i].status == "active"]
         topic, recent = self._topic_context(conversation_id)
         working = (
             self.working_state(conversation_id).lines(now, self.tz) if conversation_id is not None else []
         )
+        relevant = relevant_facts(
+            scope,
+            text,
+            semantic=self.semantic,
+            top_k=conf.relevant_top_k,
+            min_similarity=conf.relevant_min_similarity,
+            pending=pending,
+        )
+        if conversation_id is not None:
+            if relevant:
+                scope.add_relevant(conversation_id, [row.id for row in relevant], now)
+            seen = {row.id for row in relevant}
+            relevant += [row for row in earlier if row.id not in seen]
         if topic is not None:
             relevant = []  # Rostro: the topic file replaces the accumulated relevant memories
         block = build_context(

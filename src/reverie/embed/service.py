@@ -29,8 +29,8 @@ FloatMatrix = npt.NDArray[np.float32]
 log = logging.getLogger(__name__)
 _PRUNE_EVERY = 256
 _FLUSH_EVERY = 256
-#: Recent vectors kept in memory: a turn's query is embedded once, then its searches (facts,
-#: episodes, documents) and a retried turn reuse the vector without ONNX or a database read.
+#: Recent query vectors kept in memory: a turn's query is embedded once, then its searches
+#: (facts, episodes, documents) and a retried turn reuse the vector without ONNX or a database read.
 RECENT_VECTORS = 512
 #: Token counts kept in memory: a context counts the same facts and preferences every turn.
 RECENT_COUNTS = 8192
@@ -193,6 +193,25 @@ class EmbeddingService:
     def embed_one(self, text: str) -> npt.NDArray[np.float32]:
         """Embed one text."""
         vector: npt.NDArray[np.float32] = self.embed([text])[0]
+        return vector
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        """A search query's vector, remembered in memory only (the recent queries).
+
+        A turn's query is new text every time: reading the database cache for it and writing
+        its vector there cost a lookup and a write transaction per turn for nothing. A query
+        asked again within the last :data:`RECENT_VECTORS` is served from memory.
+        """
+        if self.cache_entries <= 0:
+            return self.embed_one(text)
+        digest = content_hash(text)
+        recent = self._recall([digest])
+        if recent:
+            self._hits += 1
+            return recent[digest]
+        vector: npt.NDArray[np.float32] = _normalise(np.asarray(self._call([text]), dtype=np.float32))[0]
+        self._keep(digest, vector)
+        self._misses += 1
         return vector
 
     def _remember(self, fresh: dict[str, npt.NDArray[np.float32]], hits: int, misses: int) -> None:

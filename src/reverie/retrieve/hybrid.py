@@ -60,7 +60,7 @@ class Semantic:
     def embed_query(self, text: str) -> npt.NDArray[np.float32] | None:
         """The query's vector, or None when the provider fails (search then goes by keyword)."""
         try:
-            return self.service.embed_one(text)
+            return self.service.embed_query(text)
         except ProviderError as exc:
             log.warning("Semantic search unavailable, using keywords only: %s", exc)
             return None

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
 from reverie.retrieve.hybrid import Semantic, hybrid_ranking
 from reverie.store.base import MemoryRow, UserStore
 from reverie.text import keyword_terms
@@ -14,15 +19,18 @@ def relevant_facts(
     semantic: Semantic | None,
     top_k: int,
     min_similarity: float,
+    pending: Callable[[], npt.NDArray[np.float32] | None] | None = None,
 ) -> list[MemoryRow]:
     """Up to ``top_k`` active facts most related to ``message``, best first.
 
     With embeddings: keyword hits fused with the facts whose cosine similarity to the message
-    is at least ``min_similarity``; without: BM25 keyword hits only.
+    is at least ``min_similarity``; without: BM25 keyword hits only. ``pending`` is the
+    message's vector on its way (:meth:`Semantic.start_query`), when the caller started it.
     """
     if top_k <= 0 or not message.strip():
         return []
-    pending = semantic.start_query(message) if semantic is not None else None
+    if pending is None and semantic is not None:
+        pending = semantic.start_query(message)
     keyword = [
         (m.id, score)
         for m, score in scope.search_memories(keyword_terms(message), kinds=("fact",), limit=top_k)
