@@ -4,11 +4,17 @@ message's category plus "global", removed by power phrases, and learned with no 
 from __future__ import annotations
 
 import json
+import sqlite3
 
+import pytest
 from conftest import Clock
+from fastapi.testclient import TestClient
 
-from reverie import Memory, Turn
+from reverie import Memory, Settings, Turn
+from reverie.server import create_app
+from reverie.store.schema import shipped_migrations
 from reverie.tools.memory_tool import run_function, run_tool
+from tests.apiauth import auth_headers
 
 
 def _active(memory: Memory, category: str | None = None) -> dict[tuple[str | None, str | None], str]:
@@ -167,3 +173,48 @@ def test_the_tools_save_preferences_and_accept_the_profile_type(memory: Memory) 
         memory, {"device": "memory", "action": "save_preference", "category": "lights", "value": "x"}
     )
     assert not missing.ok
+
+
+def test_rest_lists_preferences_with_category_and_scope(settings: Settings, clock: Clock) -> None:
+    with TestClient(create_app(settings, clock=clock), headers=auth_headers(settings, admin=True)) as client:
+        client.put("/api/v1/preferences/lights", json={"value": "pink"})
+        client.put("/api/v1/preferences/lights", json={"value": "dim in the evening"})
+        listed = client.get("/api/v1/preferences").json()["preferences"]
+    assert {(p["category"], p["key"], p["scope"], p["text"]) for p in listed} == {
+        ("lights", "color", "default", "pink"),
+        ("lights", "brightness_evening", "specific", "dim in the evening"),
+    }
+
+
+@pytest.mark.sqlite_only(reason="builds a database at schema 11 by hand to watch migration 0012 run")
+def test_preferences_kept_one_per_category_are_re_keyed_by_the_migration(settings: Settings) -> None:
+    path = settings.database_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL)"
+    )
+    for version, name, sql in shipped_migrations("sqlite"):
+        if version < 12:
+            conn.executescript(
+                f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, '{name}', 0);\nCOMMIT;"
+            )
+    conn.execute("INSERT INTO users (name, created_at) VALUES ('default', 0)")
+    for key, text in (("verbosity", "concise answers"), ("lights", "pink")):
+        conn.execute(
+            "INSERT INTO memories (user_id, kind, key, text, source, confidence, created_at, updated_at)"
+            " VALUES (1, 'preference', ?, ?, 'explicit', 1.0, 0, 0)",
+            (key, text),
+        )
+    conn.commit()
+    conn.close()
+    memory = Memory(settings)
+    try:
+        assert {(p.category, p.key, p.scope, p.text) for p in memory.preferences()} == {
+            ("global", "verbosity", "default", "concise answers"),
+            ("lights", "default", "default", "pink"),
+        }
+        memory.save_preference("lights", "brightness", "dim")  # a second key of the category is kept too
+        assert len(memory.preferences("lights")) == 3
+    finally:
+        memory.close()

@@ -228,7 +228,7 @@ def test_search_by_keywords_and_dates(client: TestClient, clock: Clock) -> None:
     assert [f["text"] for f in on_day["facts"]] == ["User's dog is called Rex"]
     ranged = client.get(f"{API}/search", params={"date_from": "2026-01-16", "date_to": "2026-01-20"}).json()
     assert [f["text"] for f in ranged["facts"]] == ["User adopted a cat called Tom"]
-    assert [p["key"] for p in ranged["preferences"]] == ["pets"]
+    assert [(p["category"], p["key"]) for p in ranged["preferences"]] == [("pets", "default")]
 
     assert "date_from" in _error(
         client.get(f"{API}/search", params={"date_from": "15/01/2026"}), 400, "invalid_input"

@@ -32,6 +32,8 @@ def memory_dict(row: MemoryRow, tz: tzinfo, score: float | None = None) -> dict[
         "access_count": row.access_count,
         "reinforcement_count": row.reinforcement_count,
         "sensitive": row.sensitive,
+        "category": row.category,  # a preference's (Saga): lights, climate, global; None for a fact
+        "scope": row.scope if row.kind == "preference" else None,
     }
     if score is not None:
         data["score"] = round(score, 4)

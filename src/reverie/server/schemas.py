@@ -81,6 +81,12 @@ class MemoryOut(BaseModel):
     last_accessed: str | None
     access_count: int
     reinforcement_count: int
+    category: str | None = Field(
+        default=None, description="a preference's category (lights, climate, global); null for a fact"
+    )
+    scope: str | None = Field(
+        default=None, description="a preference's scope: default, specific (a time of its own) or always"
+    )
     sensitive: bool = Field(
         default=False, description="a personal-sensitive detail (health, finances, identity number)"
     )

@@ -188,7 +188,9 @@ function sensitiveBadge() {
 }
 
 function memoryRow(state, item) {
-  const title = item.kind === 'preference' ? h('p', { class: 'item-title' }, humanize(item.key)) : null;
+  const name = [item.category === 'global' ? null : item.category, item.key === 'default' ? null : item.key]
+    .filter(Boolean).join(' ');
+  const title = item.kind === 'preference' ? h('p', { class: 'item-title' }, humanize(name)) : null;
   return h('li', { class: `item${item.confidence < 0.5 ? ' item-dim' : ''}`, dataset: { id: item.id } },
     title,
     h('div', { class: 'item-main' }, dot(item.confidence),
