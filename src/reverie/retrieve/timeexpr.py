@@ -1,8 +1,12 @@
-"""Time expressions in questions ("last Thursday", "in May", "two weeks ago") as date windows.
+"""Time expressions ("last Thursday", "in May", "two weeks ago", "the week before 9 June") as date windows.
 
 ``find_time_window(text, reference, tz)`` returns the window the first expression names,
 relative to ``reference`` (epoch seconds), or None. Search uses it as a boost, not a filter:
 people misremember dates, and a turn from the day before is still a good answer.
+``find_time_windows`` returns every expression of a text, so a turn said on 8 May that
+mentions "yesterday" is known to be about 7 May (its event date), and ``mentions_time``
+also counts expressions whose day cannot be told ("the week after the trip").
+``asks_when`` tells a question that asks for a time ("When did ...", "what year ...").
 """
 
 from __future__ import annotations
@@ -66,7 +70,26 @@ _PATTERNS = [
     ("last_unit", re.compile(r"\blast (week|month|year|weekend)\b", re.I)),
     ("this_unit", re.compile(r"\bthis (week|month|year|weekend)\b", re.I)),
     ("year", re.compile(r"\bin (\d{4})\b", re.I)),
+    ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
+    ("next_weekday", re.compile(rf"\bnext ({_DAY_RE})\b", re.I)),
+    ("next_unit", re.compile(r"\bnext (week|month|year|weekend)\b", re.I)),
+    (
+        "shift",
+        re.compile(rf"\b({_NUM_RE}) (day|week|month|year)s? (before|earlier|after|later|from now)\b", re.I),
+    ),
 ]
+_SPAN_DAYS = {"day": 1, "week": 7, "weekend": 7, "month": 30, "year": 365}
+# "the week before 9 June 2023": the expression that follows is moved by the unit.
+_ANCHORED = re.compile(rf"\b(?:the|({_NUM_RE})) (day|week|weekend|month|year)s? (before|after|of)\s+$", re.I)
+# A time the text names without a day we can tell: "the week after the trip", "the other day".
+_VAGUE = re.compile(
+    r"\b(?:the (?:day|week|weekend|month|year) (?:before|after)|the other day"
+    r"|(?:days|weeks|months|years) ago)\b",
+    re.I,
+)
+_WHEN = re.compile(
+    r"\b(?:when|what (?:year|month|date|day|time)|which (?:year|month|day)|how long ago|since what)\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -127,7 +150,48 @@ def _window(kind: str, match: re.Match[str], today: date, tz: tzinfo) -> tuple[f
         return _unit(groups[0].lower(), kind == "last_unit", today, tz)
     if kind == "year":
         return _midnight(date(int(groups[0]), 1, 1), tz), _midnight(date(int(groups[0]) + 1, 1, 1), tz)
+    if kind == "tomorrow":
+        return _days(today + timedelta(days=1), 1, tz)
+    if kind == "next_weekday":
+        ahead = (_WEEKDAYS[groups[0].lower()] - today.weekday()) % 7 or 7
+        return _days(today + timedelta(days=ahead), 1, tz)
+    if kind == "next_unit":
+        return _next_unit(groups[0].lower(), today, tz)
+    if kind == "shift":
+        count = int(groups[0]) if groups[0].isdigit() else _NUMBERS[groups[0].lower()]
+        span = _SPAN_DAYS[groups[1].lower()]
+        sign = -1 if groups[2].lower() in ("before", "earlier") else 1
+        centre = today + timedelta(days=sign * count * span)
+        half = max(1, span // 2)
+        return _days(centre - timedelta(days=half), 2 * half + 1, tz)
     return None
+
+
+def _next_unit(unit: str, today: date, tz: tzinfo) -> tuple[float, float]:
+    if unit in ("week", "weekend"):
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
+        return _days(monday + timedelta(days=5), 2, tz) if unit == "weekend" else _days(monday, 7, tz)
+    if unit == "month":
+        year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+        return _month(year, month, tz)
+    return _midnight(date(today.year + 1, 1, 1), tz), _midnight(date(today.year + 2, 1, 1), tz)
+
+
+def _anchored(text: str, start: int, window: tuple[float, float]) -> tuple[float, float, int] | None:
+    """``window`` moved by "the week before" / "the day after" written just before it, and where it starts."""
+    match = _ANCHORED.search(text, max(0, start - 40), start)
+    if match is None:
+        return None
+    count_text, unit, direction = match.group(1), match.group(2).lower(), match.group(3).lower()
+    if direction == "of":
+        return None
+    count = (
+        1 if count_text is None else int(count_text) if count_text.isdigit() else _NUMBERS[count_text.lower()]
+    )
+    span = count * _SPAN_DAYS[unit] * 86400.0
+    if direction == "before":
+        return window[0] - span, window[0], match.start()
+    return window[1], window[1] + span, match.start()
 
 
 def _unit(unit: str, last: bool, today: date, tz: tzinfo) -> tuple[float, float]:
@@ -145,22 +209,53 @@ def _unit(unit: str, last: bool, today: date, tz: tzinfo) -> tuple[float, float]
     return _midnight(date(year, 1, 1), tz), _midnight(date(year + 1, 1, 1), tz)
 
 
-def find_time_window(text: str, reference: float, tz: tzinfo) -> TimeWindow | None:
-    """The window named by the first time expression in ``text``, relative to ``reference``."""
+def find_time_windows(text: str, reference: float, tz: tzinfo) -> list[TimeWindow]:
+    """The windows of every time expression in ``text``, in order, relative to ``reference``.
+
+    Overlapping matches keep the one that starts first ("in May 2023" is one month, not a
+    month and a year); "the week before" / "the day after" move the expression that follows.
+    """
     today = datetime.fromtimestamp(reference, tz).date()
-    found: list[tuple[int, str, re.Match[str]]] = []
-    for kind, pattern in _PATTERNS:
-        match = pattern.search(text)
-        if match:
-            found.append((match.start(), kind, match))
-    for _, kind, match in sorted(found, key=lambda item: item[0]):
+    found: list[tuple[int, int, re.Match[str]]] = []
+    for order, (_kind, pattern) in enumerate(_PATTERNS):
+        found.extend((match.start(), order, match) for match in pattern.finditer(text))
+    windows: list[TimeWindow] = []
+    taken_to = -1
+    starts = {start for start, _, _ in found}
+    for start, order, match in sorted(found, key=lambda item: (item[0], item[1])):
+        if start < taken_to:
+            continue
+        if _PATTERNS[order][0] == "shift" and match.end() + 1 in starts:
+            continue  # "two weeks before August 11": the date that follows is moved instead
         try:
-            window = _window(kind, match, today, tz)
+            window = _window(_PATTERNS[order][0], match, today, tz)
         except (ValueError, KeyError, OverflowError):
             continue  # "31 February", "in 0000", "99999 years ago" and the like name no day
-        if window is not None:
-            return TimeWindow(window[0], window[1], match.group(0))
-    return None
+        if window is None:
+            continue
+        taken_to = match.end()
+        moved = _anchored(text, start, window)
+        if moved is not None:
+            windows.append(TimeWindow(moved[0], moved[1], text[moved[2] : match.end()]))
+        else:
+            windows.append(TimeWindow(window[0], window[1], match.group(0)))
+    return windows
 
 
-__all__ = ["MONTHS", "TimeWindow", "find_time_window"]
+def find_time_window(text: str, reference: float, tz: tzinfo) -> TimeWindow | None:
+    """The window named by the first time expression in ``text``, relative to ``reference``."""
+    windows = find_time_windows(text, reference, tz)
+    return windows[0] if windows else None
+
+
+def mentions_time(text: str) -> bool:
+    """Whether ``text`` names a time, even one whose day cannot be told ("the week after the trip")."""
+    return _VAGUE.search(text) is not None or any(pattern.search(text) for _, pattern in _PATTERNS)
+
+
+def asks_when(question: str) -> bool:
+    """Whether a question asks for a time: "When did ...", "what year ...", "how long ago ..."."""
+    return _WHEN.search(question) is not None
+
+
+__all__ = ["MONTHS", "TimeWindow", "asks_when", "find_time_window", "find_time_windows", "mentions_time"]
