@@ -26,7 +26,7 @@ def _fill(memory: Memory, clock: Clock) -> None:
 def test_export_contains_everything(memory: Memory, clock: Clock) -> None:
     _fill(memory, clock)
     doc = memory.export()
-    assert doc["format"] == "reverie-export" and doc["version"] == 1 and doc["user"] == "default"
+    assert doc["format"] == "reverie-export" and doc["version"] == 2 and doc["user"] == "default"
     statuses = sorted(m["status"] for m in doc["memories"])
     assert statuses == ["active", "active", "active", "superseded"]
     old = next(m for m in doc["memories"] if m["status"] == "superseded")
@@ -42,7 +42,15 @@ def test_export_import_export_is_identical(memory: Memory, clock: Clock, tmp_pat
     first = memory.export()
     with Memory(load_settings(home=tmp_path / "other", environ={}), clock=clock) as fresh:
         counts = fresh.import_(copy.deepcopy(first))
-        assert counts == {"memories": 4, "skipped": 0, "summaries": 1, "base_memory": 1}
+        assert counts == {
+            "memories": 4,
+            "skipped": 0,
+            "summaries": 1,
+            "base_memory": 1,
+            "conversations": 0,
+            "messages": 0,
+            "topics": 0,
+        }
         assert fresh.export() == first
         again = fresh.import_(copy.deepcopy(first))
         assert again["memories"] == 0 and again["skipped"] == 4 and again["summaries"] == 0

@@ -347,12 +347,21 @@ def test_export_import_round_trip_into_another_user(client: TestClient, clock: C
     clock.advance(DAY)
     imported = client.post(f"{API}/import", json=document, headers=_as("bob"))
     assert imported.status_code == 200
-    assert imported.json() == {"memories": 4, "skipped": 0, "summaries": 0, "base_memory": 0}
+    assert imported.json() == {
+        "memories": 4,
+        "skipped": 0,
+        "summaries": 0,
+        "base_memory": 0,
+        "conversations": 0,
+        "messages": 0,
+        "topics": 0,
+    }
 
     again = client.get(f"{API}/export", headers=_as("bob"))
     assert again.headers["content-disposition"] == 'attachment; filename="reverie-export-bob.json"'
     assert again.json()["user"] == "bob"
-    assert {**again.json(), "user": None} == {**document, "user": None}
+    # Another user has a name and settings of their own; everything else is the same.
+    assert {**again.json(), "user": None, "settings": None} == {**document, "user": None, "settings": None}
 
     twice = client.post(f"{API}/import", json=document, headers=_as("bob")).json()
     assert twice["memories"] == 0 and twice["skipped"] == 4

@@ -287,11 +287,15 @@ def import_(
             examples=[
                 {
                     "format": "reverie-export",
-                    "version": 1,
+                    "version": 2,
                     "user": "alice",
+                    "settings": {"display_name": "Alice", "kind": "person", "label": "", "interfaces": []},
                     "memories": [],
                     "summaries": [],
                     "base_memory": None,
+                    "conversations": [],
+                    "topics": [],
+                    "topic_index": [],
                 }
             ],
         ),

@@ -232,6 +232,9 @@ class ImportOut(BaseModel):
     skipped: int
     summaries: int
     base_memory: int
+    conversations: int = 0
+    messages: int = 0
+    topics: int = 0
 
 
 class UserListOut(BaseModel):
