@@ -3,7 +3,8 @@
 Replies are deterministic. Embeddings hash each normalised word of a text into one of
 ``dimensions`` buckets and are L2-normalised, so texts sharing words are similar (``synonyms``
 maps words onto others before hashing, to fake "same meaning, other words"). Chat replies come
-from a script (:meth:`FakeModelServer.script_chat`) or ``default_reply``.
+from a script (:meth:`FakeModelServer.script_chat`) or ``default_reply``. Speech
+(``/v1/audio/transcriptions``, a multipart upload) is "heard" as the file's bytes read as UTF-8.
 
 Faults can be switched on at any time, for every path or one path: ``server.mode = "down"``,
 ``server.set_mode("error", status=429, path="/api/embed")``, or for the next n requests only:
@@ -14,6 +15,8 @@ Every request that arrives is recorded in ``server.requests``.
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import hashlib
 import json
 import math
@@ -66,6 +69,19 @@ class Reply:
 
 
 ScriptItem = str | dict[str, Any] | Reply | Fault
+
+
+def _form_fields(content_type: str, raw: bytes) -> dict[str, Any]:
+    """A multipart form's fields: text for plain fields, bytes for files."""
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + raw
+    )
+    fields: dict[str, Any] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True) or b""
+        fields[str(name)] = data if part.get_filename() else data.decode("utf-8", "replace")
+    return fields
 
 
 def _as_reply(item: str | dict[str, Any] | Reply) -> Reply:
@@ -284,8 +300,10 @@ class FakeModelServer:
     def _handle(self, handler: _Handler, method: str) -> None:
         length = int(handler.headers.get("Content-Length") or 0)
         raw = handler.rfile.read(length) if length else b""
+        content_type = handler.headers.get("Content-Type") or ""
         try:
-            body: Any = json.loads(raw) if raw else None
+            body: Any = _form_fields(content_type, raw) if content_type.startswith("multipart/") else None
+            body = body if body is not None else json.loads(raw) if raw else None
         except ValueError:
             body = raw.decode("utf-8", "replace")
         path = handler.path.split("?", 1)[0]
@@ -376,6 +394,12 @@ class FakeModelServer:
         message = {"id": "msg_fake", "type": "message", "role": "assistant", "model": body.get("model", "")}
         handler.send_json(200, {**message, "content": content, "stop_reason": stop, "usage": usage})
 
+    def _openai_transcription(self, handler: _Handler, body: Body) -> None:
+        # The fake "hears" the uploaded file's bytes as UTF-8 text: a test speaks by sending words.
+        audio = body.get("file", b"")
+        text = audio.decode("utf-8", "replace") if isinstance(audio, bytes) else ""
+        handler.send_json(200, {"text": text})
+
     def _ollama_tags(self, handler: _Handler, body: Body) -> None:
         handler.send_json(200, {"models": [{"name": m, "model": m, "size": 0} for m in self.models]})
 
@@ -392,6 +416,7 @@ _ROUTES = {
     ("POST", "/v1/chat/completions"): FakeModelServer._openai_chat,
     ("GET", "/v1/models"): FakeModelServer._openai_models,
     ("POST", "/v1/messages"): FakeModelServer._anthropic_messages,
+    ("POST", "/v1/audio/transcriptions"): FakeModelServer._openai_transcription,
 }
 
 
@@ -415,6 +440,9 @@ def chat_settings_for(settings: Any, fake: FakeModelServer) -> Any:
     settings.server.consolidate_every_seconds = 0
     settings.rag.reindex_on_startup = False
     settings.memory.voice_mapping = {"kitchen": "bob"}
+    settings.transcription.provider = "openai_compatible"
+    settings.transcription.endpoint = f"{fake.url}/v1"
+    settings.transcription.timeout_seconds = 5.0
     return settings
 
 

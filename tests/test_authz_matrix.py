@@ -52,6 +52,7 @@ class Call:
     body: Any = None
     query: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
+    content: bytes | None = None  # a raw body (audio) instead of JSON
 
 
 class World:
@@ -298,6 +299,14 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
         "/v1/chat/completions", _CHAT, headers={"X-Reverie-Conversation": str(w.conversation_id())}
     ),
     "GET /v1/models": _get("/v1/models"),
+    "POST /chat/audio": lambda w: Call(
+        "/chat/audio",
+        content=b"What is the weather like?",
+        headers={"X-Reverie-Conversation": str(w.conversation_id()), "Content-Type": "audio/wav"},
+    ),
+    "POST /context/sensors": _send("/context/sensors", {"readings": {"orientation": "face_up"}}),
+    "GET /context/sensors": _get("/context/sensors"),
+    "DELETE /context/sensors": _get("/context/sensors"),
     "POST /chat/text": lambda w: Call(
         "/chat/text", _TEXT, headers={"X-Reverie-Conversation": str(w.conversation_id())}
     ),
@@ -418,6 +427,10 @@ POST /api/v1/topics/{slug}/split                       401   400   404   404   4
 POST /v1/chat/completions                              401   200   404   404   200    200   401     401
 GET /v1/models                                         401   200   200   200   200    200   401     401
 POST /chat/text                                        401   200   404   404   200    200   401     401
+POST /chat/audio                                       401   200   404   404   200    200   401     401
+POST /context/sensors                                  401   200   200   200   200    409   401     401
+GET /context/sensors                                   401   200   200   200   200    409   401     401
+DELETE /context/sensors                                401   204   204   204   204    409   401     401
 WS /api/v1/sessions/ws                                 401   ready ready ready ready  ready 401     401
 POST /mcp                                              401   200   200   200   200    200   401     401
 GET /                                                  200   200   200   200   200    200   200     200
@@ -516,7 +529,8 @@ def _ask(world: World, method: str, path: str, caller: str, call: Call) -> tuple
             return ("error" if failed else "ok"), answer.text
         if path == "/mcp":
             headers["Accept"] = "application/json, text/event-stream"
-        answer = client.request(method, call.path, json=call.body, params=call.query or None, headers=headers)
+        body: dict[str, Any] = {"json": call.body} if call.content is None else {"content": call.content}
+        answer = client.request(method, call.path, params=call.query or None, headers=headers, **body)
         if path == "/api/v1/tool" and answer.status_code == 200:  # always 200: the answer says how it went
             return ("ok" if answer.json()["ok"] else "error"), answer.text
         return answer.status_code, answer.text

@@ -399,6 +399,9 @@ def start_exchange(
             block = memory.context(last_user, conversation_id=conversation_id).text
         except ReverieError as exc:  # memory never breaks the reply
             log.warning("Could not build the memory context; answering without it: %s", exc)
+        if memory.user is not None:  # the sensors' line follows the memory sections (Lo-Bug §2.3)
+            physical = memory.sensors.prompt_line(memory.user.id, memory.clock())
+            block = "\n\n".join(part for part in (block, physical) if part)
     timing.context = _ms_since(started)
     offer = memory_tools and not tools and not memory.is_guest
     exchange = Exchange(

@@ -211,6 +211,17 @@ class ServerSettings(_Section):
     mcp_tools: Literal["memory", "verbs", "all"] = "memory"
 
 
+class TranscriptionSettings(_Section):
+    """[transcription]: speech to text for POST /chat/audio (OpenAI-compatible /v1/audio/transcriptions)."""
+
+    provider: Literal["none", "openai_compatible", "openai"] = "none"
+    endpoint: str = ""  # up to /v1, as for [llm]; empty with provider "openai": https://api.openai.com/v1
+    model: str = "whisper-1"
+    api_key: str = ""
+    language: str = ""  # ISO 639-1 hint ("en"); empty lets the model tell
+    timeout_seconds: float = Field(default=60.0, gt=0)
+
+
 class StoreSettings(_Section):
     """[store]: the database; empty url means ``$REVERIE_HOME/reverie.db``."""
 
@@ -236,6 +247,7 @@ class Settings(BaseSettings):
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     store: StoreSettings = Field(default_factory=StoreSettings)
+    transcription: TranscriptionSettings = Field(default_factory=TranscriptionSettings)
     _config_file: Path | None = PrivateAttr(default=None)
 
     @property
@@ -432,6 +444,7 @@ __all__ = [
     "ServerSettings",
     "Settings",
     "StoreSettings",
+    "TranscriptionSettings",
     "check_home",
     "describe_extractor",
     "extractor_choice",

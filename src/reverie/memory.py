@@ -57,6 +57,7 @@ from reverie.retrieve.indexer import MessageIndexer
 from reverie.retrieve.relevant import relevant_facts
 from reverie.retrieve.search import RecentResults, SearchResults, recent_memory, search_memory
 from reverie.retrieve.timeutil import date_bounds, parse_period
+from reverie.sensors import SensorBoard
 from reverie.store import open_store
 from reverie.store.base import (
     KINDS,
@@ -190,6 +191,7 @@ class Memory(Conversations):
         self.accounts = Accounts(
             self.store, clock=self.clock, session_hours=self.settings.server.session_hours
         )
+        self.sensors = SensorBoard()  # live readings, in this process only (reverie.sensors)
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 
@@ -208,7 +210,7 @@ class Memory(Conversations):
         view.semantic, view.policy = self.semantic, self.policy
         view.extraction_model, view.background = self.extraction_model, self.background
         view.indexer = self.indexer
-        view.documents, view.accounts = self.documents, self.accounts
+        view.documents, view.accounts, view.sensors = self.documents, self.accounts, self.sensors
         view._owns_store = False
         view.user, view.interface = user, interface
         return view

@@ -29,21 +29,28 @@ def post_json(
     timeout: float = 30.0,
     attempts: int = DEFAULT_ATTEMPTS,
     backoff: float = 0.5,
+    files: Mapping[str, tuple[str, bytes, str]] | None = None,
 ) -> Any:
     """POST JSON and return the decoded reply, retrying transient failures with exponential backoff.
 
     ``what`` names the service in messages ("Ollama at http://..."), ``hint`` says what to do.
     Unreachable or timing out after every attempt: ProviderUnavailable. An error status or a
-    reply that is not JSON: ProviderError.
+    reply that is not JSON: ProviderError. With ``files`` (field: (name, bytes, media type))
+    the request is a multipart form instead, ``payload`` its other fields.
     """
     last: Exception | None = None
     for attempt in range(attempts):
         if attempt:
             time.sleep(backoff * 2 ** (attempt - 1))
         try:
-            response = shared_client().post(
-                url, json=dict(payload), headers=dict(headers or {}), timeout=timeout
-            )
+            if files is None:
+                response = shared_client().post(
+                    url, json=dict(payload), headers=dict(headers or {}), timeout=timeout
+                )
+            else:
+                response = shared_client().post(
+                    url, data=dict(payload), files=dict(files), headers=dict(headers or {}), timeout=timeout
+                )
         except httpx.TimeoutException as exc:
             last = ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}")
             last.__cause__ = exc

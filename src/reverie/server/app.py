@@ -38,6 +38,7 @@ from reverie.server.ops import (
     startup_report,
 )
 from reverie.server.schemas import HealthOut
+from reverie.server.sensors import sensors_router
 from reverie.server.sessions import sessions_router
 from reverie.server.topics import topics_router
 from reverie.server.users import users_router
@@ -156,6 +157,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(topics_router)
     app.include_router(working_router)
     app.include_router(chat_router)
+    app.include_router(sensors_router)
     app.include_router(sessions_router)
     app.include_router(mcp_router(settings.server.mcp_tools))
     from reverie.server.ui import ui_router  # the web UI and the routes only it needs

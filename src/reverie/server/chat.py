@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,6 +37,7 @@ from reverie.assistant import (
 from reverie.config import llm_setup_hint
 from reverie.errors import InvalidInput, NotConfigured, ReverieError
 from reverie.llm import ChatMessage, ChatModel, ToolCall, chat_model_from_settings
+from reverie.llm.transcribe import AUDIO_TYPES, transcriber_from_settings
 from reverie.memory import Memory
 from reverie.server.deps import MemoryDep, RootMemory, current_memory
 from reverie.server.errors import code_for
@@ -401,6 +402,58 @@ async def chat_text(
         guest=memory.is_guest,
     )
     return JSONResponse(out.model_dump(), headers=_headers(None, exchange, started))
+
+
+class AudioOut(TextOut):
+    """The assistant's answer to ``/chat/audio``, with what the speech model heard."""
+
+    transcript: str = Field(examples=["Do you remember my name?"])
+
+
+@chat_router.post(
+    "/chat/audio",
+    response_model=AudioOut,
+    responses={503: {"model": ErrorOut, "description": "No [transcription] model (or no [llm]) is set"}},
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {media: {"schema": {"type": "string", "format": "binary"}} for media in AUDIO_TYPES},
+        }
+    },
+)
+async def chat_audio(
+    request: Request,
+    memory: MemoryDep,
+    model: UpstreamDep,
+    conversation_id: ConversationHeader = None,
+    private: PrivateHeader = False,
+) -> JSONResponse:
+    """Lo-Bug's spoken chat: the audio is the body (its Content-Type says the format, at most 1 MB).
+
+    The ``[transcription]`` model turns it into text, which goes on as a ``/chat/text`` turn;
+    the answer carries the transcript too. ``Server-Timing`` adds ``transcribe`` (ms) to
+    what the turn cost.
+    """
+    transcriber = transcriber_from_settings(memory.settings.transcription)
+    audio = await request.body()
+    heard = time.perf_counter()
+    text = await run_upstream(transcriber.transcribe, audio, request.headers.get("content-type", ""))
+    transcribe_ms = (time.perf_counter() - heard) * 1000.0
+    if not text:
+        raise InvalidInput("No speech was heard in the audio")
+    started = time.perf_counter()
+    exchange = await run_memory(_begin_text, memory, model, text, conversation_id, private)
+    answer = await run_upstream(exchange.complete)
+    out = AudioOut(
+        text=answer.content,
+        conversation_id=answer.conversation_id,
+        message_id=answer.message_id,
+        guest=memory.is_guest,
+        transcript=text,
+    )
+    headers = _headers(None, exchange, started)
+    headers[TIMING_HEADER] += f", transcribe;dur={transcribe_ms:.1f}"
+    return JSONResponse(out.model_dump(), headers=headers)
 
 
 def _begin_text(
