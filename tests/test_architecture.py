@@ -21,6 +21,7 @@ RANKS = {
     "extract": 5,
     "retrieve": 6,
     "maintain": 7,
+    "sensors": 7,
     "docs": 8,
     "tools": 9,
     "memory": 10,
