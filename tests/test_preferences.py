@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
+import fakeserver
 import pytest
 from conftest import Clock
+from fakeserver import FakeModelServer
 from fastapi.testclient import TestClient
 
-from reverie import Memory, Settings, Turn
+from reverie import Memory, Settings, Turn, load_settings
 from reverie.server import create_app
 from reverie.store.schema import shipped_migrations
 from reverie.tools.memory_tool import run_function, run_tool
@@ -216,5 +219,43 @@ def test_preferences_kept_one_per_category_are_re_keyed_by_the_migration(setting
         }
         memory.save_preference("lights", "brightness", "dim")  # a second key of the category is kept too
         assert len(memory.preferences("lights")) == 3
+    finally:
+        memory.close()
+
+
+fake_server = fakeserver.fake_server
+
+
+def test_an_llm_extraction_gives_each_preference_its_key(
+    tmp_path: Path, fake_server: FakeModelServer, clock: Clock
+) -> None:
+    environ = {
+        "REVERIE_MEMORY__TIMEZONE": "UTC",
+        "REVERIE_EMBEDDINGS__ENABLED": "false",
+        "REVERIE_LLM__PROVIDER": "ollama",
+        "REVERIE_LLM__ENDPOINT": fake_server.url,
+        "REVERIE_LLM__MODEL": "fake-chat",
+        "REVERIE_LLM__RETRY_BACKOFF_SECONDS": "0",
+        "REVERIE_MEMORY__EXTRACTION__PROVIDER": "ollama",
+    }
+    memory = Memory(load_settings(home=tmp_path / "llm", environ=environ), clock=clock)
+    try:
+        preferences = [
+            {"category": "lights", "key": "color", "value": "pink", "source": "explicit", "confidence": 0.9},
+            {"category": "lights", "value": "dim in the evening", "source": "explicit", "confidence": 0.9},
+            {"category": "verbosity", "value": "concise answers", "source": "inferred", "confidence": 0.8},
+        ]
+        fake_server.script_chat([json.dumps({"facts": [], "preferences": preferences, "summary": "Lights."})])
+        conv = memory.start_conversation("chat")
+        memory.add_messages(conv, [Turn("user", "Pink lights please, dim in the evening.", at=clock())])
+        memory.end_conversation(conv.id)
+        assert [r.state for r in memory.consolidator().run_pending()] == ["done"]
+        assert _active(memory) == {
+            ("lights", "color"): "pink",
+            ("lights", "brightness_evening"): "dim in the evening",
+            ("global", "verbosity"): "concise answers",
+        }
+        prompt = fake_server.requests_to("/api/chat")[0].body["messages"][0]["content"]
+        assert '{"category": "...", "key": "...", "value": "..."' in prompt
     finally:
         memory.close()

@@ -43,6 +43,8 @@ Extract the following, being CONSERVATIVE (only high-confidence items):
 2. PREFERENCES: How the user likes to interact.
    - Categories: verbosity (concise/detailed), humor (enjoys/dislikes),
      formality (casual/professional), technical_level (beginner/expert)
+   - Or a category of the home or life (lights, climate, music, ...) with a key naming
+     what it sets (color, brightness, temperature): "pink lights" is lights / color
    - Only extract if there's CLEAR evidence (user complained, corrected, praised)
 
 3. CORRECTIONS: Did the user correct a previous assumption?
@@ -69,7 +71,7 @@ OUTPUT FORMAT (JSON):
     {{"text": "...", "source": "explicit|inferred", "confidence": 0.0-1.0}}
   ],
   "preferences": [
-    {{"category": "...", "value": "...", "source": "explicit|inferred", "confidence": 0.0-1.0}}
+    {{"category": "...", "key": "...", "value": "...", "source": "explicit|inferred", "confidence": 0.0-1.0}}
   ],
   "corrections": [
     {{"old_fact": "...", "new_fact": "...", "reason": "..."}}
