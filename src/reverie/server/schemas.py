@@ -125,7 +125,9 @@ class HealthOut(BaseModel):
     version: str = Field(examples=["0.1.0"])
     schema_version: int = Field(examples=[1])
     checks: dict[str, Any] = Field(
-        default_factory=dict, description="store, embedder, llm (upstream reachable?) and workers (alive?)"
+        default_factory=dict,
+        description="store, embedder, llm (upstream reachable?), extractor (which one learns: "
+        "'llm: provider/model (from [llm])' or 'rules (offline)') and workers (alive?); admins only",
     )
 
 
