@@ -121,6 +121,11 @@ IRREGULAR = {
     "getting": "get",
     "becomes": "become",
 }
+# Simple past forms that do not end in -ed: a fact in the past tense tells of an episode.
+PAST_FORMS = frozenset(
+    "went drove ate drank ran swam flew met taught wrote rode sang spoke took gave made kept left began "
+    "grew sold won lost wore slept woke knew built spent came fell stood sat bought found became".split()
+)
 # Predicates that mean the same thing, folded to one name.
 SYNONYMS = {
     "reside_in": "live_in",
@@ -214,6 +219,8 @@ SINGLE = frozenset(
 # breakfast", "remembers names" / "forgets names". "dis-" and "mis-" verbs are found by their prefix.
 ANTONYMS = [
     ("like", "dislike"),
+    ("like", "avoid"),
+    ("seek", "avoid"),
     ("eat", "skip"),
     ("attend", "skip"),
     ("remember", "forget"),
@@ -290,6 +297,13 @@ OPPOSITES = [
     ("calm", "nervous"),
     ("dry", "wet"),
     ("new", "used"),
+    ("confident", "nervous"),
+    ("confident", "anxious"),
+    ("tall", "short"),
+    ("long", "short"),
+    ("thin", "thick"),
+    ("wide", "narrow"),
+    ("fit", "unfit"),
 ]
 OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in OPPOSITES:
@@ -383,6 +397,8 @@ NOUN_SYNONYMS = {
     "kitten": "cat",
     "automobile": "car",
     "cellphone": "phone",
+    "bicycle": "bike",
+    "bicycles": "bike",
     "smartphone": "phone",
     "workplace": "office",
     "boss": "manager",
@@ -441,6 +457,9 @@ NEUTRAL_MODIFIERS = frozenset(
 # Readings of "X's <attribute> is V" ("age": a bare number, as in "User's birth year is 1988").
 ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "name", "age"})
 # Parts of the week or year that set a fact apart like a date ("lives in Nice in summer").
+# Times of day that set a fact apart when said as a time ("in the mornings", "every evening"), not
+# in "a morning person".
+TIMES_OF_DAY = frozenset("morning afternoon evening night".split())
 PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split())
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 HEDGES = frozenset("about around roughly approximately nearly almost circa".split())

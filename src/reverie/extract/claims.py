@@ -46,6 +46,7 @@ from reverie.extract.claim_words import (
     NEUTRAL_MODIFIERS,
     OCCUPATIONS,
     PARTY_WORDS,
+    PAST_FORMS,
     PRE_VERB,
     PREPOSITIONS,
     SWAP_VERBS,
@@ -58,6 +59,7 @@ from reverie.extract.claims_compare import (
     entities,
     other_party,
     polarity_flip,
+    switched_to,
 )
 from reverie.extract.claims_text import (
     _TOKEN,
@@ -151,6 +153,8 @@ def parse_claim(text: str) -> Claim:
         negated = True  # "used to play" = no longer plays
     if not predicate:
         return unread
+    head = rest[i] if i < len(rest) else ""
+    past = head in PAST_FORMS or (head.endswith("ed") and _lemma(head) != head and head not in AUX)
     changed = (
         announced
         or any(t in CHANGE for t in rest[: i + 3])
@@ -201,6 +205,7 @@ def parse_claim(text: str) -> Claim:
         negated=negated,
         ceased=ceased,
         changed=changed,
+        past=past,
         ranked=any(t in ("to", "over", "than", "instead", "rather") for t in value_tokens),
         order=tuple(value_words),
         words=every,
@@ -312,6 +317,9 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
             return "allergic_to", [w for w in words[1:at] if w not in DETERMINERS], negated, False
     if lemma in SWAP_VERBS and words[1:2] == ["to"] and words[2:3] and _doing(words[2]) in VERBS:
         return _predicate([_doing(words[2]), *words[3:]])  # "switched to driving a Tesla" = drives one
+    to_verb = _lemma(_at(words, 2) or "") in VERBS
+    if lemma in ("grow", "come", "start", "begin") and words[1:2] == ["to"] and to_verb:
+        return _predicate(words[2:])  # "has grown to hate running" = hates running ("grown": a change)
     if lemma in ("struggle", "fail") and words[1:2] == ["to"] and len(words) > 2:
         inner, value, _, _ = _predicate(words[2:])  # "struggles to remember faces" = does not remember
         return inner, value, True, False
@@ -497,4 +505,5 @@ __all__ = [
     "other_party",
     "parse_claim",
     "polarity_flip",
+    "switched_to",
 ]

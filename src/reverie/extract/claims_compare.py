@@ -89,6 +89,16 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     old_plain, new_plain = _plain(old.value), _plain(new.value)
     if old.predicate in ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
         return "update"  # "graduated from law school" ends "studies law"
+    if (
+        old.past
+        and new.past
+        and old.predicate == new.predicate
+        and not (new.changed or old.negated or new.negated)
+        and old_plain
+        and new_plain
+        and not old_plain & new_plain
+    ):
+        return "distinct"  # "studied history at Durham" / "studied law at Leeds": two episodes
     if not predicate_match and not antonyms:
         # "User takes sertraline" / "User's sertraline dose": the thing moved into the subject
         moved_words = set(old.subject) ^ set(new.subject)
@@ -152,6 +162,24 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
         return "same"  # the newer says less: nothing new
     return "distinct"
+
+
+def switched_to(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` says its subject switched to a new thing without naming what it replaces.
+
+    "User switched to Chrome" after "User uses Firefox": only meaning can tell that Chrome is
+    another browser, so the merge asks for a close cosine as well (``reverie.extract.merge``).
+    """
+    if not (old.parsed and new.parsed) or old.negated or new.negated:
+        return False
+    if _verb(new.predicate) not in SWAP_VERBS or not new.predicate.endswith("_to") or not new.value:
+        return False
+    extra = set(old.subject) - set(new.subject)
+    return (
+        set(new.subject) <= set(old.subject)
+        and not extra & (PARTY_WORDS | old.subject_names)
+        and not _plain(old.value) & _plain(new.value)
+    )
 
 
 def _antonyms(one: str, other: str) -> bool:
@@ -372,6 +400,7 @@ def entities(text: str) -> frozenset[str]:
 
 
 __all__ = [
+    "switched_to",
     "compare_claims",
     "content_sequence",
     "entities",

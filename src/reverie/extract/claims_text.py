@@ -6,7 +6,9 @@ it, ``reverie.extract.claims_compare`` compares two readings), and the :class:`C
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,6 +25,7 @@ from reverie.extract.claim_words import (
     PREPOSITIONS,
     RELATIVES_PLURAL,
     SINGLE,
+    TIMES_OF_DAY,
     TITLES,
     VERBS,
 )
@@ -59,6 +62,7 @@ class Claim:
     negated: bool = False
     ceased: bool = False  # "stopped / quit / gave up": the predicate is open, the value decides
     changed: bool = False  # "now", "changed to", "moved to": announces a new state
+    past: bool = False  # the verb is in the simple past ("studied law at Leeds"): an episode
     ranked: bool = False  # the value orders its words ("prefers tea to coffee")
     order: tuple[str, ...] = ()  # the value's content words in their order
     words: frozenset[str] = field(default=frozenset())
@@ -86,38 +90,55 @@ def _clock(match: re.Match[str]) -> str:
     return f"{hour + 12 if match.group(3).startswith('p') else hour:02d}:{minutes}"
 
 
+def _thousands(match: re.Match[str]) -> str:
+    return match.group(1) + "000"
+
+
+_R = re.compile
+# Rewrites in order: one spelling per number ("1,100" = "1100", "85k" = "85000", "11 p.m." =
+# "23:00", "6 in the morning" = "06:00"), per attribute, per time of week ("during the week" is
+# "on weekdays", a time that sets a fact apart), per kind of person ("an early riser" is "a
+# morning person", the opposite of "a night owl"), per way of getting somewhere and of going to
+# bed; and "Radiohead is the band User loves most" says "User loves Radiohead most".
+_REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    (_R(r"(?<=\d),(?=\d{3}\b)"), ""),
+    (_R(r"\b(\d+)k\b"), _thousands),
+    (_R(r"\b(\d{1,2}) (?:o'clock )?in the morning\b"), r"\1 am"),
+    (_R(r"\b(\d{1,2}) (?:o'clock )?(?:in the (?:afternoon|evening)|at night)\b"), r"\1 pm"),
+    (_CLOCK, _clock),
+    (_R(r"\b(\d):(\d{2})\b"), r"0\1:\2"),
+]
+_WORDINGS: list[tuple[re.Pattern[str], str]] = [
+    (_R(r"\bno more\b"), "no longer"),
+    (_R(r"\b(?:birth ?date|date of birth)\b"), "birthday"),
+    (_R(r"\b(?:birth ?place|place of birth)\b"), "birthplace"),
+    (_R(r"\b(?:birth ?year|year of birth)\b"), "birthyear"),
+    (_R(r"\b(?:these days|nowadays|at the moment|right now|at present)\b"), "now"),
+    (_R(r"\b(?:during|in) the (?:working |work )?week\b"), "on weekdays"),
+    (_R(r"\b(?:at|on|over) the weekends?\b"), "at weekends"),
+    (_R(r"\bearly (?:riser|bird)\b"), "morning person"),
+    (_R(r"\b(?:night owl|late riser)\b"), "night person"),
+    (_R(r"\bclose by\b|\bnear by\b"), "nearby"),
+    (_R(r"\btak(es|e|ing|en) the (train|bus|tube|subway|metro|ferry|tram)\b"), r"commut\1 by \2"),
+    (_R(r"\brid(es|e|ing) (?:a|an|her|his|their|my) (?:bike|bicycle)\b"), r"cycl\1"),
+    (_R(r"\bturns in\b"), "goes to bed"),
+    (_R(r"\bturned in\b"), "went to bed"),
+    (_R(r"^(.+?) (?:is|are) the \w+ (?:that )?((?:the )?user) (\w+) (most|best)\b"), r"\2 \3 \1 \4"),
+    (_R(r"\b(?:any ?more|any longer)\b"), " anymore"),
+]
+
+
+@functools.lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
+    """The text in one spelling (see ``_REWRITES``); read again and again for the same facts, so cached."""
     out = fold(text).replace("\u2019", "'")
     for pattern, repl in _CONTRACTIONS:
         out = pattern.sub(repl, out)
-    # One spelling per number: "1,100" = "1100", "85k" = "85000", "11 p.m." = "23:00", "twenty" = "20".
-    out = re.sub(r"(?<=\d),(?=\d{3}\b)", "", out)
-    out = re.sub(r"\b(\d+)k\b", lambda m: m.group(1) + "000", out)
-    out = _CLOCK.sub(_clock, out)
-    out = re.sub(r"\b(\d):(\d{2})\b", r"0\1:\2", out)
+    for number, spelled in _REWRITES:
+        out = number.sub(spelled, out)
     out = number_words_as_digits(out)
-    out = re.sub(r"\bno more\b", "no longer", out)
-    out = re.sub(r"\b(?:birth ?date|date of birth)\b", "birthday", out)
-    out = re.sub(r"\b(?:birth ?place|place of birth)\b", "birthplace", out)
-    out = re.sub(r"\b(?:birth ?year|year of birth)\b", "birthyear", out)
-    out = re.sub(r"\b(?:these days|nowadays|at the moment|right now|at present)\b", "now", out)
-    # One wording per time of week and per kind of person: "during the week" is "on weekdays" (a
-    # time that sets a fact apart), "an early riser" is "a morning person" (the opposite of "a night owl").
-    out = re.sub(r"\b(?:during|in) the (?:working |work )?week\b", "on weekdays", out)
-    out = re.sub(r"\b(?:at|on|over) the weekends?\b", "at weekends", out)
-    out = re.sub(r"\bearly (?:riser|bird)\b", "morning person", out)
-    out = re.sub(r"\b(?:night owl|late riser)\b", "night person", out)
-    out = re.sub(r"\bclose by\b|\bnear by\b", "nearby", out)
-    # One wording per way of getting somewhere and of going to bed.
-    out = re.sub(r"\btak(es|e|ing|en) the (train|bus|tube|subway|metro|ferry|tram)\b", r"commut\1 by \2", out)
-    out = re.sub(r"\brid(es|e|ing) (?:a|an|her|his|their|my) (?:bike|bicycle)\b", r"cycl\1", out)
-    out = re.sub(r"\bturns in\b", "goes to bed", out)
-    out = re.sub(r"\bturned in\b", "went to bed", out)
-    # "Radiohead is the band User loves most" says "User loves Radiohead most".
-    out = re.sub(
-        r"^(.+?) (?:is|are) the \w+ (?:that )?((?:the )?user) (\w+) (most|best)\b", r"\2 \3 \1 \4", out
-    )
-    out = re.sub(r"\b(?:any ?more|any longer)\b", " anymore", out)
+    for wording, repl in _WORDINGS:
+        out = wording.sub(repl, out)
     return out
 
 
@@ -226,8 +247,11 @@ def _content(tokens: list[str]) -> list[str]:
 
 
 def _noun(word: str) -> str:
-    """One spelling per noun: synonyms folded, plural -s dropped ("tattoos" = "tattoo")."""
+    """One spelling per noun: synonyms folded, plural -s dropped ("tattoos" = "tattoo"), an activity
+    named by its verb ("while commuting" = "on the commute")."""
     word = NOUN_SYNONYMS.get(word, word)
+    if word.endswith("ing") and _lemma(word) != word:
+        return _lemma(word)
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and not word.isdigit():
         word = word[:-1]
     return NOUN_SYNONYMS.get(word, word)
@@ -255,6 +279,13 @@ def _is_year(token: str) -> bool:
 def _dates(tokens: list[str]) -> frozenset[str]:
     tokens = [t[:-1] if t.endswith(("days", "ends")) else t for t in tokens]  # "on tuesdays", "weekends"
     found = {t for t in tokens if _is_year(t) or t in MONTHS or t in PERIODS_OF_YEAR}
+    # "in the mornings", "every evening"; not "the night shift", where the time names a kind of thing
+    for i, token in enumerate(tokens):
+        before, after = tokens[i - 1] if i else "", tokens[i + 1] if i + 1 < len(tokens) else ""
+        part = token.removesuffix("s")
+        timely = before in ("the", "every", "each", "in", "at") or token != part
+        if part in TIMES_OF_DAY and timely and (after == "" or after in STOPWORDS):
+            found.add(part)
     for i, token in enumerate(tokens):  # "2 may", "may 2", "2nd of may": the day makes the date
         if token in MONTHS:
             for near in tokens[max(0, i - 2) : i] + tokens[i + 1 : i + 2]:

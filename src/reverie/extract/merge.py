@@ -46,6 +46,7 @@ from reverie.extract.claims import (
     other_party,
     parse_claim,
     polarity_flip,
+    switched_to,
 )
 from reverie.extract.guard import ensure_memory_text, find_personal_sensitive
 from reverie.extract.keys import infer_key
@@ -175,6 +176,8 @@ def _near(
     return [(row, sim) for row, sim in found.values() if row.kind == "fact" and row.status == "active"]
 
 
+_SWITCH_SIMILARITY = 0.5  # "switched to X" replaces a fact about the same subject at least this close
+
 # Reading a text is pure in the text, and the same stored facts come up as candidates again and
 # again (and the new fact's words are compared with each): read once per process.
 _read_claim = functools.lru_cache(maxsize=4096)(parse_claim)
@@ -188,6 +191,8 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
     verdict = compare_claims(_read_claim(old), new)
     if verdict != "unsure":
         return verdict
+    if similarity is not None and similarity >= _SWITCH_SIMILARITY and switched_to(_read_claim(old), new):
+        return "update"  # "User switched to Chrome" after "User uses Firefox", close in meaning
     # The rules could not read one of the facts, or read the same subject with two wordings of
     # the predicate. Merge only on strong evidence, and then keep the newer wording: if the two
     # are a paraphrase nothing is lost, if they were an update or a contradiction it is right.
