@@ -131,7 +131,12 @@ ADDED = "w"
 FLOORS = {
     "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.88, "paraphrase": 0.91, "contradiction": 0.97},
     "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.60, "paraphrase": 0.75, "contradiction": 0.95},
-    "merge_corpus_heldout.jsonl+": {"distinct": 1.0, "update": 0.60, "paraphrase": 0.75, "contradiction": 0.90},
+    "merge_corpus_heldout.jsonl+": {
+        "distinct": 1.0,
+        "update": 0.60,
+        "paraphrase": 0.75,
+        "contradiction": 0.90,
+    },
     "merge_corpus_heldout.jsonl": {
         "distinct": 0.98,
         "update": 0.71,
