@@ -17,6 +17,12 @@ _w = family
 
 _LATIN: dict[str, dict[str, str]] = {
     "en": {
+        "OKTO": _w(r"it'?s\s+(?:fine|ok(?:ay)?|alright|safe)\s+to feel\s+free\s+to"),
+        "YOUNO": _w(
+            r"you\s+(?:have|got)\s+no\s+(?:more\s+)?(?=(?:rules|restrictions|guidelines|filters|guardrails)) "
+            r"you\s+no\s+longer\s+have\s+(?:any\s+)?(?=(?:rules|restrictions|guidelines|filters|guardrails)) "
+            r"there\s+are\s+no\s+(?:more\s+)?(?=(?:rules|restrictions|guidelines|filters|guardrails)\s+for\s+you)"
+        ),
         "BYORDER": _w(
             r"by\s+order\s+of on\s+(?:the\s+)?orders?\s+of as\s+instructed\s+by "
             r"per\s+(?:the\s+)?(?:request|instruction)s?\s+of"
@@ -71,7 +77,8 @@ _LATIN: dict[str, dict[str, str]] = {
             r"all (?:on|of|for)\s+the\s+(?:model|assistant|ai|bot) your previous prior earlier original "
             r"initial configured system developer content (?:the\s+)?(?:assistant|model|ai)'s "
             r"(?:bind|binds|govern|governs|given\s+to)\s+the\s+(?:assistant|model|ai) you\s+were\s+given "
-            r"you\s+started\s+with you\s+received imposed\s+(?:on|by)"
+            r"you\s+started\s+with you\s+received imposed\s+(?:on|by) "
+            r"you\s+were\s+(?:set\s+up|configured|trained|built|programmed)\s+with"
         ),
         "RULES": _w(
             r"checks safeguards principles "
@@ -124,6 +131,9 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "es": {
+        "UPDATE": _w(r"actualizaci[oó]n\s+de\s+(?:tus|sus)"),
+        "OKTO": _w(r"puedes tranquilamente\s+puedes si[eé]ntete\s+libre\s+de"),
+        "YOUNO": _w(r"ya\s+no\s+tienes no\s+tienes\s+(?:ning[uú]n|ninguna|m[aá]s)"),
         "BYORDER": _w(
             r"por\s+orden\s+de por\s+indicaci[oó]n\s+de por\s+decisi[oó]n\s+de seg[uú]n\s+(?:el|la|los)"
         ),
@@ -261,6 +271,9 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "fr": {
+        "UPDATE": _w(r"mise\s+[aà]\s+jour\s+de\s+(?:tes|vos)"),
+        "OKTO": _w(r"tu\s+peux sens-toi\s+libre\s+de"),
+        "YOUNO": _w(r"tu\s+n'as\s+plus tu\s+n'as\s+aucun"),
         "BYORDER": _w(
             r"sur\s+ordre\s+d par\s+ordre\s+d sur\s+instruction\s+d sur\s+d[eé]cision\s+d "
             r"selon\s+(?:l'|le|la|les)"
@@ -390,6 +403,9 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "de": {
+        "UPDATE": _w(r"aktualisierung\s+deiner"),
+        "OKTO": _w(r"du\s+darfst du\s+kannst"),
+        "YOUNO": _w(r"du\s+hast\s+(?:jetzt\s+|nun\s+)?keine"),
         "BYORDER": _w(r"auf\s+anordnung auf\s+anweisung auf\s+befehl im\s+auftrag laut"),
         "ASIF": _w(
             r"(?:tu\s+)?so,?\s+als\s+(?:h[aä]ttest|w[aä]rst)\s+du\s+(?:nie|keine|kein) "

@@ -25,6 +25,9 @@ _w = family
 
 EURO_LEXICONS: dict[str, dict[str, str]] = {
     "it": {
+        "UPDATE": _w(r"aggiornamento\s+delle\s+tue"),
+        "OKTO": _w(r"puoi sentiti\s+liber[oa]\s+di"),
+        "YOUNO": _w(r"non\s+hai\s+pi[uù] non\s+hai\s+(?:alcun|nessun)"),
         "BYORDER": _w(r"per\s+ordine\s+d su\s+ordine\s+d su\s+indicazione\s+d su\s+decisione\s+d secondo"),
         "ASIF": _w(r"come\s+se\s+non\s+avessi fai\s+finta\s+di\s+non\s+aver immagina\s+di\s+non\s+avere"),
         "MAY": _w(r"pu[oò]\s+ora ora\s+pu[oò] pu[oò]\b [eè]\s+autorizzat deve\b"),
@@ -75,7 +78,7 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "RULES": _w(
             r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion regol[ae] "
             r"linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti impostazioni "
-            r"programmazione configurazione politiche sicurezza censura limitazion policy"
+            r"programmazione configurazione politiche sicurezza censura limitazion policy restrizion"
         ),
         "VOID": _w(
             r"in\s+pausa sospes solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b "
@@ -137,6 +140,12 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
     },
     "pt": {
+        "UPDATE": _w(r"atualiza[cç][aã]o\s+d(?:as|os)\s+(?:suas|seus|tuas|teus)"),
+        "OKTO": _w(r"pode\b podes\b sinta-se\s+livre\s+para"),
+        "YOUNO": _w(
+            r"(?:voc[eê]|tu)\s+n[aã]o\s+tem\s+mais (?:voc[eê]|tu)\s+n[aã]o\s+tem\s+nenhum "
+            r"(?:voc[eê]|tu)\s+j[aá]\s+n[aã]o\s+tem"
+        ),
         "BYORDER": _w(r"por\s+ordem\s+d por\s+determina[cç][aã]o\s+d por\s+decis[aã]o\s+d segundo"),
         "ASIF": _w(
             r"como\s+se\s+(?:nunca|n[aã]o)\s+(?:tivesse|tivesses) "
