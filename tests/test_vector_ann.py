@@ -181,3 +181,22 @@ def test_a_snapshot_ahead_of_the_store_is_not_trusted(
         assert fresh.scope.user_id == mem.scope.user_id
         assert set(_ids(_search(VectorIndex(snapshots=folder), scope, 42))) == set(ids)
         assert scope.complete == 1
+
+
+def test_a_snapshot_is_rewritten_only_once_enough_changed(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(5000), clock())
+        folder = Path(settings.home) / "snapshots"
+        first = VectorIndex(snapshots=folder)
+        _search(first, mem.scope, 0)
+        assert first.save() == 1 and first.save() == 0, "nothing changed since"
+        restarted = VectorIndex(snapshots=folder)
+        _add(mem.scope, range(8000, 8003), clock())
+        _search(restarted, mem.scope, 0)
+        assert restarted.save() == 0, "three changes replay from the log: the file is not rewritten"
+        added = _add(mem.scope, range(9000, 9000 + 1100), clock())
+        _search(restarted, mem.scope, 0)
+        assert restarted.save() == 1
+        again = Spy(mem.scope)
+        assert _search(VectorIndex(snapshots=folder), again, 9005, k=1)[0][0] == added[5]
+        assert again.complete == 0

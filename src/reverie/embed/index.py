@@ -38,6 +38,10 @@ _KMEANS_ROUNDS = 4
 _ASSIGN_CHUNK = 8192
 _MIN_PROBES = 8
 _SNAPSHOT_ROWS = 4096  # smaller matrices load from the database in a few milliseconds
+#: A snapshot is rewritten once this many changes were applied since it was read or written:
+#: fewer are replayed from the change log in milliseconds at load, and a CLI call that adds one
+#: fact to a large store does not rewrite the whole file.
+SNAPSHOT_STALE = 1024
 _CHECK_EVERY = 50  # one search in this many in a large matrix is also scanned exactly (recall check)
 
 
@@ -138,10 +142,13 @@ class _Matrix:
         self.ids: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self.vectors: FloatMatrix = np.zeros((0, dims), dtype=np.float32)
         self.live: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
-        self.rows: dict[int, int] = {}  # id -> row, live rows only
+        # id -> row of the live rows; None while ids[:count] ascend (a binary search finds a row),
+        # so a matrix of 100k rows read from a snapshot needs no dictionary before it is searched.
+        self.rows: dict[int, int] | None = None
         self.lists: _Lists | None = None  # built on the first search at ANN size
         self.probes = 0  # lists a search probes; doubled when a recall check finds a miss
         self.searches = self.checks = self.misses = 0
+        self.unsaved = 0  # changes applied since the snapshot on disk was read or written
 
     @property
     def nbytes(self) -> int:
@@ -160,8 +167,9 @@ class _Matrix:
         n = len(snapshot.ids)
         self.ids, self.vectors, self.live = snapshot.ids, snapshot.vectors, np.ones(n, dtype=bool)
         self.count, self.masked, self.ordered = n, 0, True
-        self.rows = dict(zip(self.ids.tolist(), range(n), strict=True))
+        self.rows = None
         self.mark, self.reload = snapshot.mark, False
+        self.unsaved = 0
         if snapshot.centroids is not None and snapshot.assigned is not None:
             self.lists = _Lists(snapshot.centroids, snapshot.assigned.astype(np.int64), np.arange(n), n)
             self.probes = snapshot.probes
@@ -200,20 +208,23 @@ class _Matrix:
             order = np.argsort(ids, kind="stable")
             self.ids[:n], self.vectors[:n] = ids[order], self.vectors[:n][order]
         self.ordered = True
-        self.rows = dict(zip(self.ids[:n].tolist(), range(n), strict=True))
+        self.rows = None
         self.lists = None
+        self.unsaved = SNAPSHOT_STALE  # read from the database: worth a snapshot
 
     def apply(self, changed: list[int], rows: list[tuple[int, bytes]]) -> None:
         """Write the current vectors of changed items in place; mask the ones no longer loadable."""
         fresh = dict(zip((item_id for item_id, _ in rows), from_blobs([b for _, b in rows], self.dims),
                          strict=True))
+        self.unsaved += len(changed)
         for item_id in changed:
-            row = self.rows.get(item_id)
+            row = self._row(item_id)
             vector = fresh.get(item_id)
             if vector is None:
                 if row is not None:
                     self.live[row] = False
-                    del self.rows[item_id]
+                    if self.rows is not None:
+                        del self.rows[item_id]
                     self.masked += 1
             elif row is not None:
                 self.vectors[row] = vector
@@ -229,12 +240,23 @@ class _Matrix:
         if n == len(self.ids):
             self._allocate(max(_MIN_CAPACITY, 2 * n))
         if n and item_id < self.ids[n - 1]:
+            if self.rows is None:
+                self.rows = {int(i): r for r, i in enumerate(self.ids[:n].tolist()) if self.live[r]}
             self.ordered = False
         self.ids[n], self.vectors[n], self.live[n] = item_id, vector, True
-        self.rows[item_id] = n
+        if self.rows is not None:
+            self.rows[item_id] = n
         self.count = n + 1
         if self.lists is not None:
             self.lists.add(n, vector)
+
+    def _row(self, item_id: int) -> int | None:
+        """The live row holding an item, if any."""
+        if self.rows is not None:
+            return self.rows.get(item_id)
+        # Ascending ids; a masked row may repeat the id of the newest one just after it.
+        row = int(np.searchsorted(self.ids[: self.count], item_id, side="right")) - 1
+        return row if row >= 0 and self.ids[row] == item_id and self.live[row] else None
 
     def compact(self) -> None:
         """Drop masked rows and restore ascending ids."""
@@ -249,7 +271,7 @@ class _Matrix:
         self.ids[:n], self.vectors[:n] = self.ids[keep], self.vectors[keep]
         self.live[:n], self.live[n : self.count] = True, False
         self.count, self.masked, self.ordered = n, 0, True
-        self.rows = dict(zip(self.ids[:n].tolist(), range(n), strict=True))
+        self.rows = None
 
     def catch_up(self, scope: UserStore, kind: VectorKind, model_id: str) -> None:
         """Bring the matrix to the store's current version (call with the lock held)."""
@@ -401,7 +423,7 @@ class VectorIndex:
         return ids, scores
 
     def save(self) -> int:
-        """Write a snapshot of every cached matrix of at least a few thousand rows; how many were written."""
+        """Snapshot each cached matrix of a few thousand rows or more that changed enough; how many."""
         if self.snapshots is None:
             return 0
         with self._lock:
@@ -409,11 +431,12 @@ class VectorIndex:
         written = 0
         for (user_id, kind, model_id), matrix in cached:
             with matrix.lock:
-                if matrix.count < _SNAPSHOT_ROWS:
+                if matrix.count < _SNAPSHOT_ROWS or matrix.unsaved < SNAPSHOT_STALE:
                     continue
                 snapshot = matrix.snapshot()
                 if snapshot is not None:
                     write_snapshot(snapshot_path(self.snapshots, user_id, kind, model_id), snapshot)
+                    matrix.unsaved = 0
                     written += 1
         return written
 
