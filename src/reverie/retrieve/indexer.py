@@ -22,6 +22,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from datetime import tzinfo
 
@@ -40,6 +41,9 @@ OPEN_WINDOW_SECONDS = 60.0
 #: The indexer's thread runs at a lower CPU priority (Linux nice): under load the turns being
 #: answered go first and the batches catch up when the load drops.
 NICENESS = 10
+#: Texts whose vectors the indexer remembers: a short reply said again on the same day ("Okay.",
+#: "Done.") has the very same dated turn text, and is not embedded again.
+RECENT_TEXTS = 256
 
 
 class MessageIndexer:
@@ -69,6 +73,7 @@ class MessageIndexer:
         self._waiters = 0
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
+        self._recent: OrderedDict[str, bytes] = OrderedDict()  # text -> vector, used on the thread only
 
     # the public side --------------------------------------------------------------------
     def add(self, user_id: int, message_ids: Iterable[int]) -> None:
@@ -263,16 +268,29 @@ class MessageIndexer:
             # two or three turns long (a batch of both took a third more CPU than two runs).
             chosen_items = [(i, item_id) for i, (k, item_id) in enumerate(items) if k == kind]
             if chosen_items:
-                vectors = service.embed([texts[i] for i, _ in chosen_items])
+                blobs = self._embed([texts[i] for i, _ in chosen_items])
                 found[kind] = [
-                    (item_id, to_blob(vector))
-                    for (_, item_id), vector in zip(chosen_items, vectors, strict=True)
+                    (item_id, blob) for (_, item_id), blob in zip(chosen_items, blobs, strict=True)
                 ]
         if found:
             with scope.transaction():
                 for kind, vectors_of in found.items():
                     scope.put_vectors(kind, vectors_of, service.model_id, service.dimensions)
         self._note_open(scope.user_id, left_open, closed)
+
+    def _embed(self, texts: list[str]) -> list[bytes]:
+        """Stored vectors of ``texts``; a text embedded lately ("Okay." again that day) is not run again."""
+        known = self._recent
+        todo = list(dict.fromkeys(text for text in texts if text not in known))
+        if todo:
+            for text, vector in zip(todo, self.service.embed(todo), strict=True):
+                known[text] = to_blob(vector)
+        for text in texts:
+            known.move_to_end(text)
+        blobs = [known[text] for text in texts]
+        while len(known) > RECENT_TEXTS:
+            known.popitem(last=False)
+        return blobs
 
     def _note_open(self, user_id: int, opened: Sequence[int], closed: Collection[int]) -> None:
         with self._ready:
