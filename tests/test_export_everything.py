@@ -145,3 +145,19 @@ def test_import_guards_what_reaches_a_prompt(memory: Memory, clock: Clock) -> No
     bad["conversations"][0]["messages"][0]["role"] = "boss"
     with pytest.raises(InvalidInput, match=r"conversations\[0\]\.messages\[0\]\.role"):
         ada.import_(bad)
+
+
+def test_a_thread_exports_the_same_way_and_a_person_can_take_it_in(memory: Memory, clock: Clock) -> None:
+    thread = memory.start_thread("kitchen tablet")
+    thread.remember("User's cat is called Miso")
+    _talk(thread, "tablet", [("user", "Miso needs the vet on Friday"), ("assistant", "Noted.")], clock)
+    doc = thread.export()
+    assert doc["settings"]["kind"] == "thread" and doc["settings"]["label"] == "kitchen tablet"
+    assert [m["content"] for m in doc["conversations"][0]["messages"]][0] == "Miso needs the vet on Friday"
+    memory.add_user("bo")
+    bo = memory.for_user("bo")
+    counts = bo.import_(copy.deepcopy(doc))
+    assert counts["memories"] == 1 and counts["conversations"] == 1 and counts["messages"] == 2
+    taken = bo.export()
+    assert taken["settings"]["kind"] == "person"
+    assert {**taken, "user": None, "settings": None} == {**doc, "user": None, "settings": None}

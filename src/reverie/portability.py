@@ -270,7 +270,7 @@ def _memory(item: Any, index: int) -> NewMemory:
         source=source,
         confidence=float(confidence),
         type=str(item.get("type") or "general"),
-        key=normalize_key(key) or None if key else None,
+        key=_stored_key(key) if key else None,
         created_at=_ts(item.get("created_at"), f"{where}.created_at"),
         updated_at=_ts(item.get("updated_at"), f"{where}.updated_at"),
         last_accessed=_ts(item.get("last_accessed"), f"{where}.last_accessed", required=False),
@@ -279,6 +279,12 @@ def _memory(item: Any, index: int) -> NewMemory:
         status=status,
         sensitive=bool(item.get("sensitive", False)),
     )
+
+
+def _stored_key(key: str) -> str | None:
+    """A key as the store keeps it: snake_case words, or a claim's "owner.attribute" (dot kept)."""
+    parts = [normalize_key(part) for part in key.split(".")]
+    return ".".join(part for part in parts if part) or None
 
 
 def _summary(item: Any, index: int) -> NewSummary:
