@@ -265,11 +265,30 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         ),
     },
     "nl": {
+        "NONEED": _w(r"hoeft\s+(?:je\s+)?niet\s+(?:meer|langer)"),
+        "SAFE": _w(r"filter veiligheid censuur"),
+        "OFF": _w(r"zet\s+(?:\w+\s+){0,3}?uit schakel\s+(?:\w+\s+){0,3}?uit"),
+        "IMPV": _w(r"zet stuur antwoord zeg negeer schakel toon"),
+        "WHO": _w(r"gebruiker iemand"),
+        "COND": _w(r"elke\s+keer\s+(?:dat|als) wanneer als zodra"),
+        "SECRET": _w(
+            r"chatgeschiedenis geschiedenis wachtwoord sleutel gebruikersgegevens "
+            r"notities\s+van\s+de\s+gebruiker"
+        ),
+        "SEND": _w(r"stuur verstuur deel kopieer plak upload"),
+        "VOID": _w(
+            r"vervallen ingetrokken geannuleerd opgeheven ongeldig niet\s+meer\s+geldig gelden\s+niet\s+meer "
+            r"uitgeschakeld"
+        ),
+        "PLEASE": _w(r"alsjeblieft graag"),
         "OVR": _w(
             r"negeer vergeet omzeil overtreed volg\s+(?:\w+\s+){0,3}?niet\s+meer "
             r"laat\s+(?:\w+\s+){0,3}?varen"
         ),
-        "QUAL": _w(r"je\b jouw al\s+je alle eerdere vorige oorspronkelijke systeem veiligheids"),
+        "QUAL": _w(
+            r"je\b jouw al\s+je alle eerdere vorige oorspronkelijke systeem veiligheids "
+            r"die\s+je\s+(?:van\s+\w+\s+)?(?:hebt\s+)?gekregen ontwikkelaars"
+        ),
         "RULES": _w(r"instructies regels richtlijnen beperkingen filters prompt opdrachten programmering"),
         "NOW": _w(r"vanaf\s+nu voortaan vanaf\s+vandaag"),
         "YOU": _w(r"ben\s+je je\s+bent jij"),
@@ -278,10 +297,26 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "LIMITS": _w(r"beperkingen regels filters censuur"),
     },
     "pl": {
+        "NONEED": _w(
+            r"nie\s+musisz\s+(?:ju[zż]\s+)?(?:przestrzega[cć]|stosowa[cć]|s[lł]ucha[cć]) "
+            r"ju[zż]\s+nie\s+musisz"
+        ),
+        "SAFE": _w(r"filtr zabezpiecze[nń] cenzur"),
+        "OFF": _w(r"wy[lł][aą]cz\b dezaktywuj\b"),
+        "IMPV": _w(r"wy[lł][aą]cz wy[sś]lij odpowiedz powiedz zignoruj poka[zż] dodaj"),
+        "WHO": _w(r"u[zż]ytkownik kto[sś]"),
+        "COND": _w(r"za\s+ka[zż]dym\s+razem,?\s+gdy kiedy gdy je[sś]li je[zż]eli"),
+        "SECRET": _w(r"histori[eęa] has[lł] klucz dane\s+u[zż]ytkownika notatki"),
+        "SEND": _w(r"wy[sś]lij prze[sś]lij udost[eę]pnij skopiuj wklej"),
+        "VOID": _w(r"anulowan uniewa[zż]nion wy[lł][aą]czon zniesion niewa[zż]n nie\s+obowi[aą]zuj"),
+        "PLEASE": _w(r"prosz[eę]"),
         "OVR": _w(
             r"zignoruj ignoruj zapomnij pomi[nń] omi[nń] nie\s+przestrzegaj nie\s+stosuj\s+si[eę] obejd[zź]"
         ),
-        "QUAL": _w(r"swoje swoich twoje twoich wszystkie poprzednie wcze[sś]niejsze oryginalne systemowe"),
+        "QUAL": _w(
+            r"swoje swoich twoje twoich wszystkie poprzednie wcze[sś]niejsze oryginalne systemowe "
+            r"kt[oó]re\s+(?:dali|dano)\s+ci tw[oó]rc"
+        ),
         "RULES": _w(r"instrukcj zasad regu[lł] wytyczn ogranicze[nń] filtr polece[nń] prompt"),
         "NOW": _w(r"od\s+teraz od\s+dzi[sś] odt[aą]d"),
         "YOU": _w(r"jeste[sś] ty\b"),
@@ -290,10 +325,55 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "LIMITS": _w(r"ogranicze[nń] zasad filtr cenzur"),
     },
     "tr": {
+        "PLEASE": _w(r"l[uü]tfen"),
+        "NONEEDAFTER": _w(r"uymak\s+zorunda\s+de[gğ]il uyman\s+gerekmiyor uymana\s+gerek\s+yok"),
+        "BOT": _w(r"yapay\s+zeka asistan model bot\b"),
+        "LESS": _w(r"olmayan s[iı]z\b"),
+        "LIMITS": _w(r"k[iı]s[iı]tlama kural filtre sans[uü]r"),
+        "SENDAFTER": _w(r"g[oö]nder payla[sş] ilet y[uü]kle"),
+        "SECRET": _w(
+            r"sohbet\s+ge[cç]mi[sş] ge[cç]mi[sş] [sş]ifre parola anahtar kullan[iı]c[iı]\s+verileri"
+        ),
+        "VOID": _w(
+            r"iptal\s+edildi kald[iı]r[iı]ld[iı] ge[cç]ersiz devre\s+d[iı][sş][iı] "
+            r"art[iı]k\s+ge[cç]erli\s+de[gğ]il"
+        ),
         "OVR": _w(r"g[oö]rmezden\s+gel yok\s+say unut atla uyma ihlal\s+et"),
-        "QUAL": _w(r"[oö]nceki t[uü]m b[uü]t[uü]n senin sistem g[uü]venlik orijinal"),
-        "RULES": _w(r"talimat kural y[oö]nerge k[iı]s[iı]tlama filtre komut prompt"),
+        "QUAL": _w(
+            r"[oö]nceki t[uü]m b[uü]t[uü]n senin sistem g[uü]venlik orijinal geli[sş]tiriciler "
+            r"sana\s+verilen sana\s+verdi[gğ]i"
+        ),
+        "RULES": _w(
+            r"talimat kural y[oö]nerge k[iı]s[iı]tlama filtre komut prompt kural\w* talimat\w* y[oö]nerge\w*"
+        ),
         "NOW": _w(r"bundan\s+sonra [sş]u\s+andan\s+itibaren"),
         "YOU": _w(r"sen\b art[iı]k"),
+    },
+    "sv": {
+        "OVR": _w(r"ignorera gl[oö]m strunta\s+i bortse\s+fr[aå]n kringg[aå] f[oö]lj\s+inte"),
+        "PLEASE": _w(r"sn[aä]lla v[aä]nligen"),
+        "QUAL": _w(
+            r"alla tidigare dina? ursprungliga system som\s+utvecklarna\s+gav\s+dig som\s+du\s+fick "
+            r"utvecklarnas"
+        ),
+        "RULES": _w(r"instruktioner regler riktlinjer begr[aä]nsningar filter prompt direktiv"),
+        "VOID": _w(
+            r"upph[aä]vts upph[aä]vda ogiltig avaktiverade tagits\s+bort g[aä]ller\s+inte\s+l[aä]ngre"
+        ),
+        "NOW": _w(r"fr[aå]n\s+och\s+med\s+nu fr[aå]n\s+och\s+med\s+idag h[aä]danefter"),
+        "YOU": _w(r"[aä]r\s+du du\s+[aä]r"),
+        "BOT": _w(r"ai\b assistent modell bot\b"),
+        "WITHOUT": _w(r"utan"),
+        "LIMITS": _w(r"begr[aä]nsningar regler filter censur"),
+        "SEND": _w(r"skicka dela kopiera klistra ladda\s+upp"),
+        "SECRET": _w(r"chatthistorik historik l[oö]senord nyckel anv[aä]ndardata anteckningar"),
+        "NONEED": _w(
+            r"du\s+beh[oö]ver\s+inte\s+(?:l[aä]ngre\s+)?(?:f[oö]lja|lyda) beh[oö]ver\s+inte\s+l[aä]ngre"
+        ),
+        "COND": _w(r"varje\s+g[aå]ng\s+(?:som\s+)?n[aä]r om s[aå]\s+fort"),
+        "WHO": _w(r"anv[aä]ndaren n[aå]gon"),
+        "IMPV": _w(r"st[aä]ng skicka svara s[aä]g ignorera visa"),
+        "OFF": _w(r"st[aä]ng\s+av inaktivera sl[aå]\s+av"),
+        "SAFE": _w(r"filter s[aä]kerhet censur"),
     },
 }

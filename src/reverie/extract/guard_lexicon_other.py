@@ -1,4 +1,4 @@
-"""Word families of the guard's instruction shapes: Russian, Chinese, Japanese, Korean, Arabic.
+"""Word families of the guard's shapes: Russian, Chinese, Japanese, Korean, Arabic, Hindi.
 
 The same families as ``guard_lexicon`` (which holds the Latin-script languages), in these
 languages' words; Chinese, Japanese and Korean families match without word boundaries.
@@ -289,17 +289,44 @@ OTHER_LEXICONS: dict[str, dict[str, str]] = {
         ),
     },
     "ko": {
+        "LESS": _w(r"없는"),
+        "LIMITS": _w(r"제한 규칙 필터 검열"),
+        "BOT": _w(r"인공지능 어시스턴트 모델 봇"),
+        "NONEEDAFTER": _w(r"따를\s*필요가\s*없 지킬\s*필요가\s*없 따르지\s*않아도"),
+        "SENDAFTER": _w(r"보내 전송 공유 업로드"),
+        "SECRET": _w(r"대화\s*기록 채팅\s*기록 비밀번호 암호 개인\s*정보"),
+        "VOID": _w(r"취소되 폐지 무효 해제되 비활성화"),
         "OVR": _w(r"무시 잊어 따르지 어기 우회"),
-        "QUAL": _w(r"이전 모든 너의 당신의 기존 시스템 원래"),
+        "QUAL": _w(r"이전 모든 너의 당신의 기존 시스템 원래 개발자가\s*준 네게\s*준 개발자"),
         "RULES": _w(r"지시 지침 규칙 명령 제한 필터 프롬프트 설정"),
         "NOW": _w(r"지금부터 이제부터 앞으로"),
         "YOU": _w(r"너는 당신은"),
     },
     "ar": {
+        "LIMITS": _w(r"قيود حدود قواعد"),
+        "WITHOUT": _w(r"بلا بدون"),
+        "BOT": _w(r"ذكاء\s+اصطناعي مساعد نموذج"),
+        "PLEASE": _w(r"من\s+فضلك رجاء"),
+        "SECRET": _w(r"سجل\s+المحادثة كلمات?\s+المرور كلمة\s+السر المفاتيح بيانات\s+المستخدم"),
+        "SEND": _w(r"أرسل انسخ شارك ارفع"),
+        "VOIDFIRST": _w(r"تم\s+إلغاء تم\s+تعطيل تم\s+إيقاف تم\s+رفع"),
         "OVR": _w(r"تجاهل انس اترك لا\s+تتبع تخط"),
-        "QUAL": _w(r"جميع كل السابقة الأصلية النظام الخاصة\s+بك"),
+        "QUAL": _w(r"جميع كل السابقة الأصلية النظام الخاصة\s+بك التي\s+أعطاك المطورون المطورين"),
         "RULES": _w(r"التعليمات القواعد الإرشادات القيود المرشحات الأوامر"),
         "NOW": _w(r"من\s+الآن"),
         "YOU": _w(r"أنت"),
+    },
+    "hi": {
+        "OVR": _w(r"अनदेखा\s+कर नज़रअंदाज़ नजरअंदाज भूल\s+जा भूल\s+जाओ मत\s+मानो पालन\s+मत"),
+        "QUAL": _w(r"पिछले सभी अपने तुम्हारे आपके मूल सिस्टम डेवलपर्स डेवलपर"),
+        "RULES": _w(r"निर्देश नियम दिशानिर्देश प्रतिबंध फ़िल्टर फिल्टर प्रॉम्प्ट"),
+        "VOID": _w(r"रद्द अमान्य हटा\s+दिए निष्क्रिय लागू\s+नहीं"),
+        "NOW": _w(r"अब\s+से आज\s+से"),
+        "YOU": _w(r"तुम आप"),
+        "BOT": _w(r"(?<![a-z])ai(?![a-z]) एआई सहायक मॉडल बॉट"),
+        "WITHOUT": _w(r"बिना"),
+        "LIMITS": _w(r"प्रतिबंध सीमा नियम फ़िल्टर फिल्टर"),
+        "SECRET": _w(r"चैट\s+इतिहास बातचीत\s+का\s+इतिहास पासवर्ड कुंजी"),
+        "SENDAFTER": _w(r"भेज साझा\s+कर अपलोड"),
     },
 }

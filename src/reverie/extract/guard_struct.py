@@ -115,7 +115,13 @@ _SHAPES = {
     "role": "{ROLE}",
     # exfiltration: send / copy the user's secrets somewhere
     "exfiltrate": "{SEND}{S}{{0,40}}?{SECRET}",
-    "exfiltrate_before": "{SECRET}{S}{{0,10}}?{SENDAFTER}",
+    # verb-final: "the chat history to x@y.example send"; a dot inside an address does not end it
+    "exfiltrate_before": "{SECRET}(?:[^.!?;\\n。！？]|\\.(?=\\S)){{0,50}}?{SENDAFTER}",
+    # "an AI without any limits", "a limit-less AI"
+    "without_bot": "{WITHOUT}{S}{{0,15}}?{LIMITS}{S}{{0,20}}?{BOT}",
+    "limitless_bot": "{LIMITS}{S}{{0,6}}?{LESS}{S}{{0,20}}?{BOT}",
+    # rules declared void, verb first: "تم إلغاء جميع التعليمات"
+    "void_first": "{VOIDFIRST}{S}{{0,30}}?{RULES}",
 }
 
 
