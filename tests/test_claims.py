@@ -194,3 +194,95 @@ def test_a_light_verb_leaves_the_decision_to_meaning() -> None:
         "same",
         "refines",
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User works at Accenture", "Nowadays User works at Capgemini"),  # "nowadays" said first
+        ("User's favourite snack is popcorn", "These days User's favourite snack is hummus"),
+        ("User works as a welder", "User retrained and now works as a plumber"),  # event, then the state
+        ("User drives a Peugeot 208", "User sold the Peugeot and now drives a Renault Zoe"),
+        ("User rides a Vespa", "User switched to riding a Honda PCX"),  # "switched to <doing>"
+        ("User's accountant is Mr. Lund", "User has a new accountant, Ms. Berg"),  # a new holder of a role
+        ("User's laptop is an Acer", "User's new laptop is a Lenovo"),  # "new" names the one there is now
+        ("User's car is a Seat Ibiza", "User's current car is a Mini"),
+        ("User naps 20 minutes a day", "These days User naps 45 minutes a day"),
+    ],
+)
+def test_a_change_said_with_now_these_days_new_or_switched_to_is_an_update(old: str, new: str) -> None:
+    assert _verdict(old, new) == "update"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User is employed by Bosch", "Bosch employs User"),  # the one the fact is about as the object
+        ("User is scared of wasps", "Wasps frighten User"),
+        ("User's wife walks the dog every evening", "The dog is walked by User's wife"),  # passive
+        ("User is afraid of heights", "User has a fear of heights"),  # feeling noun
+        ("User loves opera", "User has a deep love of opera"),
+        ("User is an avid cyclist", "User enjoys cycling"),  # doer noun after an adjective of liking
+        ("User likes golfing", "User is a keen golfer"),
+        ("User's favourite fruit is mango", "User likes mango best"),  # "best" = favourite
+        ("User's favourite city is Prague", "Prague is the city User loves most"),
+        ("User takes the tram to work", "User commutes by tram"),
+        ("User rides her bike to the office", "User cycles to the office"),
+        ("User's father lives nearby", "User's dad lives close by"),
+        ("User wakes up at 7 am", "User gets up at 7 in the morning"),
+        ("User listens to audiobooks on the commute", "User listens to audiobooks while commuting"),
+        ("User owns two bicycles", "User has 2 bikes"),
+    ],
+)
+def test_another_verb_voice_or_noun_for_the_same_fact_is_the_same(old: str, new: str) -> None:
+    assert _verdict(old, new) == "same"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User eats lunch at their desk", "User skips lunch at their desk"),  # opposite verbs
+        ("User remembers birthdays", "User forgets birthdays"),
+        ("User trusts online reviews", "User distrusts online reviews"),  # dis- verb
+        ("User agrees with the plan", "User disagrees with the plan"),
+        ("User likes parties", "User avoids parties"),
+        ("User sings well", "User struggles to sing"),  # "struggles to" = does not
+        ("User enjoys jogging", "User has grown to hate jogging"),  # "grown to <verb>"
+        ("User is an early bird", "User is a night owl"),  # kinds of person
+        ("User's street is quiet", "User's street is noisy"),  # opposite traits
+        ("User's daughter Lea is tall for her age", "User's daughter Lea is short for her age"),
+        ("User is confident when speaking French", "User is nervous when speaking French"),
+    ],
+)
+def test_opposite_verbs_and_traits_are_a_contradiction(old: str, new: str) -> None:
+    assert _verdict(old, new) == "contradiction"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's old bike is a Raleigh", "User's new bike is a Canyon"),  # old and new: two bikes
+        ("User's former landlord was Mr. Ito", "User's current landlord is Mr. Sato"),
+        ("User lives in Ghent during the week", "User lives in Bruges at the weekend"),  # two homes
+        ("User works as a cleaner in the mornings", "User works as a tutor in the evenings"),  # two jobs
+        ("User studied physics at Bristol", "User studied music at Cardiff"),  # two past episodes
+        ("User worked at Aldi", "User worked at Lidl"),
+    ],
+)
+def test_two_things_or_two_times_are_both_kept(old: str, new: str) -> None:
+    assert _verdict(old, new) == "distinct"
+
+
+def test_a_kind_of_thing_named_by_a_time_of_day_is_not_a_time() -> None:
+    """ "the night shift" names a shift, not when the fact holds: it does not set the facts apart."""
+    assert _verdict("User works night shifts", "User is on the night shift") != "distinct"
+    assert parse_claim("User works on the night shift").dates == frozenset()
+    assert parse_claim("User swims in the evenings").dates == {"evening"}
+
+
+def test_switched_to_something_unnamed_needs_close_meaning() -> None:
+    """ "User switched to Chrome" replaces "User uses Firefox" only when their vectors are close."""
+    new = parse_claim("User switched to Brave")
+    assert judge("User uses Safari as a browser", new, MergePolicy(), 0.55) == "update"
+    assert judge("User uses Safari as a browser", new, MergePolicy(), 0.3) != "update"
+    assert judge("User's sister uses Safari", new, MergePolicy(), 0.55) != "update"  # another person

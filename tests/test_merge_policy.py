@@ -112,6 +112,27 @@ def test_crowded_store_loses_nothing_and_applies_each_update_to_its_own_subject(
     assert memory.count(status="superseded") == len(movers)
 
 
+def test_every_wording_of_an_attribute_finds_the_old_fact_by_its_key(memory: Memory) -> None:
+    """The claim's key ("user.work_at") is one for every wording, however far apart in meaning."""
+    for n in range(12):  # a crowd of other facts about work, so words alone do not find it
+        memory.remember(f"User's colleague number {n} works at Firm{n}")
+    old = memory.remember("User is employed by Ramboll").memory
+    new = memory.remember("These days User works at Arup")
+    assert [row.id for row in new.replaced] == [old.id]
+    assert memory.get(old.id).status == "superseded"
+
+
+def test_a_multi_valued_attribute_keeps_both_values(memory: Memory) -> None:
+    """Two jobs at two times of day, two past episodes, an old and a new thing: all kept."""
+    memory.remember("User works as a cashier in the mornings")
+    memory.remember("User works as a bartender in the evenings")
+    memory.remember("User studied chemistry at Exeter")
+    memory.remember("User studied design at Falmouth")
+    memory.remember("User's old camera is a Canon")
+    memory.remember("User's new camera is a Fujifilm")
+    assert memory.count(kind="fact") == 6 and memory.count(status="superseded") == 0
+
+
 def _corpus(name: str) -> list[dict[str, str]]:
     """The pairs of a corpus file; ``NAME+`` is the pairs added later (ids ``w...``), ``NAME`` the others."""
     text = (DATA / name.removesuffix("+")).read_text(encoding="utf-8")

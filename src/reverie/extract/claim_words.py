@@ -33,7 +33,7 @@ VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message
+    call text email phone message nap
     trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
     include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join

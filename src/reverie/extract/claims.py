@@ -171,14 +171,19 @@ def parse_claim(text: str) -> Claim:
         2 <= len(subject) <= 3
         and subject[0] == "user"
         and subject[-1] in ATTRIBUTE_PREDICATES
-        and not set(subject[1:-1]) & (PARTY_WORDS | names)
+        and not set(subject[1:-1]) & (PARTY_WORDS | names | _LIKED)  # "favourite city" is no home
         and predicate in ATTRIBUTE_SHAPES
     ):
         # "User's birthplace is X", "User's annual salary is X" (a modifier, not another person);
         # "User's work address" is not "User's home address"
         predicate = ATTRIBUTE_PREDICATES[subject[-1]]
         subject = ("user", *(w for w in subject[1:-1] if w not in NEUTRAL_MODIFIERS))
-    elif len(subject) >= 3 and subject[-1] in ATTRIBUTE_PREDICATES and predicate in ATTRIBUTE_SHAPES:
+    elif (
+        len(subject) >= 3
+        and subject[-1] in ATTRIBUTE_PREDICATES
+        and predicate in ATTRIBUTE_SHAPES
+        and not set(subject) & _LIKED
+    ):
         # "User's son's name is Oliver" = "User's son is named Oliver"; "User's sister's job is ..."
         attribute = ATTRIBUTE_PREDICATES[subject[-1]]
         predicate, subject = "be_attr" if attribute == "name" else attribute, subject[:-1]
@@ -236,6 +241,7 @@ def _doer(word: str) -> str:
     return ""
 
 
+_LIKED = frozenset({"favorite", "preferred", "dream", "ideal"})
 _PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
 _NOW_MARKS = frozenset({"new", "current", "present", "latest"})
 _NOW_FIRST = re.compile(r"^now,?\s+(?=(?:the )?user\b)")
