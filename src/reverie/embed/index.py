@@ -37,6 +37,7 @@ ANN_ROWS = 32_768
 _KMEANS_ROUNDS = 4
 _ASSIGN_CHUNK = 8192
 _MIN_PROBES = 8
+_VERIFY_IDS = 8
 _SNAPSHOT_ROWS = 4096  # smaller matrices load from the database in a few milliseconds
 #: A snapshot is rewritten once this many changes were applied since it was read or written:
 #: fewer are replayed from the change log in milliseconds at load, and a CLI call that adds one
@@ -149,6 +150,7 @@ class _Matrix:
         self.probes = 0  # lists a search probes; doubled when a recall check finds a miss
         self.searches = self.checks = self.misses = 0
         self.unsaved = 0  # changes applied since the snapshot on disk was read or written
+        self.verify: list[int] = []  # ids of an adopted snapshot to compare with the store's vectors
 
     @property
     def nbytes(self) -> int:
@@ -170,6 +172,8 @@ class _Matrix:
         self.rows = None
         self.mark, self.reload = snapshot.mark, False
         self.unsaved = 0
+        spread = np.linspace(0, n - 1, min(n, _VERIFY_IDS)).astype(np.int64)
+        self.verify = self.ids[spread].tolist() if n else []
         if snapshot.centroids is not None and snapshot.assigned is not None:
             self.lists = _Lists(snapshot.centroids, snapshot.assigned.astype(np.int64), np.arange(n), n)
             self.probes = snapshot.probes
@@ -250,6 +254,15 @@ class _Matrix:
         if self.lists is not None:
             self.lists.add(n, vector)
 
+    def _same_as(self, rows: list[tuple[int, bytes]]) -> bool:
+        """Whether the store's current vectors of the ``verify`` ids are the ones held here."""
+        fetched = dict(rows)
+        for item_id in self.verify:
+            row, blob = self._row(item_id), fetched.get(item_id)
+            if row is None or blob is None or np.asarray(self.vectors[row], dtype="<f4").tobytes() != blob:
+                return False
+        return True
+
     def _row(self, item_id: int) -> int | None:
         """The live row holding an item, if any."""
         if self.rows is not None:
@@ -275,11 +288,18 @@ class _Matrix:
 
     def catch_up(self, scope: UserStore, kind: VectorKind, model_id: str) -> None:
         """Bring the matrix to the store's current version (call with the lock held)."""
-        if self.mark is not None and not self.pending and not self.reload:
+        if self.mark is not None and not self.pending and not self.reload and not self.verify:
             if scope.vectors_version() == self.mark:
                 return
         after = None if self.mark is None or self.reload else self.mark
-        delta: VectorChanges = scope.vector_changes(kind, model_id, after, sorted(self.pending))
+        also = sorted(self.pending.union(self.verify))
+        delta: VectorChanges = scope.vector_changes(kind, model_id, after, also)
+        if self.verify:
+            # A snapshot of another database at the same path (deleted and made again) can carry a
+            # version the new one has reached: a few of its vectors must be the store's.
+            if not delta.complete and not self._same_as(delta.rows):
+                delta = scope.vector_changes(kind, model_id, None, sorted(self.pending))
+            self.verify = []
         if delta.complete:
             self.fill(delta.rows)
         else:
