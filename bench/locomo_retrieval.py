@@ -522,6 +522,7 @@ def run(path: Path, limit_conversations: int | None, ks: list[int]) -> dict[str,
                 "full grid, no second round": cross_validate(items, metric_ks),
                 "no 'when' prior": cross_validate(items, metric_ks, lambda w: w.when == 0),
                 "no event dates": cross_validate(items, metric_ks, lambda w: not w.event_dates),
+                "event dates forced on": cross_validate(items, metric_ks, lambda w: w.event_dates),
                 "neither (old method's grid)": cross_validate(
                     items, metric_ks, lambda w: w.when == 0 and not w.event_dates
                 ),
@@ -684,7 +685,7 @@ def report(result: dict[str, Any]) -> str:
         f"cross-validation {timing['cv_s']:.1f} s",
         "",
     ]
-    cv_name = "full grid + second round"
+    cv_name = DEFAULTS_FROM
     lines += [
         format_table(
             f"Reverie, cross-validated ({cv_name}: weights tuned on the other conversations, "

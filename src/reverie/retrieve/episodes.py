@@ -217,7 +217,7 @@ class RankWeights:
     expand: float = EXPAND_WEIGHT
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One turn a query could return, with each part of its score before weighting."""
 
@@ -294,6 +294,7 @@ def gather_candidates(
     candidates = set(keyword) | set(vector)
     rows = {m.id: m for m in scope.get_messages(sorted(candidates))}
     speaker = named_speaker(query, speakers)
+    when = asks_when(query)
     found = []
     for item_id in sorted(candidates):
         row = rows.get(item_id)
@@ -305,10 +306,10 @@ def gather_candidates(
                 keyword.get(item_id, 0.0),
                 vector.get(item_id, 0.0),
                 speaker is not None and row.speaker == speaker,
-                _turn_mentions_time(row.content),
+                when and _turn_mentions_time(row.content),  # only a "when" question uses it
             )
         )
-    return found, Query(find_time_window(query, reference_time, tz), asks_when(query), tz)
+    return found, Query(find_time_window(query, reference_time, tz), when, tz)
 
 
 def _in_range(row: MessageRow, created_from: float | None, created_to: float | None) -> bool:
@@ -372,7 +373,7 @@ def expand_candidates(
                     0.0,
                     0.0,
                     speaker is not None and row.speaker == speaker,
-                    _turn_mentions_time(row.content),
+                    query.asks_when and _turn_mentions_time(row.content),
                     second[row.id],
                 )
             )

@@ -248,9 +248,12 @@ def find_time_window(text: str, reference: float, tz: tzinfo) -> TimeWindow | No
     return windows[0] if windows else None
 
 
+_ANY_TIME = re.compile("|".join(f"(?:{p.pattern})" for p in [_VAGUE, *(p for _, p in _PATTERNS)]), re.I)
+
+
 def mentions_time(text: str) -> bool:
     """Whether ``text`` names a time, even one whose day cannot be told ("the week after the trip")."""
-    return _VAGUE.search(text) is not None or any(pattern.search(text) for _, pattern in _PATTERNS)
+    return _ANY_TIME.search(text) is not None
 
 
 def asks_when(question: str) -> bool:
