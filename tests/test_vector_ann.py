@@ -134,10 +134,23 @@ def test_lists_follow_appends_edits_and_removals_of_two_processes(settings: Sett
                 if writer.scope.get_memory(edited) is not None:
                     vector = _unit(99_000 + round_).tobytes()
                     writer.scope.put_vectors("memory", [(edited, vector)], MODEL, DIMS)
+            _check_lists(matrix)
             matrix.probes = 10**6  # every list: whatever is missing from the lists shows
             for seed in (round_, 99_000 + round_, 20_000 + round_):
                 assert _search(index, first.scope, seed) == _exact(first.scope, seed)
         assert matrix.lists is not None, "the inverted file was kept up to date, not rebuilt from scratch"
+
+
+def _check_lists(matrix: Any) -> None:
+    """Every live row is filed once, in the list nearest its current vector."""
+    lists = matrix.lists
+    filed = {}
+    for index, store in enumerate(lists.members):
+        for row in store[: lists.sizes[index]].tolist():
+            assert row not in filed or lists.twins, f"row {row} filed twice"
+            filed[row] = index
+    for row in np.flatnonzero(matrix.live[: matrix.count]).tolist():
+        assert filed.get(row) == int(np.argmax(lists.centroids @ matrix.vectors[row])), f"row {row} misfiled"
 
 
 def test_a_restart_maps_the_snapshot_and_replays_later_changes(settings: Settings, clock: Clock) -> None:

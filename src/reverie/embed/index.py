@@ -91,9 +91,22 @@ class _Lists:
         ]) if len(rows) else np.zeros(0, dtype=np.int64)
         return cls(centroids, assigned.astype(np.int64), rows.astype(np.int64), len(rows))
 
-    def add(self, row: int, vector: npt.NDArray[np.float32], *, again: bool = False) -> None:
-        """File a row in its nearest list (``again``: its vector changed, it stays in its old list)."""
-        self.twins = self.twins or again
+    def move(self, row: int, old: npt.NDArray[np.float32], new: npt.NDArray[np.float32]) -> None:
+        """A row's vector changes from ``old`` to ``new``: file it where the new one belongs."""
+        was, goes = int(np.argmax(self.centroids @ old)), int(np.argmax(self.centroids @ new))
+        if was == goes:
+            return
+        size, store = int(self.sizes[was]), self.members[was]
+        found = np.flatnonzero(store[:size] == row)
+        if len(found):
+            store[found[0]] = store[size - 1]
+            self.sizes[was] = size - 1
+        else:  # not where its vector says (a tie): it stays there too, and probes drop the twin
+            self.twins = True
+        self.add(row, new)
+
+    def add(self, row: int, vector: npt.NDArray[np.float32]) -> None:
+        """File a row in its nearest list."""
         index = int(np.argmax(self.centroids @ vector))
         size = int(self.sizes[index])
         store = self.members[index]
@@ -231,9 +244,9 @@ class _Matrix:
                         del self.rows[item_id]
                     self.masked += 1
             elif row is not None:
+                if self.lists is not None:
+                    self.lists.move(row, self.vectors[row], vector)
                 self.vectors[row] = vector
-                if self.lists is not None:  # filed again by its new vector; probes drop the twin
-                    self.lists.add(row, vector, again=True)
             else:
                 self._append(item_id, vector)
         if self.masked > max(_COMPACT_MIN, _COMPACT_SHARE * self.count):
