@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.extract.claims import compare_claims, parse_claim
+from reverie.extract.claims import compare_claims, entities, other_party, parse_claim
 from reverie.extract.merge import MergePolicy, judge
 from reverie.text import number_words_as_digits
 
@@ -232,6 +232,10 @@ def test_a_change_said_with_now_these_days_new_or_switched_to_is_an_update(old: 
         ("User wakes up at 7 am", "User gets up at 7 in the morning"),
         ("User listens to audiobooks on the commute", "User listens to audiobooks while commuting"),
         ("User owns two bicycles", "User has 2 bikes"),
+        ("User is a keen Celtic supporter", "User supports Celtic"),  # doer noun at the end
+        ("User runs half marathons", "User is a half marathon runner"),
+        ("User's favourite game is chess", "User enjoys chess more than any other game"),
+        ("User eats lots of fruit", "User eats plenty of fruit"),  # one word for "a lot of"
     ],
 )
 def test_another_verb_voice_or_noun_for_the_same_fact_is_the_same(old: str, new: str) -> None:
@@ -286,3 +290,9 @@ def test_switched_to_something_unnamed_needs_close_meaning() -> None:
     assert judge("User uses Safari as a browser", new, MergePolicy(), 0.55) == "update"
     assert judge("User uses Safari as a browser", new, MergePolicy(), 0.3) != "update"
     assert judge("User's sister uses Safari", new, MergePolicy(), 0.55) != "update"  # another person
+
+
+def test_the_same_people_and_days_in_other_words_are_not_other_parties() -> None:
+    """ "kids" / "children" and "Sundays" / "Sunday" are the same party and day: meaning decides."""
+    assert not other_party("User's kids go to Hillcrest School", "User's children attend Hillcrest School")
+    assert entities("User swims on Sundays") == entities("User swims every Sunday")

@@ -460,6 +460,10 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
             return name, words[len(phrase.split()) :], negated, False
     if words[0] in ("a", "an") and len(words) >= 3 and words[1] in KEEN and _doer(words[2]):
         return "like", [_doer(words[2]), *words[3:]], negated, False  # "is a keen gardener" = likes gardening
+    doer = _doer(words[-1]) if 3 <= len(words) <= 4 and words[0] in ("a", "an") else ""
+    if doer and words[-1] not in OCCUPATIONS:
+        # "is a marathon runner" = runs marathons, "a big Arsenal supporter" = supports Arsenal
+        return SYNONYMS.get(doer, doer), [w for w in words[1:-1] if w not in KEEN], negated, False
     if words[0] in ("a", "an") and len(words) >= 2:
         nouns = [w for w in words[1:] if w not in STOPWORDS]
         if "student" in nouns[:3] or "pupil" in nouns[:3]:

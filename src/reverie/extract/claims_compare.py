@@ -37,6 +37,7 @@ from reverie.extract.claims_text import (
     _lemma,
     _names,
     _normalise,
+    _noun,
     _numbers,
 )
 
@@ -289,7 +290,8 @@ def _favourite_alike(best: Claim, liked: Claim) -> bool:
     owner = tuple(w for w in best.subject[: best.subject.index("favorite")])
     if owner != liked.subject or best.negated or liked.negated or not best.value:
         return False
-    return bool(re.search(r"\b(?:best|most)\b", _normalise(liked.text))) and best.value <= liked.value
+    most = re.search(r"\b(?:best|most|more than any|above all)\b", _normalise(liked.text))
+    return bool(most) and best.value <= liked.value
 
 
 def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:
@@ -388,8 +390,8 @@ def content_sequence(text: str) -> tuple[str, ...]:
 
 def other_party(old: str, new: str) -> bool:
     """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
-    a = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(old))}
-    b = {w.removesuffix("'s") for w in _TOKEN.findall(_normalise(new))}
+    a = {_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(old))}  # "kids" = "children"
+    b = {_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(new))}
     return bool((a ^ b) & PARTY_WORDS)
 
 

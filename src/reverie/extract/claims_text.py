@@ -110,6 +110,7 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
 ]
 _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\bno more\b"), "no longer"),
+    (_R(r"\b(?:a lot of|lots of|plenty of|loads of|a great deal of)\b"), "much"),
     (_R(r"\b(?:birth ?date|date of birth)\b"), "birthday"),
     (_R(r"\b(?:birth ?place|place of birth)\b"), "birthplace"),
     (_R(r"\b(?:birth ?year|year of birth)\b"), "birthyear"),
@@ -228,7 +229,7 @@ def _names(original: str) -> set[str]:
     untitled = _TITLE_DOT.sub(r"\1", original.strip())  # "Dr. Chen": no sentence ends there
     for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", untitled):
         word = fold(match.group(1))
-        if word not in ("user", "i") and word not in STOPWORDS and word not in MONTHS:
+        if word not in ("user", "i") and word not in STOPWORDS and word.removesuffix("s") not in MONTHS:
             found.add(word.removesuffix("'s"))
     return found
 
