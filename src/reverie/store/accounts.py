@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reverie.errors import Conflict, NotFound
-from reverie.store.base import SessionRow, TokenRow, User
 from reverie.store.dialect import Dialect, Row
+from reverie.store.rows import SessionRow, TokenRow, User
 
 _USER_COLUMNS = "id, name, display_name, is_admin, created_at, kind, label"
 _TOKEN_COLUMNS = "id, user_id, interface, name, prefix, created_at, last_used_at, revoked_at"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reverie.store.base import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
 from reverie.store.dialect import Dialect
+from reverie.store.rows import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
 
 _DOCUMENT_COLUMNS = (
     "id, owner_id, path, file_name, file_type, file_hash, size_bytes, pages, status, reason, chunk_count,"

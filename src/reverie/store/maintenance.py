@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol, runtime_checkable
 
-from reverie.store.base import DecayRates, PruneReport
 from reverie.store.dialect import Dialect, Row
+from reverie.store.rows import DecayRates, PruneReport
 
 WEEK = 604800.0
 MAINTENANCE_LOCK = 7_301_002  # any constant, the same in every process

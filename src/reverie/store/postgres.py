@@ -18,16 +18,11 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from reverie.errors import ConfigError, MigrationError
-from reverie.store.accounts import Accounts
-from reverie.store.cache import EmbeddingCache
+from reverie.store.base import Store
 from reverie.store.dialect import Dialect
-from reverie.store.documents import Documents
-from reverie.store.maintenance import MaintenanceRuns
 from reverie.store.postgres_dialect import PgDialect
 from reverie.store.postgres_vectors import register_vector
 from reverie.store.schema import shipped_migrations
-from reverie.store.scope import UserScope
-from reverie.store.work_queue import WorkQueue
 
 Conn = psycopg.Connection[dict[str, Any]]
 # Advisory lock keys (any constants, the same in every process).
@@ -63,7 +58,7 @@ def redact(url: str) -> str:
     return url
 
 
-class PgStore(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache):
+class PgStore(Store):
     """A Reverie database in PostgreSQL (with the pgvector extension)."""
 
     def __init__(self, url: str) -> None:
@@ -254,11 +249,6 @@ class PgStore(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache):
             conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", ("reverie-document:" + path,))
         finally:
             pool.putconn(conn)
-
-    # users -------------------------------------------------------------------------
-    def scope(self, user_id: int) -> UserScope:
-        """A view bound to one user."""
-        return UserScope(self.db, user_id)
 
 
 __all__ = ["PgStore", "redact", "split_url"]

@@ -15,8 +15,8 @@ from reverie.store.topics import Topics
 from reverie.store.vectors import Vectors
 
 
-class UserScope(Memories, Preferences, Summaries, Conversations, Vectors, Topics, Maintenance):
-    """What ``store.scope(user_id)`` returns: the statements of each part, bound to one user."""
+class UserStore(Memories, Preferences, Summaries, Conversations, Vectors, Topics, Maintenance):
+    """What ``store.scope(user_id)`` returns on both engines: the statements of each part, for one user."""
 
     def __init__(self, db: Dialect, user_id: int) -> None:
         self.db = db
@@ -29,4 +29,4 @@ class UserScope(Memories, Preferences, Summaries, Conversations, Vectors, Topics
             yield
 
 
-__all__ = ["UserScope"]
+__all__ = ["UserStore"]

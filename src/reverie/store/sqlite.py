@@ -10,15 +10,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from reverie.errors import MigrationError
-from reverie.store.accounts import Accounts
-from reverie.store.cache import EmbeddingCache
+from reverie.store.base import Store
 from reverie.store.dialect import Dialect
-from reverie.store.documents import Documents
-from reverie.store.maintenance import MaintenanceRuns
 from reverie.store.schema import shipped_migrations
-from reverie.store.scope import UserScope
 from reverie.store.sqlite_dialect import SqliteDialect
-from reverie.store.work_queue import WorkQueue
 
 BUSY_TIMEOUT_MS = 5000
 _NOW_SQL = "(julianday('now') - 2440587.5) * 86400.0"
@@ -35,7 +30,7 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     return value if math.isfinite(value) else 0.0
 
 
-class SqliteStore(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache):
+class SqliteStore(Store):
     """A Reverie database in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
@@ -147,11 +142,6 @@ class SqliteStore(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCach
             if part.exists():
                 total += part.stat().st_size
         return total
-
-    # users -------------------------------------------------------------------------
-    def scope(self, user_id: int) -> UserScope:
-        """A view bound to one user."""
-        return UserScope(self.db, user_id)
 
 
 __all__ = ["SqliteStore"]

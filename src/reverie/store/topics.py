@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.base import TopicIndexRow, TopicRow
 from reverie.store.dialect import Dialect
+from reverie.store.rows import TopicIndexRow, TopicRow
 
 _TOPIC_COLUMNS = "id, slug, title, line_count, file_hash, error, created_at, updated_at"
 
