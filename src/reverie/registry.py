@@ -36,17 +36,24 @@ class Registry(Generic[T]):
         self,
         what: str,
         group: str,
-        builtins: Callable[[], None],
+        builtins: Callable[[], None] | None,
         where: str,
         *,
         reserved: tuple[str, ...] = (),
     ) -> None:
         self.what, self.group, self.where, self.reserved = what, group, where, reserved
-        self._builtins = builtins  # imports the built-in provider modules, which register themselves
+        # Imports the built-in provider modules, which register themselves; set by the package
+        # above them (see load_builtins_with), so the module defining the registry imports none.
+        self._builtins = builtins
         self._lock = threading.RLock()
         self._factories: dict[str, Callable[..., T]] = {}
         self._entry_points: dict[str, EntryPoint] = {}
         self._discovered = False
+
+    def load_builtins_with(self, loader: Callable[[], None]) -> None:
+        """Have ``loader`` import the built-in providers the first time the registry is used."""
+        with self._lock:
+            self._builtins = loader
 
     def register(self, name: str, factory: Callable[..., T]) -> None:
         """Make ``factory`` available under ``name``; a later call replaces it."""
@@ -127,7 +134,8 @@ class Registry(Generic[T]):
             # Set first: the built-in modules call register, which comes back here.
             self._discovered = True
             try:
-                self._builtins()
+                if self._builtins is not None:
+                    self._builtins()
                 for entry_point in entry_points(group=self.group):
                     self._entry_points.setdefault(entry_point.name, entry_point)
             except BaseException:

@@ -49,12 +49,8 @@ class TokenCounter(Protocol):
 EmbedderFactory = Callable[..., Embedder]
 
 
-def _builtins() -> None:
-    # Imported here, not at the top, because the built-in modules import this one.
-    from reverie.embed import local, remote  # noqa: F401
-
-
-embedders: Registry[Embedder] = Registry("embedding provider", ENTRY_POINT_GROUP, _builtins, "[embeddings]")
+# The built-in providers (local, remote) register themselves; reverie.embed loads them.
+embedders: Registry[Embedder] = Registry("embedding provider", ENTRY_POINT_GROUP, None, "[embeddings]")
 register_embedder = embedders.register
 available_embedders = embedders.names
 create_embedder = embedders.create

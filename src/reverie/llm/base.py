@@ -98,13 +98,9 @@ class StreamingChatModel(Protocol):
 ChatModelFactory = Callable[..., ChatModel]
 
 
-def _builtins() -> None:
-    # Imported here, not at the top, because the built-in modules import this one.
-    from reverie.llm import anthropic, ollama, openai  # noqa: F401
-
-
+# The built-in providers register themselves when reverie.llm (which imports them) is imported.
 chat_providers: Registry[ChatModel] = Registry(
-    "chat provider", ENTRY_POINT_GROUP, _builtins, "[llm] or [memory.extraction]", reserved=("none",)
+    "chat provider", ENTRY_POINT_GROUP, None, "[llm] or [memory.extraction]", reserved=("none",)
 )
 register_chat_provider = chat_providers.register
 available_chat_providers = chat_providers.names
