@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -216,3 +218,40 @@ def test_a_snapshot_is_rewritten_only_once_enough_changed(settings: Settings, cl
         again = Spy(mem.scope)
         assert _search(VectorIndex(snapshots=folder), again, 9005, k=1)[0][0] == added[5]
         assert again.complete == 0
+
+
+_CHILD = """
+import sys
+sys.path.insert(0, {tests!r})
+import numpy as np
+from reverie import Memory
+from reverie.config import load_settings
+from test_vector_ann import MODEL, DIMS, _add, _unit
+settings = load_settings(home={home!r}, environ={{"REVERIE_STORE__URL": {url!r}}})
+settings.embeddings.enabled = False
+with Memory(settings) as mem:
+    ids = _add(mem.scope, range({first}, {first} + 60), 1_768_500_000.0)
+    for item in np.random.default_rng({first}).choice(ids + {older}, 40, replace=False).tolist():
+        if mem.scope.get_memory(item) is not None:
+            mem.delete(item)
+    with mem.scope.transaction():
+        mem.scope.put_vectors("memory", [({older}[0], _unit({first} + 500).tobytes())], MODEL, DIMS)
+"""
+
+
+def test_another_process_appends_edits_and_removes(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        ids = _add(mem.scope, range(900), clock())
+        index = VectorIndex(ann_rows=400)
+        _search(index, mem.scope, 0)
+        matrix = _matrix(index, mem.scope)
+        for first in (30_000, 31_000, 32_000):
+            alive = [item for item in ids if mem.scope.get_memory(item) is not None]
+            code = _CHILD.format(tests=str(Path(__file__).parent), home=str(settings.home),
+                                 url=settings.store.url, first=first, older=alive[first % 97:][:30])
+            subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+            matrix.probes = 10**6
+            for seed in (first, first + 500, first + 59, 5):
+                assert _search(index, mem.scope, seed) == _exact(mem.scope, seed)
+            _check_lists(matrix)
+        assert matrix.lists is not None
