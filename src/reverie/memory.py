@@ -819,8 +819,10 @@ class Memory(Conversations):
             rows = {row.id: row for row in scope.get_memories(ids)}
             earlier = [rows[i] for i in ids if i in rows and rows[i].status == "active"]
         topic, recent = self._topic_context(conversation_id)
-        working = (
-            self.working_state(conversation_id).lines(now, self.tz) if conversation_id is not None else []
+        working = (  # the conversation is known to be the user's (checked above)
+            WorkingState.loads(scope.get_working_state(conversation_id)).lines(now, self.tz)
+            if conversation_id is not None
+            else []
         )
         relevant = relevant_facts(
             scope,
