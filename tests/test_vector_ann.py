@@ -255,3 +255,15 @@ def test_another_process_appends_edits_and_removes(settings: Settings, clock: Cl
                 assert _search(index, mem.scope, seed) == _exact(mem.scope, seed)
             _check_lists(matrix)
         assert matrix.lists is not None
+
+
+def test_a_snapshot_that_cannot_be_written_is_skipped(
+    settings: Settings, clock: Clock, tmp_path: Path
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(4200), clock())
+        index = VectorIndex(snapshots=blocked / "snapshots")
+        _search(index, mem.scope, 0)
+        assert index.save() == 0, "closing goes on; the next process reads the database"

@@ -1,8 +1,12 @@
-"""Exact cosine search over one user's vectors, held as numpy matrices between queries.
+"""Cosine search over one user's vectors, held as numpy matrices between queries.
 
 Measured on this 2-core machine (FACTS.md): numpy brute force answers k=10 in 0.4 ms at 10k
-vectors and 3.7 ms at 100k, against 5 ms and 55 ms for sqlite-vec, and stays exact, so no
-approximate index is needed at the scale of one person's memory.
+vectors and 3.7 ms at 100k, against 5 ms and 55 ms for sqlite-vec. Below ``ANN_ROWS`` (32k)
+live rows every search is that exact scan. A remember at 90k facts spent most of its time in it
+(16 ms CPU of 48), so from 32k rows on a search probes the nearest lists of an inverted file
+(k-means over the rows, about a twentieth of them scanned; built on the first such search, kept
+up to date with every change, rebuilt when the matrix doubled). One probed search in fifty is
+also answered by the exact scan, which wins, and a miss doubles the lists probed.
 
 A matrix is loaded from the database on first use and then kept up to date in place. Every
 change of an item's vector or loadability is logged per user with the user's vector version
@@ -10,11 +14,14 @@ change of an item's vector or loadability is logged per user with the user's vec
 moved, a refresh reads the ids changed since its mark, fetches their current loadable vectors,
 overwrites those rows, appends new items into capacity reserved ahead (doubling when full,
 amortised O(1)) and masks items that are gone. Masked rows are compacted away once they are a
-quarter of the matrix. A cache older than the log's pruned floor reloads everything.
+quarter of the matrix. A cache older than the log's pruned floor reloads everything. With a
+snapshot folder, matrices of a few thousand rows or more are saved at close
+(``reverie.embed.snapshot``) and a new process maps them instead of reading every vector.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -26,6 +33,7 @@ from reverie.embed.service import FloatMatrix, from_blobs
 from reverie.embed.snapshot import Snapshot, read_snapshot, snapshot_path, write_snapshot
 from reverie.store.base import UserStore, VectorChanges, VectorKind
 
+log = logging.getLogger(__name__)
 DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 _MIN_CAPACITY = 256
 _COMPACT_SHARE = 0.25  # compact when masked rows exceed this share of the rows in use
@@ -467,10 +475,16 @@ class VectorIndex:
                 if matrix.count < _SNAPSHOT_ROWS or matrix.unsaved < SNAPSHOT_STALE:
                     continue
                 snapshot = matrix.snapshot()
-                if snapshot is not None:
-                    write_snapshot(snapshot_path(self.snapshots, user_id, kind, model_id), snapshot)
-                    matrix.unsaved = 0
-                    written += 1
+                if snapshot is None:
+                    continue
+                path = snapshot_path(self.snapshots, user_id, kind, model_id)
+                try:
+                    write_snapshot(path, snapshot)
+                except OSError as exc:  # a cache: the next process reads the database instead
+                    log.warning("Could not write the vector snapshot %s: %s", path, exc)
+                    continue
+                matrix.unsaved = 0
+                written += 1
         return written
 
     def clear(self) -> None:
