@@ -288,3 +288,35 @@ def test_cli_and_http(memory: Memory, clock: Clock, tmp_path: Path) -> None:
         assert client.get("/api/v1/topics/cooking").status_code == 404
         other = client.get("/api/v1/topics", headers=auth_headers(settings, "bob")).json()
         assert other["topics"] == [], "topics are per user"
+
+
+def test_conclusions_are_filed_under_the_topic_they_are_about_not_the_sessions(
+    memory: Memory, clock: Clock
+) -> None:
+    folder = memory.topics.folder
+    folder.mkdir(parents=True)
+    seeds = {
+        "cooking": ("Cooking", ["User makes chicken broth from scratch", "User bakes bread on Saturdays"]),
+        "home-automation": (
+            "Home automation",
+            [
+                "User set the hallway lights to turn on at sunset",
+                "User's thermostat lowers the heating at night",
+            ],
+        ),
+        "car": ("Car", ["User's car needs new winter tyres", "User changes the engine oil every spring"]),
+    }
+    for slug, (title, lines) in seeds.items():
+        (folder / f"{slug}.md").write_text(render_topic(title, [TopicLine(text) for text in lines]))
+    memory.topics.sync()
+    conv = memory.start_conversation("kitchen")
+    memory.store.scope(memory.user.id).set_conversation_topic(conv.id, "cooking")  # type: ignore[union-attr]
+    lamp = "User decided the living room lamps should dim automatically at 11 pm"
+    bread = "User will bake the rye bread at a higher oven temperature"
+    rows = [memory.remember(text).memory for text in (lamp, bread)]
+    slug = TopicBook(memory).digest(conv.id, rows, suggested="", summary="", at=clock())
+    assert slug == "cooking"  # the session stays indexed under its own topic
+    assert lamp in _topic_lines(folder / "home-automation.md")
+    assert bread in _topic_lines(folder / "cooking.md")
+    assert lamp not in _topic_lines(folder / "cooking.md")
+    assert sorted(p.stem for p in folder.glob("*.md")) == ["car", "cooking", "home-automation"]

@@ -16,6 +16,7 @@ Files are written atomically (a temporary file, then a rename), under a per-fold
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import math
@@ -33,7 +34,7 @@ import numpy as np
 
 from reverie.errors import Conflict, InvalidInput, NotFound, ProviderError, ReverieError
 from reverie.extract import prompts
-from reverie.extract.conclusions import everyday_word, name_topic
+from reverie.extract.conclusions import everyday_word, name_topic, topic_domain
 from reverie.llm import ChatMessage, parse_json_reply
 from reverie.retrieve.timeutil import humanize_ago
 from reverie.store.base import MemoryRow, TopicRow
@@ -46,6 +47,13 @@ log = logging.getLogger(__name__)
 _TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*#*\s*$")
 _LINE = re.compile(r"^\s*[-*]\s+(?P<text>.+?)(?:\s+\((?P<date>\d{4}-\d{2}-\d{2})\))?\s*$")
 _SLUG = re.compile(r"[^a-z0-9]+")
+# Filing a conclusion: a topic's title and its latest lines speak for it; a conclusion's score
+# for a topic is the mean of its best few similarities to them, nudged toward the session's
+# topic and the topic named by the conclusion's everyday domain.
+_TOPIC_SAMPLE = 30
+_BEST_OF = 3
+_SESSION_NUDGE = 0.05
+_DOMAIN_NUDGE = 0.1
 _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
@@ -292,27 +300,98 @@ class TopicBook:
         if not self.conf.enabled:
             return ""
         scope = self.memory.scope
-        self.sync()
+        known = self.sync()
         slug = scope.conversation_topic(conversation_id) or ""
         if slug and not self._path(slug).is_file():
             slug = ""
+        homes = self._homes(conclusions, known, slug, slugify(suggested) if suggested.strip() else "")
         with self.lock:
-            if conclusions and slug:
-                row = self._append_lines(slug, "", conclusions)
-            elif len(conclusions) >= self.conf.min_conclusions_for_new_topic:
-                name = suggested.strip() or name_topic([c.text for c in conclusions])
-                slug = slugify(name)
-                existing = self._path(slug).is_file()
-                row = self._append_lines(slug, name.strip().capitalize() if not existing else "", conclusions)
+            homeless = homes.pop("", [])
+            row = None
+            for home, rows in homes.items():
+                row = self._append_lines(home, "", rows)
+                if row.line_count > self.conf.split_threshold_lines:
+                    self.memory.background.submit(functools.partial(self._split_quietly, home))
+            if homeless and len(homeless) >= self.conf.min_conclusions_for_new_topic:
+                name = suggested.strip() or name_topic([c.text for c in homeless])
+                new = slugify(name)
+                existing = self._path(new).is_file()
+                row = self._append_lines(new, name.strip().capitalize() if not existing else "", homeless)
+                slug = slug or new
                 scope.set_conversation_topic(conversation_id, slug)
-            else:
-                row = None
+            elif homeless and slug:  # too few to open a topic: the session's own topic keeps them
+                row = self._append_lines(slug, "", homeless)
+            if row is not None and not slug:
+                slug = row.slug
         line = (summary.split(". ")[0].strip().rstrip(".") if summary else "")[:160]
         scope.add_topic_index(conversation_id, at, slug, line, keep=self.conf.index_max_entries)
         self.write_index_file()
-        if row is not None and row.line_count > self.conf.split_threshold_lines:
+        if row is not None and row.slug == slug and row.line_count > self.conf.split_threshold_lines:
             self.memory.background.submit(lambda: self._split_quietly(row.slug))
         return slug
+
+    def _homes(
+        self, conclusions: Sequence[MemoryRow], known: Sequence[TopicRow], session: str, suggested: str
+    ) -> dict[str, list[MemoryRow]]:
+        """Each conclusion filed under the existing topic it is about ("" for none that fits).
+
+        A conclusion goes where it is closest in meaning to a topic's title and lines (the mean
+        of its best few similarities), with a nudge for the topic of the session it came from,
+        the topic an LLM suggested and the everyday domain its words name; with no embeddings,
+        by the domain its words name, else the session's topic.
+        """
+        homes: dict[str, list[MemoryRow]] = {}
+        topics = {}
+        for topic in known:
+            if topic.error:
+                continue
+            try:
+                title, lines = parse_topic(self._path(topic.slug).read_text(encoding="utf-8"))
+            except (OSError, MalformedTopic):
+                continue
+            topics[topic.slug] = [title, *(line.text for line in lines[-_TOPIC_SAMPLE:])]
+        if not conclusions:
+            return homes
+        if not topics:
+            homes[""] = list(conclusions)
+            return homes
+        scores = self._affinity([c.text for c in conclusions], topics)
+        slugs = list(topics)
+        for index, conclusion in enumerate(conclusions):
+            bonus = np.zeros(len(slugs), dtype=np.float32)
+            domain = topic_domain([conclusion.text])
+            for j, slug in enumerate(slugs):
+                bonus[j] += _SESSION_NUDGE * (slug == session) + _SESSION_NUDGE * (slug == suggested)
+                if domain is not None and slugify(domain) in (slug, slugify(topics[slug][0])):
+                    bonus[j] += _DOMAIN_NUDGE
+            if scores is None:  # no meaning to go by: the words' domain, else the session's topic
+                best = int(np.argmax(bonus))
+                home = slugs[best] if bonus[best] >= _DOMAIN_NUDGE else (session if session in topics else "")
+            else:
+                total = scores[index] + bonus
+                best = int(np.argmax(total))
+                home = slugs[best] if float(total[best]) >= self.conf.detect_min_similarity else ""
+            homes.setdefault(home, []).append(conclusion)
+        return homes
+
+    def _affinity(self, texts: Sequence[str], topics: dict[str, list[str]]) -> np.ndarray | None:
+        """texts x topics: the mean of each text's best few similarities to a topic's title and lines."""
+        service = self.memory.embeddings
+        if service is None:
+            return None
+        items = [item for lines in topics.values() for item in lines]
+        try:
+            vectors = service.embed([*texts, *items])
+        except ProviderError:
+            return None
+        sims = vectors[: len(texts)] @ vectors[len(texts) :].T
+        out = np.zeros((len(texts), len(topics)), dtype=np.float32)
+        start = 0
+        for j, lines in enumerate(topics.values()):
+            block = np.sort(sims[:, start : start + len(lines)], axis=1)[:, ::-1]
+            out[:, j] = block[:, : _BEST_OF].mean(axis=1)
+            start += len(lines)
+        return out
 
     def _split_quietly(self, slug: str) -> None:
         try:

@@ -120,8 +120,7 @@ def everyday_word(term: str) -> bool:
     return term in _DOMAIN_OF or (term.endswith("s") and term[:-1] in _DOMAIN_OF)
 
 
-def name_topic(texts: Sequence[str]) -> str:
-    """A short topic name for some conclusions: an everyday domain when the words point to one."""
+def _votes(texts: Sequence[str]) -> tuple[Counter[str], Counter[str]]:
     votes: Counter[str] = Counter()
     words: Counter[str] = Counter()
     for text in texts:
@@ -132,9 +131,21 @@ def name_topic(texts: Sequence[str]) -> str:
             stem = term[:-1] if term.endswith("s") and term[:-1] in _DOMAIN_OF else term
             if stem in _DOMAIN_OF:
                 votes[_DOMAIN_OF[stem]] += 1
+    return votes, words
+
+
+def topic_domain(texts: Sequence[str]) -> str | None:
+    """The everyday domain (cooking, garden, ...) the words of some texts point to, if any."""
+    votes, _ = _votes(texts)
+    return votes.most_common(1)[0][0] if votes else None
+
+
+def name_topic(texts: Sequence[str]) -> str:
+    """A short topic name for some conclusions: an everyday domain when the words point to one."""
+    votes, words = _votes(texts)
     if votes:
         return votes.most_common(1)[0][0]
     return words.most_common(1)[0][0] if words else "notes"
 
 
-__all__ = ["everyday_word", "extract_conclusions", "name_topic"]
+__all__ = ["everyday_word", "extract_conclusions", "name_topic", "topic_domain"]
