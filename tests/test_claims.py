@@ -208,6 +208,9 @@ def test_a_light_verb_leaves_the_decision_to_meaning() -> None:
         ("User's laptop is an Acer", "User's new laptop is a Lenovo"),  # "new" names the one there is now
         ("User's car is a Seat Ibiza", "User's current car is a Mini"),
         ("User naps 20 minutes a day", "These days User naps 45 minutes a day"),
+        ("User rides a Trek", "User's new bike is a Specialized"),  # "new" thing said of the subject
+        ("User works 35 hours a week", "User cut back to 25 hours a week"),  # same units, new number
+        ("User weighs 90 kg", "User has lost weight and now weighs 84 kg"),  # event, then the state
     ],
 )
 def test_a_change_said_with_now_these_days_new_or_switched_to_is_an_update(old: str, new: str) -> None:
@@ -256,6 +259,11 @@ def test_another_verb_voice_or_noun_for_the_same_fact_is_the_same(old: str, new:
         ("User's street is quiet", "User's street is noisy"),  # opposite traits
         ("User's daughter Lea is tall for her age", "User's daughter Lea is short for her age"),
         ("User is confident when speaking French", "User is nervous when speaking French"),
+        ("User is a vaper", "User is a non-vaper"),  # "non-"
+        ("User can cook", "User is unable to cook"),  # "unable to" = "can not"
+        ("User enjoys summer", "User dreads summer"),
+        ("User wants to retire early", "User has no desire to retire early"),  # feeling noun + "to"
+        ("User finds commuting relaxing", "User finds commuting stressful"),
     ],
 )
 def test_opposite_verbs_and_traits_are_a_contradiction(old: str, new: str) -> None:

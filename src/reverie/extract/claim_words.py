@@ -33,7 +33,7 @@ VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message nap
+    call text email phone message nap cut dread
     trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
     include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join
@@ -119,6 +119,8 @@ IRREGULAR = {
     "used": "use",
     "uses": "use",
     "getting": "get",
+    "cut": "cut",
+    "cuts": "cut",
     "becomes": "become",
 }
 # Simple past forms that do not end in -ed: a fact in the past tense tells of an episode.
@@ -159,6 +161,7 @@ SYNONYMS = {
     "be_passionate_about": "like",
     "be_keen_on": "like",
     "hate": "dislike",
+    "dread": "dislike",
     "detest": "dislike",
     "loathe": "dislike",
     "can_not_stand": "dislike",
@@ -304,6 +307,10 @@ OPPOSITES = [
     ("thin", "thick"),
     ("wide", "narrow"),
     ("fit", "unfit"),
+    ("relaxing", "stressful"),
+    ("boring", "interesting"),
+    ("healthy", "ill"),
+    ("healthy", "sick"),
 ]
 OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in OPPOSITES:
@@ -478,6 +485,8 @@ FEELING_NOUNS = {
     "dislike": "dislike",
     "hatred": "dislike",
     "aversion": "dislike",
+    "desire": "want",
+    "wish": "want",
 }
 INTEREST_DETERMINERS = frozenset(
     "a an no any real great keen strong little deep huge lifelong genuine intense irrational slight".split()

@@ -131,6 +131,7 @@ def parse_claim(text: str) -> Claim:
     subject_tokens = [t.removesuffix("'s") for t in tokens[start:end] if t != "'s"]
     # "User's old laptop" is another laptop than "User's new laptop"; "new" and "current" name the one
     # there is now ("User's current car" = "User's car").
+    announced = announced or any(t in ("new", "latest") for t in subject_tokens)
     subject = tuple(
         "old" if t in _PAST_MARKS else _noun(t)
         for t in subject_tokens
@@ -262,7 +263,8 @@ _ABOUT_OBJECT = {
 _OBJECT_VERB = re.compile(r"^(?!(?:the )?user\b)(.+?) (\w+) ((?:the )?user)\b(.*)$")
 # "User sold the Civic and now drives a Kia": a past event, then the state it led to.
 _THEN_STATE = re.compile(
-    r"^((?:the )?user(?:'s [\w-]+(?: [a-z][\w-]*)?)?) (?:\w+ed|sold|left|quit|got|took|gave|went|made)\b"
+    r"^((?:the )?user(?:'s [\w-]+(?: [a-z][\w-]*)?)?) (?:has |have |had )?"
+    r"(?:\w+ed|sold|left|quit|got|took|gave|went|made|lost|cut)\b"
     r"[^,]*?,? and (?:then )?((?:now |also )?)(\w+)\b(.*)$"
 )
 
@@ -344,9 +346,15 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     if head in COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
     feeling = _strip(words[1:], INTEREST_DETERMINERS)
-    if lemma == "have" and feeling[:1] and feeling[0] in FEELING_NOUNS and feeling[1:2] in (["of"], ["for"]):
-        # "has a fear of spiders" = is afraid of spiders; "has a love of jazz" = loves jazz
-        return FEELING_NOUNS[feeling[0]], feeling[2:], negated or "no" in words[1:3], False
+    if (
+        lemma == "have"
+        and feeling[:1]
+        and feeling[0] in FEELING_NOUNS
+        and feeling[1:2] in (["of"], ["for"], ["to"])
+    ):
+        # "has a fear of spiders" = is afraid of spiders; "has no desire to move" = does not want to
+        said = FEELING_NOUNS[feeling[0]] + ("_to" if feeling[1] == "to" else "")
+        return said, feeling[2:], negated or "no" in words[1:3], False
     if lemma == "have" and _strip(words[1:], INTEREST_DETERMINERS)[:2] == ["interest", "in"]:
         # "has an interest in", "has no interest in" = (not) interested in
         after = _strip(words[1:], INTEREST_DETERMINERS)

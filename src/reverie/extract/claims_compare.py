@@ -73,6 +73,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
     if _owned_alike(old, new) or _owned_alike(new, old):
         return "same"  # "User drives a Volvo" = "User's car is a Volvo"
+    if new.changed and old.predicate in HOLDING and _moved_to_subject(old, new):
+        return "update"  # "User drives a Toyota" -> "User's new car is a Volvo"
     if _favourite_alike(old, new) or _favourite_alike(new, old):
         return "same"  # "User's favourite cuisine is Thai" = "User likes Thai food best"
     if _renewed(old, new):
@@ -107,6 +109,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
             # "has 8 engineers" -> "has grown to 12 engineers"
             if same_verb or (old_plain & new_plain) or moved_words & (old_plain | new_plain):
                 return "update"  # "lives alone" -> "now lives with a roommate"
+            if old.numbers and new.numbers and old.value & new.value & QUANTITY_UNITS:
+                return "update"  # "works 40 hours a week" -> "cut back to 30 hours a week"
             if old.predicate in BE_FAMILY and (new.predicate in BE_FAMILY or old.value & new.value):
                 return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
         if old.predicate in BE_FAMILY and new.predicate in BE_FAMILY and not (old.negated or new.negated):
@@ -173,7 +177,8 @@ def switched_to(old: Claim, new: Claim) -> bool:
     """
     if not (old.parsed and new.parsed) or old.negated or new.negated:
         return False
-    if _verb(new.predicate) not in SWAP_VERBS or not new.predicate.endswith("_to") or not new.value:
+    swap = _verb(new.predicate) in SWAP_VERBS and new.predicate.endswith("_to")
+    if not (swap or new.predicate.startswith("move_over")) or not new.value:  # "moved over to Linux"
         return False
     extra = set(old.subject) - set(new.subject)
     return (
@@ -320,7 +325,7 @@ def _opposite(word: str, others: frozenset[str]) -> bool:
     return any(
         other == prefix + word or word == prefix + other
         for other in others
-        for prefix in ("un", "in", "im", "ir", "il", "dis", "non")
+        for prefix in ("un", "in", "im", "ir", "il", "dis", "non", "non-")
     )
 
 

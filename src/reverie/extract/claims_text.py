@@ -110,6 +110,9 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
 ]
 _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\bno more\b"), "no longer"),
+    (_R(r"\b(?:is|are|was|were) (?:unable|not able) to\b"), "can not"),  # "is unable to drive"
+    (_R(r"\b(?:is|are|was|were) able to\b"), "can"),
+    (_R(r"\bout of work\b"), "unemployed"),
     (_R(r"\b(?:a lot of|lots of|plenty of|loads of|a great deal of)\b"), "much"),
     (_R(r"\b(?:birth ?date|date of birth)\b"), "birthday"),
     (_R(r"\b(?:birth ?place|place of birth)\b"), "birthplace"),
