@@ -279,3 +279,36 @@ def test_intent_is_frozen_with_empty_defaults() -> None:
 def test_a_four_letter_ly_adverb_is_not_the_verb() -> None:
     assert to_third_person("I duly note the rules") == "User duly notes the rules"
     assert to_third_person("I rely on my bike") == "User relies on the user's bike"
+
+
+@pytest.mark.parametrize(
+    ("said", "category", "key"),
+    [
+        ("I like pink for my lights", "lights", "color"),
+        ("I want 21 degrees for the heating", "climate", "temperature"),
+        ("I like jazz for my morning playlist", "music", "genre_morning"),
+    ],
+)
+def test_a_like_aimed_at_a_thing_of_the_home_is_a_preference(said: str, category: str, key: str) -> None:
+    intent = detect_phrase(said)
+    assert intent is not None and (intent.action, intent.category, intent.key) == ("prefer", category, key)
+
+
+@pytest.mark.parametrize(
+    "said", ["I like pasta for dinner", "I love cooking for my family", "I want a bike for my birthday"]
+)
+def test_a_like_aimed_at_anything_else_is_chat(said: str) -> None:
+    assert detect_phrase(said) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "what"),
+    [
+        ("remove that preference", ""),
+        ("please delete the last preference", ""),
+        ("forget my lights color preference", "lights color"),
+        ("Remove my verbosity preference.", "verbosity"),
+    ],
+)
+def test_removing_a_preference(said: str, what: str) -> None:
+    assert detect_phrase(said) == PhraseIntent("forget_preference", what)

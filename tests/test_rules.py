@@ -11,7 +11,15 @@ from types import ModuleType
 import pytest
 
 from reverie.extract.guard import check_memory_text
-from reverie.extract.rules import RuleFact, extract_facts, summarize
+from reverie.extract.rules import (
+    PROFILE_HEADER,
+    ProfileItem,
+    RuleFact,
+    build_profile,
+    extract_facts,
+    fact_type,
+    summarize,
+)
 from reverie.text import STOPWORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -295,3 +303,54 @@ def test_max_sentences_bounds_the_summary() -> None:
 def test_empty_input_gives_an_empty_summary() -> None:
     assert summarize([]) == ("", [])
     assert summarize([("user", ""), ("assistant", "")]) == ("", [])
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("User's meeting room is the office", "room_mapping"),
+        ("User calls the garage the workshop", "room_mapping"),
+        ("User walks the dog at 6pm", "routine"),
+        ("User goes swimming every Saturday", "routine"),
+        ("User's name is Bob", "profile"),
+        ("User's time zone is CET", "profile"),
+        ("User is 42", "profile"),
+        ("User's sister Ana is a nurse", "person"),
+        ("User lives in Oslo", "location"),
+        ("User works at Acme", "work"),
+        ("The wifi is on the second floor", "general"),
+    ],
+)
+def test_a_fact_is_typed_by_its_words(text: str, kind: str) -> None:
+    assert fact_type(text) == kind
+
+
+def test_rule_facts_carry_their_type() -> None:
+    said = "My wife Ana is a nurse. I walk the dog at 6pm every day. I live in Oslo. I'm Bob. I love jazz."
+    assert [(f.text, f.type) for f in extract_facts(said)] == [
+        ("User's wife Ana is a nurse", "person"),
+        ("User walks the dog at 6pm every day", "routine"),
+        ("User lives in Oslo", "location"),
+        ("User's name is Bob", "profile"),
+        ("User loves jazz", "interest"),
+    ]
+
+
+def test_the_offline_profile_takes_the_strongest_facts_and_preferences() -> None:
+    items = [
+        ProfileItem("User loves jazz", 0.7, "interest"),
+        ProfileItem("User lives in Oslo", 0.8, "location"),
+        ProfileItem("User's name is Bob", 0.75, "profile"),
+        ProfileItem("User may like chess", 0.4, "interest"),
+        ProfileItem("prefers concise answers", 0.9, "preference", "verbosity"),
+        ProfileItem("21 degrees", 0.9, "preference", "climate temperature"),
+    ]
+    assert build_profile(items).splitlines() == [
+        PROFILE_HEADER,
+        "- User's name is Bob.",
+        "- User lives in Oslo.",
+        "- User loves jazz.",
+        "- User prefers concise answers.",
+        "- climate temperature: 21 degrees.",
+    ]
+    assert build_profile([ProfileItem("User may like chess", 0.4, "interest")]) == ""

@@ -141,6 +141,13 @@ _GENERAL = re.compile(
     r"|^(i\s+(?:like|love|want|enjoy)\s+\S.*?)[\s,]+in\s+general$",
     _I,
 )
+# "I like pink for my lights": a like aimed at a thing of the home is a setting, so a preference.
+_FOR_MY = re.compile(
+    r"^(i\s+(?:(?:really|usually|always)\s+)?(?:like|love|want)\s+\S.*?)\s+for\s+(?:my|the|our)\s+"
+    r"([\w' -]{1,40})$",
+    _I,
+)
+_SETTINGS = frozenset({"lights", "climate", "music"})
 _DEFAULT = re.compile(
     r"^(?:my|the)\s+default\s+(?:(?:for|of)\s+)?(?:(?:my|the)\s+)?(\w[\w\s'-]{0,40}?)\s+"
     r"(?:is|should\s+be|will\s+be|must\s+be|has\s+to\s+be|=)\s+(.+)$",
@@ -495,6 +502,9 @@ def _detect_prefer(text: str) -> PhraseIntent | None:
     general = _GENERAL.match(text)
     if general:
         return _preference(next(g for g in general.groups() if g))
+    aimed = _FOR_MY.match(text)
+    if aimed and infer_category(aimed.group(2)) in _SETTINGS:
+        return _preference(text)
     return None
 
 
