@@ -1,24 +1,34 @@
 """Merging a new fact or preference into what is already kept: the merge policy.
 
 What the user said is what is kept. A new fact is compared with the active facts it could be
-about: the one holding its key, those sharing nearly all its content words, and its nearest
-neighbours by meaning. Each comparison reads both facts into subject, predicate, value and
-polarity (``reverie.extract.claims``) and gives one verdict:
+about: the one holding its key (the claim's key, the same for every wording of an attribute:
+"lives in", "moved to", "User's home is"; and the older inferred key), those sharing nearly all
+its content words, and its nearest neighbours by meaning. Each comparison reads both facts into
+subject, predicate, value, time and polarity (``reverie.extract.claims``) and gives one verdict:
 
-- **same** (a paraphrase, or the new fact says less): the old fact is reinforced;
+- **same** (a paraphrase, or the new fact says less; another verb or voice for the same thing:
+  "drives a Volvo" / "car is a Volvo", "Siemens employs User" / "is employed by Siemens", "a
+  keen gardener" / "enjoys gardening", "favourite X is V" / "likes V best"): the old fact is
+  reinforced;
 - **refines** (the same fact with more detail, "has a cat" -> "has a cat named Tofu"),
   **update** (a new value of a single-valued attribute of the same subject: home, job, age,
-  employer, a favourite, a named person's attribute; or a new quantity of the same thing) and
-  **contradiction** (a negation flip, "no longer / stopped / quit / not anymore", an antonym):
-  the new fact is stored and supersedes the old one, which is kept with its history and an
-  audit entry. A contradiction is never answered ``reinforced``;
-- **distinct** (another person, pet, place, object, date, or another attribute): both are kept.
+  employer, a favourite, a named person's attribute; a new quantity of the same thing; a change
+  announced by "now", "these days", "switched to", "moved to", "a new ...", "sold X and now ...")
+  and **contradiction** (a negation flip, "no longer / stopped / quit / not anymore / used
+  to", an opposite verb or trait: "likes" / "avoids", "shy" / "outgoing", "smoker" /
+  "non-smoker"): the new fact is stored and supersedes the old one, which is kept with its
+  history and an audit entry. A contradiction is never answered ``reinforced``;
+- **distinct** (another person, pet, place, object or date; an old and a new thing, "User's old
+  laptop" / "User's new laptop"; another time of the week or day, "on weekdays" / "at weekends";
+  two past episodes, "studied history at Durham" / "studied law at Leeds"; another attribute; a
+  second value of a many-valued one: languages, instruments, pets, likings): both are kept.
 
 A fact the rules cannot read is merged only on strong evidence: nearly the same content words
 with the same names and numbers (``duplicate_similarity``), a bare negation flip, or a cosine
-of at least ``paraphrase_similarity`` with the same names and numbers. Otherwise both are
-kept (**unsure**): losing a fact is worse than a duplicate. A close undecided pair is noted
-in the audit trail, and consolidation with an LLM settles it later
+of at least ``paraphrase_similarity`` with the same names and numbers. "Switched to X", which
+does not name what it replaces, supersedes a fact of the same subject only at a cosine of at
+least 0.5. Otherwise both are kept (**unsure**): losing a fact is worse than a duplicate. A close
+undecided pair is noted in the audit trail, and consolidation with an LLM settles it later
 (``reverie.extract.llm_merge``). A key given by the caller is the caller's decision: the
 same key with other words supersedes. The vector of a new or changed text is written in the
 same transaction as the row.
