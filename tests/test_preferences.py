@@ -9,11 +9,13 @@ from pathlib import Path
 
 import fakeserver
 import pytest
+from click.testing import CliRunner
 from conftest import Clock
 from fakeserver import FakeModelServer
 from fastapi.testclient import TestClient
 
 from reverie import Memory, Settings, Turn, load_settings
+from reverie.cli import cli
 from reverie.server import create_app
 from reverie.store.schema import shipped_migrations
 from reverie.tools.memory_tool import run_function, run_tool
@@ -259,3 +261,16 @@ def test_an_llm_extraction_gives_each_preference_its_key(
         assert '{"category": "...", "key": "...", "value": "..."' in prompt
     finally:
         memory.close()
+
+
+def test_the_cli_sets_a_preference_with_its_key(settings: Settings) -> None:
+    runner = CliRunner()
+    said = runner.invoke(cli, ["prefer", "lights", "pink", "--key", "color"])
+    assert said.exit_code == 0 and said.output.strip() == "stored: lights / color: pink"
+    dim = runner.invoke(cli, ["prefer", "lights", "dim in the evening"])
+    assert dim.output.strip() == "stored: lights / brightness_evening: dim in the evening"
+    with Memory(settings) as memory:
+        assert _active(memory, "lights") == {
+            ("lights", "color"): "pink",
+            ("lights", "brightness_evening"): "dim in the evening",
+        }

@@ -136,10 +136,24 @@ def remember(text: str, key: str | None, type_: str, sensitive: bool) -> None:
 @cli.command()
 @click.argument("category")
 @click.argument("value")
-def prefer(category: str, value: str) -> None:
-    """Set a preference: reverie prefer verbosity "concise answers"."""
-    result = _state().memory.prefer(category, value)
-    click.echo(f"{result.status}: {result.memory.key}: {result.memory.text}")
+@click.option("--key", default=None, help="What it sets (color, temperature); read from VALUE if left out.")
+@click.option(
+    "--scope",
+    "pref_scope",
+    default="default",
+    show_default=True,
+    type=click.Choice(["default", "specific", "always"]),
+    help="With --key; specific: it holds at a time or place of its own.",
+)
+def prefer(category: str, value: str, key: str | None, pref_scope: str) -> None:
+    """Set a preference: reverie prefer verbosity "concise answers" (or lights pink --key color)."""
+    memory = _state().memory
+    if key:
+        result = memory.save_preference(category, key, value, scope=pref_scope)
+    else:
+        result = memory.prefer(category, value)
+    row = result.memory
+    click.echo(f"{result.status}: {row.category} / {row.key}: {row.text}")
 
 
 @cli.command()
