@@ -184,10 +184,15 @@ def test_rest_lists_preferences_with_category_and_scope(settings: Settings, cloc
     with TestClient(create_app(settings, clock=clock), headers=auth_headers(settings, admin=True)) as client:
         client.put("/api/v1/preferences/lights", json={"value": "pink"})
         client.put("/api/v1/preferences/lights", json={"value": "dim in the evening"})
+        keyed = client.put(
+            "/api/v1/preferences/climate", json={"value": "19", "key": "night", "scope": "specific"}
+        )
+        assert keyed.status_code == 200 and keyed.json()["status"] == "stored"
         listed = client.get("/api/v1/preferences").json()["preferences"]
     assert {(p["category"], p["key"], p["scope"], p["text"]) for p in listed} == {
         ("lights", "color", "default", "pink"),
         ("lights", "brightness_evening", "specific", "dim in the evening"),
+        ("climate", "night", "specific", "19"),
     }
 
 

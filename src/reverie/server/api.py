@@ -111,8 +111,11 @@ def prefer(
     category: Annotated[str, Path(description="e.g. verbosity, units, lights", examples=["verbosity"])],
     body: PreferIn,
 ) -> RememberOut:
-    """Set the preference for a category; setting it again updates or reinforces it."""
-    result = memory.prefer(category, body.value)
+    """Set a preference of a category (its key given or read from the value); a new value replaces it."""
+    if body.key:
+        result = memory.save_preference(category, body.key, body.value, scope=body.scope)
+    else:
+        result = memory.prefer(category, body.value)
     return _remember_out(memory, result)
 
 

@@ -270,9 +270,17 @@ class EditIn(_In):
 
 
 class PreferIn(_In):
-    """The value of a preference."""
+    """The value of a preference, and optionally its key and scope (Saga)."""
 
     value: str = Field(examples=["short answers"])
+    key: str | None = Field(
+        default=None,
+        examples=["color"],
+        description="what it sets in the category (color, temperature); read from the value when left out",
+    )
+    scope: Literal["default", "specific", "always"] = Field(
+        default="default", description="specific: it holds at a time or place of its own (with key)"
+    )
 
 
 class ForgetIn(_In):
