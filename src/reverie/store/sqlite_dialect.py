@@ -67,7 +67,19 @@ class SqliteDialect(Dialect):
 
     def rows(self, sql: str, params: Params = ()) -> list[Row]:
         """Run a query; every row, as a dict by column name."""
-        return [dict(row) for row in self._connection().execute(sql, params)]
+        # Plain tuples zipped with the column names: half the cost of dict(sqlite3.Row) a row.
+        cur = self._connection().cursor()
+        cur.row_factory = None
+        cur.execute(sql, params)
+        names = [column[0] for column in cur.description or ()]
+        return [dict(zip(names, row, strict=True)) for row in cur]
+
+    def row(self, sql: str, params: Params = ()) -> Row | None:
+        """Run a query; its first row, or None (only that row is read)."""
+        cur = self._connection().cursor()
+        cur.row_factory = None
+        found = cur.execute(sql, params).fetchone()
+        return dict(zip([column[0] for column in cur.description], found, strict=True)) if found else None
 
     def run(self, sql: str, params: Params = ()) -> int:
         """Run one write in a transaction (this thread's, if open); how many rows it changed."""
