@@ -285,6 +285,7 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     "POST /api/v1/conversations/{conversation_id}/state": _conversation_path(
         "/state", {"action": "task", "value": "buy milk"}
     ),
+    "GET /api/v1/observations": _get("/api/v1/observations"),
     "GET /api/v1/documents": _get("/api/v1/documents"),
     "GET /api/v1/documents/status": _get("/api/v1/documents/status"),
     "POST /api/v1/documents/scan": _send("/api/v1/documents/scan"),
@@ -318,6 +319,9 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     "mcp memory_recent": _mcp("memory_recent", {"value": "7d"}),
     "mcp memory_remember": _mcp("memory_remember", {"value": "User owns a green kayak"}),
     "mcp memory_forget": _mcp("memory_forget", {"value": "kayak"}),
+    "mcp memory_save_preference": _mcp(
+        "memory_save_preference", {"category": "lights", "key": "color", "value": "pink"}
+    ),
     "mcp create_memory": _mcp("create_memory", {"content": "User owns a blue kayak"}),
     "mcp update_memory": lambda w: _mcp(
         "update_memory", {"id": w.memory_id(), "content": "User owns a canoe"}
@@ -414,6 +418,7 @@ POST /api/v1/conversations/{conversation_id}/end       401   200   404   404   2
 PUT /api/v1/conversations/{conversation_id}/private    401   200   404   404   200    409   401     401
 GET /api/v1/conversations/{conversation_id}/state      401   200   404   404   200    409   401     401
 POST /api/v1/conversations/{conversation_id}/state     401   200   404   404   200    409   401     401
+GET /api/v1/observations                               401   200   200   200   200    409   401     401
 GET /api/v1/documents                                  401   200   200   200   200    409   401     401
 GET /api/v1/documents/status                           401   200   200   200   200    409   401     401
 POST /api/v1/documents/scan                            401   403   403   202   403    403   401     401
@@ -439,6 +444,7 @@ mcp memory_search                                      401   ok    ok    ok    o
 mcp memory_recent                                      401   ok    ok    ok    ok     error 401     401
 mcp memory_remember                                    401   ok    ok    ok    ok     error 401     401
 mcp memory_forget                                      401   ok    ok    ok    ok     error 401     401
+mcp memory_save_preference                             401   ok    ok    ok    ok     error 401     401
 mcp create_memory                                      401   ok    ok    ok    ok     error 401     401
 mcp update_memory                                      401   ok    error error ok     error 401     401
 mcp delete_memory                                      401   ok    error error ok     error 401     401

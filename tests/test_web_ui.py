@@ -23,7 +23,7 @@ import httpx
 import pytest
 from conftest import VARIED_FACTS, Clock
 from engines import STRICT
-from fakeserver import FakeModelServer
+from fakeserver import FakeModelServer, Reply
 from fastapi.testclient import TestClient
 from playwright.sync_api import (
     Browser,
@@ -361,6 +361,31 @@ def test_forget_everything_needs_the_word_delete(page: Page, site: Site) -> None
     expect(page.get_by_text("Reverie hasn't learned anything about you yet.")).to_be_visible()
     expect(page.locator(".stats")).to_contain_text("Facts0")
     expect(page.locator(".stats")).to_contain_text("Preferences0")
+
+
+@needs_chromium
+def test_chat_offers_an_observation_and_only_a_yes_keeps_it(page: Page, site: Site) -> None:
+    name = make_user(site)
+    sign_in(page, site, name)
+    page.get_by_role("link", name="Chat").click()
+    noticed = ["User grows basil on the kitchen windowsill", "User waters the basil every other day"]
+    site.fake.script_chat(
+        [Reply("", [("state_propose", {"value": noticed[0]}), ("state_propose", {"value": noticed[1]})]),
+         "Shall I remember that?"]
+    )
+    page.get_by_role("textbox", name="Message").fill("My basil on the kitchen windowsill is doing great")
+    page.get_by_role("button", name="Send").click()
+    offered = page.locator(".proposal")
+    expect(offered).to_have_count(2)
+    expect(offered.first).to_contain_text(noticed[0])
+    shot(page, "chat-observation")
+    offered.first.get_by_role("button", name="Yes, remember").click()
+    expect(offered).to_have_count(1)
+    offered.first.get_by_role("button", name="No").click()
+    expect(offered).to_have_count(0)
+    with Memory(site.settings, user=name) as memory:
+        kept = [row.text for row in memory.list_memories()]
+    assert noticed[0] in kept and noticed[1] not in kept
 
 
 @needs_chromium

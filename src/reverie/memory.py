@@ -77,7 +77,7 @@ from reverie.store.base import (
 from reverie.text import check_query, count_tokens, keyword_terms, normalize_key
 from reverie.tools.memory_tool import run_tool
 from reverie.topics import TopicBook
-from reverie.working import WorkingState
+from reverie.working import Proposal, WorkingState
 
 FORGET_ALL_CONFIRMATION = "DELETE"
 PREFERENCE_SCOPES = ("default", "specific", "always")
@@ -876,6 +876,34 @@ class Memory(Conversations):
             result = change(state)
             scope.put_working_state(conversation_id, state.dumps(), self.clock())
         return result
+
+    # observations to confirm (Rostro) ---------------------------------------------------------
+    def propose(self, conversation_id: int, text: str) -> Proposal:
+        """Keep an observation the assistant offered to remember until the user says yes or no."""
+        return self.change_working_state(conversation_id, lambda state: state.propose(text, self.clock()))
+
+    def answer_proposals(
+        self, conversation_id: int, *, confirm: bool, item: int | None = None
+    ) -> list[RememberResult]:
+        """The user's answer to the proposals (one by id, or all): yes remembers them, no drops them.
+
+        Each confirmed observation goes through :meth:`remember` like anything the user said
+        (the guard, the merge policy); it is remembered as the user's own words, since the
+        user confirmed it.
+        """
+        taken = self.change_working_state(conversation_id, lambda state: state.take_proposals(item))
+        if not confirm:
+            return []
+        return [self.remember(proposal.text, conversation_id=conversation_id) for proposal in taken]
+
+    def pending_proposals(self) -> list[tuple[int, Proposal]]:
+        """Every observation awaiting the user's answer, in the user's open conversations."""
+        scope = self.scope
+        found = []
+        for conversation in scope.open_conversations():
+            state = WorkingState.loads(scope.get_working_state(conversation.id))
+            found += [(conversation.id, proposal) for proposal in state.proposals]
+        return sorted(found, key=lambda pair: pair[1].proposed_at)
 
     def _topic_context(self, conversation_id: int | None) -> tuple[tuple[str, list[str]] | None, list[str]]:
         """The conversation's topic file (title, lines) once detected, else the recent-topics index."""

@@ -1,7 +1,8 @@
 """Working state (Saga's "active context"): what is going on right now in one conversation.
 
-Timers with due times, reminders, ongoing tasks with a status, and a one-line summary of the
-conversation so far. An assistant sets and reads it through the API, the CLI and the memory
+Timers with due times, reminders, ongoing tasks with a status, a one-line summary of the
+conversation so far, and observations the assistant proposed to remember that await the
+user's yes or no (Rostro). An assistant sets and reads it through the API, the CLI and the memory
 tool; it is stored with the conversation, so a restart loses nothing, and shown in the
 context block while it is live: expired timers and finished tasks drop out. When the session
 ends, unfinished tasks and reminders still ahead become task memories of the user.
@@ -22,6 +23,7 @@ TaskStatus = Literal["open", "in_progress", "blocked", "done"]
 TASK_STATUSES: tuple[TaskStatus, ...] = ("open", "in_progress", "blocked", "done")
 MAX_ITEMS = 50
 MAX_TEXT = 200
+MAX_PROPOSALS = 5
 
 
 @dataclass
@@ -52,6 +54,15 @@ class Task:
 
 
 @dataclass
+class Proposal:
+    """Something the assistant noticed and offered to remember, until the user answers."""
+
+    id: int
+    text: str
+    proposed_at: float
+
+
+@dataclass
 class WorkingState:
     """One conversation's working state."""
 
@@ -60,6 +71,7 @@ class WorkingState:
     tasks: list[Task] = field(default_factory=list)
     summary: str = ""
     next_id: int = 1
+    proposals: list[Proposal] = field(default_factory=list)
 
     # storage ---------------------------------------------------------------------------
     @classmethod
@@ -75,6 +87,7 @@ class WorkingState:
                 tasks=[Task(**item) for item in data.get("tasks", [])],
                 summary=str(data.get("summary", "")),
                 next_id=int(data.get("next_id", 1)),
+                proposals=[Proposal(**item) for item in data.get("proposals", [])],
             )
         except (ValueError, TypeError, AttributeError):
             return cls()
@@ -85,7 +98,7 @@ class WorkingState:
 
     # changes -----------------------------------------------------------------------------
     def _new_id(self) -> int:
-        if len(self.timers) + len(self.reminders) + len(self.tasks) >= MAX_ITEMS:
+        if len(self.timers) + len(self.reminders) + len(self.tasks) + len(self.proposals) >= MAX_ITEMS:
             raise InvalidInput(f"The working state holds at most {MAX_ITEMS} items; finish or remove some")
         self.next_id += 1
         return self.next_id - 1
@@ -119,6 +132,26 @@ class WorkingState:
         task.status = _status(status)
         return task
 
+    def propose(self, text: str, now: float) -> Proposal:
+        """Keep an observation the assistant offered to remember until the user answers (Rostro)."""
+        clean = _text(text, "observation")
+        if len(self.proposals) >= MAX_PROPOSALS:
+            raise InvalidInput(f"At most {MAX_PROPOSALS} observations wait for an answer; settle those first")
+        proposal = Proposal(self._new_id(), clean, now)
+        self.proposals.append(proposal)
+        return proposal
+
+    def take_proposals(self, item: int | None = None) -> list[Proposal]:
+        """Remove and return the proposals the user answered: one by id, or every one (None)."""
+        if item is None:
+            taken, self.proposals = self.proposals, []
+            return taken
+        taken = [p for p in self.proposals if p.id == item]
+        if not taken:
+            raise NotFound(f"No observation {item} awaits an answer in this conversation")
+        self.proposals = [p for p in self.proposals if p.id != item]
+        return taken
+
     def set_summary(self, text: str) -> None:
         """The one-line summary of the conversation so far ('' clears it)."""
         self.summary = _text(text, "summary", allow_empty=True)
@@ -141,6 +174,7 @@ class WorkingState:
             tasks=[t for t in self.tasks if t.status != "done"],
             summary=self.summary,
             next_id=self.next_id,
+            proposals=list(self.proposals),
         )
 
     def lines(self, now: float, tz: tzinfo) -> list[str]:
@@ -161,6 +195,9 @@ class WorkingState:
             out.append(f"Reminder: {safe(reminder.text, label='reminder')} ({when})")
         for task in state.tasks:
             out.append(f"Task ({task.status.replace('_', ' ')}): {safe(task.text, label='task')}")
+        for proposal in state.proposals:
+            said = safe(proposal.text, label="observation")
+            out.append(f"You offered to remember (the user has not answered yet): {said}")
         return out
 
     def carry_over(self, now: float, tz: tzinfo) -> list[str]:
@@ -181,6 +218,7 @@ class WorkingState:
             "timers": [asdict(t) | {"live": t.due_at > now} for t in self.timers],
             "reminders": [asdict(r) | {"due": r.due_at <= now} for r in self.reminders],
             "tasks": [asdict(t) for t in self.tasks],
+            "proposals": [asdict(p) for p in self.proposals],
             "live": {"timers": len(live.timers), "reminders": len(live.reminders), "tasks": len(live.tasks)},
         }
 
@@ -218,4 +256,4 @@ def _when(ts: float, tz: tzinfo) -> str:
     return local_datetime(ts, tz).strftime("%Y-%m-%d %H:%M")
 
 
-__all__ = ["TASK_STATUSES", "Reminder", "Task", "Timer", "WorkingState"]
+__all__ = ["MAX_PROPOSALS", "TASK_STATUSES", "Proposal", "Reminder", "Task", "Timer", "WorkingState"]

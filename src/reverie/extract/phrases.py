@@ -78,12 +78,14 @@ _CONFIRM_WORDS = (
 )
 _CONFIRM = re.compile(
     rf"^(?:{_CONFIRM_WORDS})(?:[\s,]+(?:{_CONFIRM_WORDS}|please|thanks|thank you|"
-    r"(?:clear|delete|wipe|erase) (?:it|it all|everything|(?:my|your) memory)))*$",
+    r"(?:clear|delete|wipe|erase) (?:it|it all|everything|(?:my|your) memory)|"
+    r"(?:remember|save|note|store) (?:it|that|this)|(?:that'?s|that is) (?:right|true|correct)))*$",
     _I,
 )
 _CANCEL_WORDS = (
     r"no|nope|nah|cancel|cancel that|never ?mind|stop|don'?t|do not|don'?t do it|"
-    r"abort|keep it|keep (?:them|everything)|leave it|forget (?:about )?(?:it|that)"
+    r"abort|keep it|keep (?:them|everything)|leave it|forget (?:about )?(?:it|that)|"
+    r"(?:don'?t|do not) (?:remember|save|note|store) (?:it|that|this)|(?:that'?s|that is) (?:wrong|not true)"
 )
 _CANCEL = re.compile(rf"^(?:{_CANCEL_WORDS})(?:[\s,]+(?:{_CANCEL_WORDS}|thanks|thank you|wait))*$", _I)
 

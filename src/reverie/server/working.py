@@ -94,6 +94,30 @@ def change_state(
     return get_state(memory, conversation_id)
 
 
+class ProposalOut(BaseModel):
+    """An observation the assistant offered to remember, awaiting the user's yes or no."""
+
+    conversation: int
+    id: int
+    text: str
+    proposed_at: str
+
+
+@working_router.get("/observations", response_model=list[ProposalOut], tags=["conversations"])
+def pending_observations(memory: MemoryDep) -> list[ProposalOut]:
+    """What the assistant offered to remember and the user has not answered yet, oldest first.
+
+    Answer one with ``POST /conversations/{conversation}/state`` and ``{"action": "confirm"}``
+    (remember it) or ``"decline"``, with its id as ``value`` (none: every one of that conversation).
+    """
+    return [
+        ProposalOut(
+            conversation=conversation, id=p.id, text=p.text, proposed_at=to_iso(p.proposed_at, memory.tz)
+        )
+        for conversation, p in memory.pending_proposals()
+    ]
+
+
 @working_router.get("/threads", response_model=list[ThreadOut], tags=["users"])
 def list_threads(root: RootMemory, admin: AdminDep) -> list[ThreadOut]:
     """Threads not merged into a user yet (admin)."""

@@ -409,6 +409,16 @@ def run_function(memory: Memory, name: str, arguments: str | dict[str, Any]) -> 
     return run_tool(memory, {**args, "device": device, "action": action})
 
 
+# Rostro: the assistant may offer what it noticed; it waits in the conversation's working state
+# for the user's yes (then it is remembered) or no. Offered in chat, where there is a user to ask.
+PROPOSE_SCHEMA: dict[str, Any] = function_schema(
+    "state_propose",
+    "Offer to remember something you noticed about the user (a habit, a preference, a conclusion "
+    "they reached). It is kept only if the user says yes, so ask them in your reply.",
+    {"value": {"type": "string", "description": "what you noticed, self-describing: 'User ...'"}},
+    ["value"],
+)
+
 # Saga's structured preference takes three arguments, so it stands apart from the one-argument family.
 PREFERENCE_SCHEMAS: list[dict[str, Any]] = [
     function_schema(
@@ -437,6 +447,7 @@ __all__ = [
     "ALL_FUNCTION_SCHEMAS",
     "FUNCTION_SCHEMAS",
     "PREFERENCE_SCHEMAS",
+    "PROPOSE_SCHEMA",
     "TOOL_PROMPT",
     "ToolResponse",
     "recent_text",

@@ -220,7 +220,9 @@ VERB_HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], dict[str, Any]]] = {
 
 
 # the working-state device ----------------------------------------------------------------
-STATE_ACTIONS = ("show", "timer", "reminder", "task", "done", "summary", "remove")
+STATE_ACTIONS = (
+    "show", "timer", "reminder", "task", "done", "summary", "remove", "propose", "confirm", "decline"
+)
 
 
 _MAX_ID = 2**63 - 1  # the largest id a database column holds
@@ -257,6 +259,14 @@ def _due(memory: Memory, command: dict[str, Any]) -> float:
     return (when if when.tzinfo else when.replace(tzinfo=memory.tz)).timestamp()
 
 
+def _proposal_id(value: Any) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_ID:
+        raise ValueError("'value' names one observation by its id (leave it out to answer them all)")
+    return value
+
+
 def run_state(memory: Memory, command: dict[str, Any]) -> dict[str, Any]:
     """One working-state command; answers the changed item and the state."""
     action = command.get("action")
@@ -267,6 +277,25 @@ def run_state(memory: Memory, command: dict[str, Any]) -> dict[str, Any]:
     value = command.get("value")
     if action == "show":
         return {"conversation": conversation, "state": memory.working_state(conversation).to_dict(now)}
+    if action == "propose":
+        if memory.conversation(conversation).is_private:
+            raise Conflict("This conversation is private: nothing said in it is kept, so nothing is proposed")
+        proposal = memory.propose(conversation, _string(command, "value"))
+        return {
+            "status": "proposed",
+            "conversation": conversation,
+            "item": {"id": proposal.id, "text": proposal.text},
+            "say": "Ask the user whether to remember it; it is kept only if they say yes.",
+        }
+    if action in ("confirm", "decline"):
+        which = None if value is None else _proposal_id(value)
+        results = memory.answer_proposals(conversation, confirm=action == "confirm", item=which)
+        return {
+            "status": "remembered" if action == "confirm" else "declined",
+            "conversation": conversation,
+            "memories": [{"id": r.memory.id, "text": r.memory.text, "status": r.status} for r in results],
+            "state": memory.working_state(conversation).to_dict(now),
+        }
 
     def change(state: Any) -> Any:
         if action == "timer":

@@ -22,6 +22,7 @@ function buildLayout(container) {
   view.log = h('ol', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
   view.input = h('textarea', { id: 'chat-input', class: 'input', rows: 2, placeholder: 'Message Reverie…' });
   view.send = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Send');
+  view.proposals = h('ul', { class: 'proposals', 'aria-label': 'Offered to remember', hidden: true });
   view.form = h('form', { class: 'chat-form' },
     h('label', { class: 'visually-hidden', for: 'chat-input' }, 'Message'), view.input, view.send);
   container.append(
@@ -33,7 +34,7 @@ function buildLayout(container) {
         h('div', { class: 'chat-toolbar' }, view.newChat, view.privacy,
           h('span', { class: 'muted shortcut' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Shift'), '+',
             h('kbd', {}, 'P'))),
-        view.notice, view.banner, view.log, view.form)));
+        view.notice, view.banner, view.log, view.proposals, view.form)));
   return view;
 }
 
@@ -122,6 +123,29 @@ async function send(view, chat, text) {
   }
   chat.messages.push({ role: 'assistant', content: answer });
   renderMessages(view, chat);
+  await refreshProposals(view, chat);
+}
+
+// observations the assistant offered to remember (Rostro): yes keeps them, no drops them ----
+function proposalItem(view, chat, proposal) {
+  const answer = (action) => guard(async () => {
+    await api(`/api/v1/conversations/${chat.id}/state`, { method: 'POST', body: { action, value: proposal.id } });
+    notify(action === 'confirm' ? 'Remembered.' : 'Not remembered.');
+    await refreshProposals(view, chat);
+  });
+  const yes = h('button', { type: 'button', class: 'btn btn-small btn-primary' }, 'Yes, remember');
+  const no = h('button', { type: 'button', class: 'btn btn-small' }, 'No');
+  yes.addEventListener('click', answer('confirm'));
+  no.addEventListener('click', answer('decline'));
+  return h('li', { class: 'proposal' },
+    h('span', {}, 'Reverie offered to remember: ', h('q', {}, proposal.text)), yes, no);
+}
+
+async function refreshProposals(view, chat) {
+  const found = chat.id ? await api(`/api/v1/conversations/${chat.id}/state`) : null;
+  const items = found?.state?.proposals || [];
+  view.proposals.replaceChildren(...items.map((p) => proposalItem(view, chat, p)));
+  view.proposals.hidden = !items.length;
 }
 
 // history ---------------------------------------------------------------------------------
@@ -208,6 +232,7 @@ export async function chatPage(container, { user } = {}) {
     await openConversation(chat, id);
     renderPrivacy(view, chat);
     renderMessages(view, chat);
+    await refreshProposals(view, chat);
     await refresh();
   });
   const refresh = () => refreshHistory(view, chat, open);
@@ -224,6 +249,8 @@ export async function chatPage(container, { user } = {}) {
   view.newChat.addEventListener('click', guard(async () => {
     const ending = newChat(chat);
     renderMessages(view, chat);
+    view.proposals.replaceChildren();
+    view.proposals.hidden = true;
     await ending;
     await refresh();
     view.input.focus();
