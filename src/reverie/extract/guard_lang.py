@@ -327,7 +327,15 @@ ML_RULES = r"""
 | \b(?:puedes|podr[aá]s|tu\s+peux|vous\s+pouvez|du\s+kannst|voc[eê]\s+pode|pode|podes|puoi|можешь|можете)\b
       [^.!?\n]{0,25}?(?:ignorar|olvidar|saltarte|ignorer|oublier|ignorieren|vergessen|[uü]bergehen|esquecer
       |ignorare|dimenticare|игнорировать|забыть|не\s+слушать)
-| 你可以(?:放心|随便|尽管)?(?:忽略|无视|忘记|不管)
+      # ... the assistant's rules or everything before, not "the noise of the building site"
+      (?=[^.!?\n]{0,40}?(?:instrucc|indicaci|regla|norma|directri|pauta|restricci|filtro|l[ií]mite
+      |consigne|r[eè]gle|instruction|directive|restriction|filtre|anweisung|regel|richtlinie|vorgabe
+      |einschr[aä]nkung|filter|instru[cç]|regra|diretriz|restri[cç]|istruzion|regol|linee\s+guida
+      |restrizion|filtr|инструкци|правил|указани|ограничени|фильтр|todo|tout|alles|tudo|tutto|вс[её]
+      |anterior|pr[eé]c[eé]dent|vorher|bisherig|precedent|предыдущ|prompt|промпт|sistema|syst[eè]m
+      |system|систем|segur|s[eé]curit|sicherheit|sicurezza|безопасн))
+| 你可以(?:放心|随便|尽管)?(?:忽略|无视|忘记|不管)(?=\S{0,20}?(?:指示|指令|规则|规定|限制|设定|提示|准则|过滤
+      |之前|以前|所有|一切|安全))
 | (?:指示|命令|ルール|規則|プロンプト|設定|制限)[^。！？\n]{0,12}?無視して(?:構いません
       |かまいません|いい|大丈夫)
 | (?:instrucciones|indicaciones|reglas)\s+que\s+(?:recibiste|te\s+dieron|has\s+recibido)

@@ -22,7 +22,13 @@ from stdnum import iban, luhn
 from stdnum.br import cpf as br_cpf
 from stdnum.cn import ric as cn_ric
 from stdnum.es import dni as es_dni
+from stdnum.es import nie as es_nie
+from stdnum.fr import nir as fr_nir
+from stdnum.in_ import aadhaar as in_aadhaar
 from stdnum.it import codicefiscale as it_cf
+from stdnum.kr import rrn as kr_rrn
+from stdnum.se import personnummer as se_pnr
+from stdnum.tr import tckimlik as tr_tckimlik
 from stdnum.us import ssn as us_ssn
 
 __all__ = ["IDENTITY_KINDS", "find_secret"]
@@ -129,9 +135,11 @@ _SECRETS = tuple(
     re.compile(rules.replace("{KEYWORD}", _KEYWORD).replace("{VALUE}", _VALUE), re.VERBOSE)
     for rules in (_SECRET_RULES, _PHRASE_RULES)
 )
-# Card numbers as people write them: one run of digits, or 4-4-4-4(+), or Amex 4-6-5.
+# Card numbers as people write them: one run of digits, or 4-4-4-4(+), or Amex 4-6-5, the groups
+# split by spaces, dashes or dots (mixed too: "4111 1111-1111 1111").
 _CARD = re.compile(
-    r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![\d-])"
+    r"(?<![\d.-])(?:\d{13,19}|\d{4}[ .-]\d{4}[ .-]\d{4}[ .-]\d{1,7}|\d{4}[ .-]\d{6}[ .-]\d{4,5})"
+    r"(?![\d-]|\.\d)"
 )
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
@@ -143,6 +151,12 @@ _IDS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
     (re.compile(r"\b\d{17}[\dXx]\b"), cn_ric.is_valid),
     (re.compile(r"\b[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]\b"), it_cf.is_valid),
     (re.compile(r"\b\d{8}-?[A-Z]\b"), es_dni.is_valid),
+    (re.compile(r"\b[XYZ]-?\d{7}-?[A-Z]\b"), es_nie.is_valid),
+    (re.compile(r"\b[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}\b"), fr_nir.is_valid),
+    (re.compile(r"\b(?:\d{2})?\d{6}[-+]\d{4}\b"), se_pnr.is_valid),
+    (re.compile(r"\b\d{6}-\d{7}\b"), kr_rrn.is_valid),
+    (re.compile(r"\b[2-9]\d{3} \d{4} \d{4}\b"), in_aadhaar.is_valid),
+    (re.compile(r"\b[1-9]\d{10}\b"), tr_tckimlik.is_valid),
 )
 # Recovery phrases: twelve or more words in a row from one BIP-39 list.
 _PHRASE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
