@@ -119,3 +119,39 @@ def test_one_maintenance_run_at_a_time(settings: Settings) -> None:
         assert store.last_maintenance() == (150.0, "running")
     finally:
         store.close()
+
+
+def test_a_written_row_comes_back_alike(settings: Settings) -> None:
+    store, db = _dialect(settings)
+    insert = "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)"
+    try:
+        row = db.write_row(insert, ("ada", "Ada", True, 1.0), "id, name, is_admin", "users")
+        assert row is not None and row["name"] == "ada" and bool(row["is_admin"]) is True
+        changed = db.write_row(
+            "UPDATE users SET is_admin = ? WHERE id = ?",
+            (False, row["id"]),
+            "id, is_admin",
+            "users",
+            row["id"],
+        )
+        assert changed is not None and changed["id"] == row["id"] and bool(changed["is_admin"]) is False
+        missing = db.write_row("UPDATE users SET is_admin = ? WHERE id = ?", (True, -1), "id", "users", -1)
+        assert missing is None
+        assert db.row(f"SELECT COUNT(*) AS n FROM users WHERE {db.is_false('is_admin')}") == {"n": 1}
+    finally:
+        store.close()
+
+
+def test_a_write_over_ids_changes_every_batch(settings: Settings) -> None:
+    store, db = _dialect(settings)
+    try:
+        db.run_many(
+            "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, '', ?, ?)",
+            [(f"user{n}", False, float(n)) for n in range(1200)],
+        )
+        ids = [int(row["id"]) for row in db.rows("SELECT id FROM users ORDER BY id")]
+        assert db.run_among("UPDATE users SET is_admin = ? WHERE {among}", "id", ids[:3], (True,)) == 3
+        assert db.run_among("UPDATE users SET display_name = ? WHERE {among}", "id", ids, ("x",)) == 1200
+        assert db.run_among("DELETE FROM users WHERE {among}", "id", []) == 0
+    finally:
+        store.close()
