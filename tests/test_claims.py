@@ -264,6 +264,7 @@ def test_another_verb_voice_or_noun_for_the_same_fact_is_the_same(old: str, new:
         ("User enjoys summer", "User dreads summer"),
         ("User wants to retire early", "User has no desire to retire early"),  # feeling noun + "to"
         ("User finds commuting relaxing", "User finds commuting stressful"),
+        ("User's sofa is new", "User's sofa is old"),  # new / old as the value, not determiners
     ],
 )
 def test_opposite_verbs_and_traits_are_a_contradiction(old: str, new: str) -> None:

@@ -133,6 +133,13 @@ def test_a_multi_valued_attribute_keeps_both_values(memory: Memory) -> None:
     assert memory.count(kind="fact") == 6 and memory.count(status="superseded") == 0
 
 
+def test_new_and_old_said_of_a_thing_are_opposites_not_one_wording(memory: Memory) -> None:
+    """ "is new" / "is old" differ only in words the reader used to drop: never a reinforcement."""
+    old = memory.remember("User's kettle is new").memory
+    result = memory.remember("User's kettle is old")
+    assert result.status != "reinforced" and [row.id for row in result.replaced] == [old.id]
+
+
 def _corpus(name: str) -> list[dict[str, str]]:
     """The pairs of a corpus file; ``NAME+`` is the pairs added later (ids ``w...``), ``NAME`` the others."""
     text = (DATA / name.removesuffix("+")).read_text(encoding="utf-8")

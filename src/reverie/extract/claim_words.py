@@ -300,6 +300,8 @@ OPPOSITES = [
     ("calm", "nervous"),
     ("dry", "wet"),
     ("new", "used"),
+    ("new", "old"),
+    ("young", "old"),
     ("confident", "nervous"),
     ("confident", "anxious"),
     ("tall", "short"),

@@ -168,6 +168,8 @@ def parse_claim(text: str) -> Claim:
         changed = True  # "was changed to amlodipine", "was raised to 72,000"
         value_tokens = value_tokens[2:] if value_tokens[1:2] in (["to"], ["into"]) else value_tokens[1:]
     value_words = _content(value_tokens)
+    if value_tokens and value_tokens[-1] in ("new", "old"):
+        value_words.append(value_tokens[-1])  # "User's bike is old": an adjective, not a determiner
     if (
         2 <= len(subject) <= 3
         and subject[0] == "user"

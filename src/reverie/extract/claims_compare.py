@@ -390,7 +390,11 @@ def polarity_flip(old: str, new: str) -> bool:
 
 def content_sequence(text: str) -> tuple[str, ...]:
     """A text's content words in order: equal sequences say the same thing in the same way."""
-    return tuple(_content(_TOKEN.findall(_normalise(text))))
+    # "new" and "old" are kept: "User's sofa is new" and "User's sofa is old" are not one wording
+    return tuple(_content(_TOKEN.findall(_normalise(text)), _AGES))
+
+
+_AGES = frozenset({"new", "old"})
 
 
 def other_party(old: str, new: str) -> bool:

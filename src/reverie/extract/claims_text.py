@@ -237,12 +237,13 @@ def _names(original: str) -> set[str]:
     return found
 
 
-def _content(tokens: list[str]) -> list[str]:
+def _content(tokens: list[str], keep: frozenset[str] = frozenset()) -> list[str]:
+    """The content words of ``tokens`` (``keep``: determiners that count here)."""
     return [
         _noun(t.removesuffix("'s"))
         for t in tokens
         if t not in STOPWORDS
-        and t not in DETERMINERS
+        and (t not in DETERMINERS or t in keep)
         and t not in HEDGES
         and t not in TITLES
         and t != "'s"
