@@ -267,3 +267,15 @@ def test_a_snapshot_that_cannot_be_written_is_skipped(
         index = VectorIndex(snapshots=blocked / "snapshots")
         _search(index, mem.scope, 0)
         assert index.save() == 0, "closing goes on; the next process reads the database"
+
+
+def test_probing_half_the_lists_falls_back_to_the_exact_scan(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(1000), clock())
+        index = VectorIndex(ann_rows=500)
+        _search(index, mem.scope, 0)
+        matrix = _matrix(index, mem.scope)
+        matrix.probes, probed = (len(matrix.lists.centroids) + 1) // 2, matrix.searches
+        for seed in range(4000, 4030):
+            assert _search(index, mem.scope, seed, k=50) == _exact(mem.scope, seed, k=50)
+        assert matrix.searches == probed, "no list was probed"

@@ -341,7 +341,8 @@ class _Matrix:
 
         Exact below ``ann_rows`` live rows. From there on, the lists nearest the query are probed
         (about a twentieth of the rows); one search in ``_CHECK_EVERY`` is also answered by the
-        exact scan, which wins, and a miss doubles the lists probed from then on.
+        exact scan, which wins, and a recall under 0.9 doubles the lists probed from then on; once
+        they would be half of the lists, every search is the exact scan again.
         """
         n = self.count
         if n == 0 or k <= 0:
@@ -351,6 +352,8 @@ class _Matrix:
         if self.lists is None or n - self.masked > 2 * self.lists.built_for:
             self.lists = _Lists.build(self.vectors[:n], self.live[:n])
             self.probes = max(self.probes, _MIN_PROBES, len(self.lists.centroids) // 20)
+        if 2 * self.probes >= len(self.lists.centroids):  # probing would cost more than the scan
+            return self._found(np.arange(n), self.scores(query), k, floor)
         rows = self.lists.probe(query, self.probes)
         scores: FloatMatrix = np.einsum("ij,j->i", self.vectors[rows], query)  # one core: see scores()
         scores[~self.live[rows]] = -np.inf
@@ -360,7 +363,8 @@ class _Matrix:
             return found
         exact = self._found(np.arange(n), self.scores(query), k, floor)
         self.checks += 1
-        if {item_id for item_id, _ in exact} - {item_id for item_id, _ in found}:
+        missing = {item_id for item_id, _ in exact} - {item_id for item_id, _ in found}
+        if len(missing) > len(exact) // 10:  # recall under 0.9 (for k under 20: any miss)
             self.misses += 1
             self.probes = min(2 * self.probes, len(self.lists.centroids))
         return exact
