@@ -45,6 +45,10 @@ def _fill(root: Memory, clock: Clock) -> Memory:
     ada.remember("User lives in Seattle", key="home_city")  # history: Portland superseded
     ada.remember("User may enjoy jazz", source="inferred", confidence=0.62)
     ada.prefer("verbosity", "concise answers")
+    ada.save_preference("lights", "color", "pink")
+    ada.save_preference("lights", "brightness", "dim", scope="specific")
+    ada.save_preference("music", "default", "jazz")
+    ada.save_preference("climate", "default", "cool")  # the same key in another category: both kept
     ada.set_base_memory("A developer who recently moved to Seattle.")
     paella = _talk(ada, "kitchen", PAELLA, clock)  # conclusions: a topic file, cooking.md
     ada.end_conversation(paella)
@@ -57,6 +61,7 @@ def _fill(root: Memory, clock: Clock) -> Memory:
     )
     ada.change_working_state(ongoing, lambda s: s.add_timer("pasta", 600, clock()))
     ada.change_working_state(ongoing, lambda s: s.add_task("buy saffron"))
+    ada.propose(ongoing, "User likes saffron in paella")  # awaiting the user's yes or no
     private = ada.start_conversation("tablet", private=True)
     ada.add_messages(private, [Turn("user", "Something just between us"), Turn("assistant", "Of course.")])
     ada.context("paella")  # access counts and last_accessed are part of the export
@@ -116,6 +121,11 @@ def test_export_forget_everything_import_export_again_is_the_same_document(
     ongoing = first["conversations"][1]
     restored = [c for c in ada.conversations() if c.interface == "phone"]
     assert [t.label for t in ada.working_state(restored[0].id).timers] == ["pasta"]
+    assert [p.text for p in ada.working_state(restored[0].id).proposals] == ["User likes saffron in paella"]
+    lights = {(p.key, p.text, p.scope) for p in ada.preferences("lights") if p.category == "lights"}
+    assert lights == {("color", "pink", "default"), ("brightness", "dim", "specific")}
+    assert [p.text for p in ada.preferences("music") if p.category == "music"] == ["jazz"]
+    assert [p.text for p in ada.preferences("climate") if p.category == "climate"] == ["cool"]
     block = ada.context("where do I live?").text
     assert "Seattle" in block and "concise answers" in block and "A developer" in block
     assert any(

@@ -22,7 +22,17 @@ from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import find_twin, supersede_fact
 from reverie.retrieve.episodes import turn_line, window_keyword_text
 from reverie.retrieve.timeutil import LATEST, local_datetime
-from reverie.store.base import KINDS, SOURCES, STATUSES, MemoryFilter, MessageRow, NewMemory, NewSummary
+from reverie.store.base import (
+    KINDS,
+    SOURCES,
+    STATUSES,
+    MemoryFilter,
+    MemoryRow,
+    MessageRow,
+    NewMemory,
+    NewSummary,
+    UserStore,
+)
 from reverie.store.user_rows import (
     CONSOLIDATION_STATES,
     conversation_rows,
@@ -43,6 +53,7 @@ _EARLIEST = 0.0  # exports of stores moved from other tools may hold times befor
 _MAX_INDEX = 1_000_000
 
 
+_PREFERENCE_SCOPES = ("default", "specific", "always")
 _MAX_COUNT = 2**31 - 1  # a count beyond this is not a count: refused, it would not fit a column
 # A document with more items than this is refused as a whole (413) before anything is read.
 MAX_ITEMS = 100_000
@@ -126,6 +137,8 @@ def export_user(memory: Memory) -> dict[str, Any]:
                 "kind": row.kind,
                 "type": row.type,
                 "key": row.key,
+                "category": row.category,
+                "scope": row.scope,
                 "text": row.text,
                 "source": row.source,
                 "confidence": row.confidence,
@@ -259,6 +272,12 @@ def _memory(item: Any, index: int) -> NewMemory:
     key = item.get("key")
     if key is not None and not isinstance(key, str):
         raise InvalidInput(f"{where}.key must be a string or null")
+    category = item.get("category")
+    if category is not None and (not isinstance(category, str) or not normalize_key(category)):
+        raise InvalidInput(f"{where}.category must be a name (lights, global ...) or null")
+    pref_scope = item.get("scope", "default")
+    if pref_scope not in _PREFERENCE_SCOPES:
+        raise InvalidInput(f"{where}.scope must be one of {', '.join(_PREFERENCE_SCOPES)}")
     counts = [item.get("access_count", 0), item.get("reinforcement_count", 1)]
     if not all(_is_count(c) for c in counts):
         raise InvalidInput(
@@ -271,6 +290,8 @@ def _memory(item: Any, index: int) -> NewMemory:
         confidence=float(confidence),
         type=str(item.get("type") or "general"),
         key=_stored_key(key) if key else None,
+        category=normalize_key(category) if kind == "preference" and category else None,
+        scope=pref_scope if kind == "preference" else "default",
         created_at=_ts(item.get("created_at"), f"{where}.created_at"),
         updated_at=_ts(item.get("updated_at"), f"{where}.updated_at"),
         last_accessed=_ts(item.get("last_accessed"), f"{where}.last_accessed", required=False),
@@ -279,6 +300,15 @@ def _memory(item: Any, index: int) -> NewMemory:
         status=status,
         sensitive=bool(item.get("sensitive", False)),
     )
+
+
+def _clash(scope: UserStore, new: NewMemory) -> MemoryRow | None:
+    """The active memory an imported one replaces: a preference by category and key, else by key."""
+    if not new.key or new.status != "active":
+        return None
+    if new.kind == "preference" and new.category:
+        return scope.find_preference(new.category, new.key)
+    return scope.find_active_by_key(new.kind, new.key)
 
 
 def _stored_key(key: str) -> str | None:
@@ -528,17 +558,15 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     with scope.transaction():
         conv_ids = _import_conversations(memory, conversations, counts, now)
         existing = scope.list_memories(MemoryFilter(statuses=STATUSES, limit=1_000_000, order="id"))
-        seen = {(m.kind, m.key, m.text, m.status) for m in existing}
+        seen = {(m.kind, m.category, m.key, m.text, m.status) for m in existing}
         new_ids: dict[Any, int] = {}
         for local_id, new, conv in zip(local_ids, memories, memory_convs, strict=True):
             if conv in conv_ids:
                 new = NewMemory(**{**new.__dict__, "conversation_id": conv_ids[conv]})
-            if (new.kind, new.key, new.text, new.status) in seen:
+            if (new.kind, new.category, new.key, new.text, new.status) in seen:
                 counts["skipped"] += 1
                 continue
-            clash = (
-                scope.find_active_by_key(new.kind, new.key) if new.key and new.status == "active" else None
-            )
+            clash = _clash(scope, new)
             twin = None
             if new.kind == "fact" and new.status == "active" and existing:
                 # The merge policy, as for a remember: a repeat is not added again; an update or a
