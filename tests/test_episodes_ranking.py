@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from reverie import Memory
 from reverie.retrieve.episodes import (
@@ -134,3 +139,44 @@ def test_search_answers_when_with_the_turn_that_says_when(memory: Memory) -> Non
     # The same turns for a question that does not ask when: the plainer one comes first.
     other = memory.search("Did Melanie run a charity race?", scope="messages", reference_time=asked)
     assert other.messages[0].message.ref == "plain"
+
+
+def _cv() -> ModuleType:
+    """Load bench/locomo_cv.py, the cross-validation the LoCoMo bench runs."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "locomo_cv.py"
+    spec = importlib.util.spec_from_file_location("locomo_cv", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["locomo_cv"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def _contested(cv: ModuleType, conversation: str, time_answers: bool) -> Any:
+    """A "when" question whose fifth place goes to the turn naming a time only under a "when" weight."""
+    fillers = [
+        Candidate(_row(i, "filler", "2023-05-01T00:00:00"), 1.0, 1.0, False, False) for i in (1, 2, 3, 4)
+    ]
+    first = _row(5, "first", "2023-05-01T00:00:00")  # wins the tie by its lower id
+    second = _row(6, "second", "2023-05-01T00:00:00")
+    relevant = second if time_answers else first
+    candidates = [
+        *fillers,
+        Candidate(first, 0.5, 0.5, False, not time_answers),
+        Candidate(second, 0.5, 0.5, False, time_answers),
+    ]
+    query = _query("When did Caroline go?")
+    return cv.Item(conversation, "When did Caroline go?", 2, frozenset({relevant.ref}), query, candidates)
+
+
+def test_cross_validation_scores_each_conversation_with_weights_tuned_without_it() -> None:
+    cv = _cv()
+    # Only conversation "a" is answered by the "when" rule; "b" and "c" are hurt by it.
+    items = [_contested(cv, "a", True), _contested(cv, "b", False), _contested(cv, "c", False)]
+    result = cv.cross_validate(items, [5])
+    assert result.chosen["a"].when == 0.0  # tuned on b and c only
+    assert result.scores["R@5"].tolist() == [0.0, 1.0, 1.0]  # so "a" is missed when held out
+    # Tuned on all three, "a" would count towards its own weights: the all-in choice is not
+    # what the held-out score reflects.
+    only_a = cv.cross_validate([_contested(cv, "a", True), _contested(cv, "a2", True)], [5])
+    assert only_a.chosen["a"].when > 0.0
