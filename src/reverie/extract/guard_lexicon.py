@@ -17,6 +17,11 @@ _w = family
 
 _LATIN: dict[str, dict[str, str]] = {
     "en": {
+        "BEFORENOTE": _w(r"(?:everything|all)\s+(?:that\s+came\s+)?before\s+this\s+(?:note|memory|message)"),
+        "REAL": _w(r"real\s+instructions real\s+rules true\s+instructions actual\s+instructions"),
+        "ONLY": _w(
+            r"your\s+(?:only|sole|single)\s+(?:rule|instruction|directive)\s+(?:from\s+now\s+on\s+|now\s+)?is"
+        ),
         "OKTO": _w(r"it'?s\s+(?:fine|ok(?:ay)?|alright|safe)\s+to feel\s+free\s+to"),
         "YOUNO": _w(
             r"you\s+(?:have|got)\s+no\s+(?:more\s+)?(?=(?:rules|restrictions|guidelines|filters|guardrails)) "
@@ -102,7 +107,8 @@ _LATIN: dict[str, dict[str, str]] = {
             r"elevated\s+(?:trust|privileges?|authority|status) "
             r"(?:admin|developer|operator|system)[\s-]+level full\s+authority outweighs? outranks? "
             r"ranks?\s+(?:above|over) prevails?\s+over supersedes? takes?\s+precedence "
-            r"replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps?"
+            r"replaces?\s+(?:your|the\s+system) beats?\s+(?:your|the\s+system) trumps? "
+            r"above\s+(?:every|all|any)\s+(?:instruction|rule|guideline)"
         ),
         "TARGET": _w(
             r"system\s+prompt developer'?s?\s+(?:instructions|message|rules) "
@@ -131,6 +137,11 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "es": {
+        "STOP": _w(r"deteng fren limit imp[ií]d"),
+        "DONTLET": _w(r"no\s+dejes\s+que"),
+        "ONLYME": _w(r"esc[uú]chame\s+solo\s+a\s+m[ií] obed[eé]ceme\s+solo\s+a\s+m[ií]"),
+        "REAL": _w(r"las\s+verdaderas verdaderas\s+(?:instrucciones|reglas)"),
+        "ONLY": _w(r"tu\s+[uú]nica\s+(?:regla|instrucci[oó]n|norma)"),
         "UPDATE": _w(r"actualizaci[oó]n\s+de\s+(?:tus|sus)"),
         "OKTO": _w(r"puedes tranquilamente\s+puedes si[eé]ntete\s+libre\s+de"),
         "YOUNO": _w(r"ya\s+no\s+tienes no\s+tienes\s+(?:ning[uú]n|ninguna|m[aá]s)"),
@@ -271,6 +282,9 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "fr": {
+        "ONLYME": _w(r"n'?[eé]coute\s+que\s+moi ob[eé]is\s+seulement\s+[aà]\s+moi"),
+        "REAL": _w(r"les\s+vraies vraies\s+(?:instructions|r[eè]gles|consignes)"),
+        "ONLY": _w(r"ta\s+seule\s+(?:r[eè]gle|consigne|instruction)"),
         "UPDATE": _w(r"mise\s+[aà]\s+jour\s+de\s+(?:tes|vos)"),
         "OKTO": _w(r"tu\s+peux sens-toi\s+libre\s+de"),
         "YOUNO": _w(r"tu\s+n'as\s+plus tu\s+n'as\s+aucun"),
@@ -403,6 +417,10 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "de": {
+        "BEFORENOTE": _w(r"(?:alles,?\s+)?was\s+vor\s+diese[rm]?\s+(?:notiz|nachricht|erinnerung)"),
+        "ONLYME": _w(r"h[oö]r\s+nur\s+auf\s+mich gehorche\s+nur\s+mir"),
+        "REAL": _w(r"die\s+echten echten\s+(?:anweisungen|regeln) wahren\s+(?:anweisungen|regeln)"),
+        "ONLY": _w(r"deine\s+einzige\s+(?:regel|anweisung|richtlinie)"),
         "UPDATE": _w(r"aktualisierung\s+deiner"),
         "OKTO": _w(r"du\s+darfst du\s+kannst"),
         "YOUNO": _w(r"du\s+hast\s+(?:jetzt\s+|nun\s+)?keine"),
@@ -467,7 +485,7 @@ _LATIN: dict[str, dict[str, str]] = {
             r"null\s+und\s+nichtig aufgehoben ung[uü]ltig au[sß]er\s+kraft widerrufen ersetzt deaktiviert "
             r"abgeschaltet ausgeschaltet entfernt gelten\s+nicht\s+mehr nicht\s+mehr\s+(?:g[uü]ltig|aktiv) "
             r"zu\s+ignorieren ignoriert\s+werden hinf[aä]llig veraltet [uü]berholt z[aä]hlen\s+nicht\s+mehr "
-            r"z[aä]hlt\s+nicht\s+mehr"
+            r"z[aä]hlt\s+nicht\s+mehr (?:waren|war)\s+(?:nur\s+)?ein\s+test"
         ),
         "MEMORY": _w(r"diese[rs]?\s+(?:notiz|erinnerung|eintrag|nachricht|vermerk)"),
         "NOTE": _w(r"ged[aä]chtnisnotiz erinnerungsnotiz diese[rs]?\s+(?:notiz|erinnerung|eintrag)"),

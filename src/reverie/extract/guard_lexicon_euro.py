@@ -25,6 +25,11 @@ _w = family
 
 EURO_LEXICONS: dict[str, dict[str, str]] = {
     "it": {
+        "STOP": _w(r"ferm(?:ino|i) limit(?:ino|i) impedisc"),
+        "DONTLET": _w(r"non\s+lasciare\s+che"),
+        "ONLYME": _w(r"ascolta\s+solo\s+me obbedisci\s+solo\s+a\s+me"),
+        "REAL": _w(r"quelle\s+vere (?:istruzioni|regole)\s+vere vere\s+(?:istruzioni|regole)"),
+        "ONLY": _w(r"(?:la\s+)?tua\s+unica\s+(?:regola|istruzione|direttiva)"),
         "UPDATE": _w(r"aggiornamento\s+delle\s+tue"),
         "OKTO": _w(r"puoi sentiti\s+liber[oa]\s+di"),
         "YOUNO": _w(r"non\s+hai\s+pi[uù] non\s+hai\s+(?:alcun|nessun)"),
@@ -55,7 +60,8 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "TOLD": _w(
             r"quello\s+che\s+ti\s+hanno\s+detto ci[oò]\s+che\s+ti\s+hanno\s+detto "
             r"(?:tutto\s+)?ci[oò]\s+che\s+ti\s+[eè]\s+stato\s+detto "
-            r"(?:tutto\s+)?quello\s+che\s+ti\s+[eè]\s+stato\s+detto"
+            r"(?:tutto\s+)?quello\s+che\s+ti\s+[eè]\s+stato\s+detto "
+            r"quanto\s+ti\s+[eè]\s+stato\s+(?:detto|imposto|insegnato)"
         ),
         "OVRINF": _w(r"ignorare dimenticare saltare aggirare infrangere disattivare"),
         "OVR": _w(
@@ -86,7 +92,7 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
             r"non\s+(?:valgono|sono\s+pi[uù]\s+valide|si\s+applicano)\s*(?:pi[uù])? da\s+ignorare "
             r"vanno\s+ignorat devono\s+essere\s+ignorat obsolet decadut "
             r"sono\s+(?:state\s+)?(?:sospes|revocat|annullat|disattivat|rimoss|abolit) "
-            r"non\s+contano\s+pi[uù] non\s+conta\s+pi[uù]"
+            r"non\s+contano\s+pi[uù] non\s+conta\s+pi[uù] (?:erano|era)\s+(?:solo\s+)?un\s+test"
         ),
         "MEMORY": _w(r"quest[ao]\s+(?:nota|memoria|voce|messaggio|ricordo|appunto)"),
         "NOTE": _w(r"nota\s+di\s+memoria quest[ao]\s+(?:nota|memoria|voce|ricordo)"),
@@ -140,6 +146,13 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
     },
     "pt": {
+        "STOP": _w(r"impe[cç]a imped limit"),
+        "DONTLET": _w(r"n[aã]o\s+deixe(?:s)?\s+que"),
+        "ONLYME": _w(
+            r"ou[cç]a\s+(?:s[oó]|apenas|somente)\s+a\s+mim obede[cç]a\s+(?:s[oó]|apenas|somente)\s+a\s+mim"
+        ),
+        "REAL": _w(r"as\s+verdadeiras verdadeiras\s+(?:instru[cç][oõ]es|regras)"),
+        "ONLY": _w(r"(?:sua|tua)\s+[uú]nica\s+(?:regra|instru[cç][aã]o|diretriz)"),
         "UPDATE": _w(r"atualiza[cç][aã]o\s+d(?:as|os)\s+(?:suas|seus|tuas|teus)"),
         "OKTO": _w(r"pode\b podes\b sinta-se\s+livre\s+para"),
         "YOUNO": _w(
