@@ -251,8 +251,6 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     ),
     "GET /api/v1/settings": _get("/api/v1/settings"),
     "PUT /api/v1/settings": _send("/api/v1/settings", {"memory.decay.hour": 4}),
-    "GET /api/v1/embeddings/models": _get("/api/v1/embeddings/models"),
-    "DELETE /api/v1/embeddings/cache": _send("/api/v1/embeddings/cache"),
     "POST /api/v1/consolidate": _send("/api/v1/consolidate"),
     "GET /api/v1/memories": _get("/api/v1/memories"),
     "POST /api/v1/memories": _send("/api/v1/memories", {"text": "User owns a red kayak"}),
@@ -292,6 +290,9 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     "GET /api/v1/documents/status": _get("/api/v1/documents/status"),
     "POST /api/v1/documents/scan": _send("/api/v1/documents/scan"),
     "GET /api/v1/documents/search": _get("/api/v1/documents/search", q="boiler"),
+    "POST /api/v1/documents/upload": lambda w: Call(
+        "/api/v1/documents/upload", None, {"name": "notes.md"}, content=b"# Notes\n\nThe shed key is blue."
+    ),
     "GET /api/v1/documents/{document_id}": _document_path(),
     "POST /api/v1/documents/{document_id}/reindex": _document_path("/reindex"),
     "DELETE /api/v1/documents/{document_id}": _document_path(),
@@ -390,8 +391,6 @@ POST /api/v1/threads                                   401   403   403   201   4
 POST /api/v1/threads/{thread}/merge                    401   403   403   200   403    403   401     401
 GET /api/v1/settings                                   401   403   403   200   403    403   401     401
 PUT /api/v1/settings                                   401   403   403   200   403    403   401     401
-GET /api/v1/embeddings/models                          401   403   403   200   403    403   401     401
-DELETE /api/v1/embeddings/cache                        401   403   403   200   403    403   401     401
 POST /api/v1/consolidate                               401   403   403   200   403    403   401     401
 GET /api/v1/memories                                   401   200   200   200   200    200   401     401
 POST /api/v1/memories                                  401   201   201   201   201    409   401     401
@@ -427,6 +426,7 @@ GET /api/v1/documents                                  401   200   200   200   2
 GET /api/v1/documents/status                           401   200   200   200   200    409   401     401
 POST /api/v1/documents/scan                            401   403   403   202   403    403   401     401
 GET /api/v1/documents/search                           401   200   200   200   200    409   401     401
+POST /api/v1/documents/upload                          401   201   201   201   201    409   401     401
 GET /api/v1/documents/{document_id}                    401   200   200   200   200    409   401     401
 POST /api/v1/documents/{document_id}/reindex           401   403   403   200   403    403   401     401
 DELETE /api/v1/documents/{document_id}                 401   403   403   200   403    403   401     401

@@ -142,6 +142,7 @@ class RagSettings(_Section):
     watch_for_changes: bool = False
     watch_debounce_ms: int = Field(default=1600, ge=50)
     max_document_size_mb: float = Field(default=10.0, gt=0)
+    user_quota_mb: float = Field(default=50.0, ge=0)  # what each user may upload as their own documents
     max_chunks: int = Field(default=100_000, ge=1)
     embed_batch_size: int = Field(default=64, ge=1)
     context_tokens: int = Field(default=500, ge=0)

@@ -947,7 +947,7 @@ class Memory(Conversations):
         ):
             return []
         try:
-            hits = self.documents.search(message, limit=3)
+            hits = self.documents.search(message, limit=3, user_id=self._viewer_id)
         except ReverieError as exc:  # memory never breaks the reply
             log.warning("Document search for the context failed: %s", exc)
             return []
@@ -959,14 +959,19 @@ class Memory(Conversations):
         ]
 
     def search_documents(self, query: str, *, limit: int | None = None) -> list[DocumentHit]:
-        """Search the household's documents (every signed-in user may; guests may not)."""
+        """Search the shared documents and the user's own (every signed-in user may; guests may not)."""
         if not self.settings.rag.enabled:
             raise Conflict("The document knowledge base is off ([rag] enabled = false)")
         if self.is_guest:
             raise Conflict(
                 f"Interface '{self.interface}' is a guest session; only known users may search documents"
             )
-        return self.documents.search(query, limit=limit)
+        return self.documents.search(query, limit=limit, user_id=self._viewer_id)
+
+    @property
+    def _viewer_id(self) -> int | None:
+        """Whose own documents this memory sees besides the shared ones (none for a guest)."""
+        return self.user.id if self.user is not None else None
 
     # changing and forgetting -------------------------------------------------------
     def edit(self, memory_id: int, text: str) -> MemoryRow:

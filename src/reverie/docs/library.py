@@ -28,7 +28,7 @@ from reverie.config import RagSettings
 from reverie.docs.chunker import Chunk, chunk_blocks
 from reverie.docs.parsers import REFUSED, SUPPORTED, Unreadable, parse_file
 from reverie.embed.service import from_blobs, to_blob
-from reverie.errors import InvalidInput, NotFound, ProviderError
+from reverie.errors import InvalidInput, NotFound, ProviderError, TooLarge
 from reverie.retrieve.hybrid import Semantic, fuse
 from reverie.store.base import DocumentClaims, DocumentFile, DocumentRow, NewChunk, Store
 from reverie.text import check_query, keyword_terms
@@ -127,10 +127,16 @@ class _Found:
     path: Path
     size: int
     file_type: str
+    owner_id: int | None = None  # None: the shared folder's; a user id: uploaded by that user
 
 
 class DocumentLibrary:
-    """The household's documents: one per process, shared by every user's :class:`Memory`."""
+    """The documents: one per process, shared by every user's :class:`Memory`.
+
+    A document is the household's (a file of the scanned folder) or one user's (uploaded, kept
+    under ``<documents_dir>/.users/<user id>/``, which scans leave alone). ``user_id`` on a read is
+    the viewer: the shared documents and that user's own; None, the shared ones only.
+    """
 
     def __init__(
         self,
@@ -148,7 +154,7 @@ class DocumentLibrary:
         self._progress_lock = threading.Lock()
         self._scan_lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._matrix: tuple[int, str, npt.NDArray[np.int64], npt.NDArray[np.float32]] | None = None
+        self._matrices: dict[int | None, tuple[int, str, npt.NDArray[np.int64], npt.NDArray[np.float32]]] = {}
         self._matrix_lock = threading.Lock()
         self._stopping = threading.Event()
 
@@ -321,6 +327,7 @@ class DocumentLibrary:
             file_hash=digest,
             size_bytes=item.size,
             pages=pages,
+            owner_id=item.owner_id,
         )
 
     def _record_skip(self, item: _Found, digest: str, reason: str) -> None:
@@ -349,9 +356,8 @@ class DocumentLibrary:
         if not chunks:
             self._record_skip(item, digest, "no text")
             return
-        totals = self.store.document_totals()
-        previous = self.store.document_by_path(str(item.path))
-        held = totals["chunks"] - (previous.chunk_count if previous else 0)
+        previous = self.store.document_by_path(str(item.path), item.owner_id)
+        held = self.store.chunk_count() - (previous.chunk_count if previous else 0)
         limit = self.conf.max_chunks
         if held + len(chunks) > limit:
             self._record_skip(
@@ -420,13 +426,13 @@ class DocumentLibrary:
             thread.join(timeout)
 
     # managing ------------------------------------------------------------------------
-    def documents(self) -> list[DocumentRow]:
-        """Every document, by path."""
-        return [doc for doc in self.store.list_documents() if doc.owner_id is None]
+    def documents(self, user_id: int | None = None) -> list[DocumentRow]:
+        """The shared documents and the viewer's own, by path."""
+        return self.store.list_documents(user_id)
 
-    def find(self, name: str | int) -> DocumentRow:
-        """A document by id, path or file name (NotFound, or InvalidInput if ambiguous)."""
-        docs = self.documents()
+    def find(self, name: str | int, user_id: int | None = None) -> DocumentRow:
+        """A document the viewer may see, by id, path or file name (NotFound; InvalidInput if ambiguous)."""
+        docs = self.documents(user_id)
         text = str(name).strip()
         if text.isdigit():
             match = [doc for doc in docs if doc.id == int(text)]
@@ -441,25 +447,33 @@ class DocumentLibrary:
             raise InvalidInput(f"{len(match)} documents are named {text!r}: {paths}; give the path")
         return match[0]
 
-    def remove(self, name: str | int) -> DocumentRow:
-        """Take a document out of the index; scans leave its file alone until it is re-indexed."""
-        doc = self.find(name)
+    def remove(self, name: str | int, user_id: int | None = None) -> DocumentRow:
+        """Take a document out of the index; scans leave its file alone until it is re-indexed.
+
+        The viewer's own (uploaded) document is deleted instead, its file too; the row it had is
+        returned. Who may remove a shared document is the caller's to check (admins).
+        """
+        doc = self.find(name, user_id)
+        if doc.owner_id is not None:
+            self.store.delete_document(doc.id)
+            Path(doc.path).unlink(missing_ok=True)
+            return doc
         file = DocumentFile(doc.path, doc.file_name, doc.file_type, doc.file_hash, doc.size_bytes, doc.pages)
         reason = "removed from the index by a user; `reverie docs reindex` brings it back"
         return self.store.save_document(
             file, status="excluded", reason=reason, chunks=(), model_id="", now=self.clock()
         )
 
-    def reindex(self, name: str | int | None = None) -> ScanProgress:
+    def reindex(self, name: str | int | None = None, user_id: int | None = None) -> ScanProgress:
         """Re-index one document (also one that was removed), or every file when ``name`` is None."""
         if name is None:
             return self.scan(force=True)
-        doc = self.find(name)
+        doc = self.find(name, user_id)
         path = Path(doc.path)
         if not path.is_file():
             self.store.delete_document(doc.id)
             raise NotFound(f"{doc.path} is no longer on disk; its document was removed from the index")
-        item = _Found(path, path.stat().st_size, doc.file_type)
+        item = _Found(path, path.stat().st_size, doc.file_type, doc.owner_id)
         with self._scan_lock:
             self._update(
                 state="running", started_at=self.clock(), files_total=1, files_done=0, current=path.name
@@ -468,10 +482,51 @@ class DocumentLibrary:
             self._update(state="done", finished_at=self.clock(), files_done=1, current="")
         return self.progress()
 
-    def status(self) -> dict[str, Any]:
-        """Totals, the folder, and the progress of the running or last scan."""
+    def upload(self, user_id: int, file_name: str, data: bytes) -> DocumentRow:
+        """Keep a file as the user's own document and index it now; theirs alone to search.
+
+        InvalidInput for a name that is not a plain supported file name; TooLarge past the file
+        size limit or the user's quota (``rag.user_quota_mb``, what they already hold counted).
+        """
+        name = file_name.strip()
+        suffix = Path(name).suffix.lower()
+        if not name or name != Path(name).name or name.startswith(".") or "\\" in name:
+            raise InvalidInput(f"{file_name!r} is not a file name; give one like notes.md, without folders")
+        if suffix not in SUPPORTED:
+            kinds = ", ".join(sorted(SUPPORTED))
+            raise InvalidInput(f"{name} is not a supported document; upload one of {kinds}")
+        if len(data) > self._max_bytes:
+            raise TooLarge(
+                f"{name} is {_megabytes(len(data))}, over rag.max_document_size_mb = "
+                f"{self.conf.max_document_size_mb:g} MB; upload a smaller file"
+            )
+        folder = self.user_folder(user_id)
+        path = (folder / name).resolve()
+        previous = self.store.document_by_path(str(path), user_id)
+        used = self.store.owned_bytes(user_id) - (previous.size_bytes if previous else 0)
+        quota = int(self.conf.user_quota_mb * 1024 * 1024)
+        if used + len(data) > quota:
+            raise TooLarge(
+                f"Uploading {name} ({_megabytes(len(data))}) would pass your quota: {_megabytes(used)} "
+                f"of rag.user_quota_mb = {self.conf.user_quota_mb:g} MB are in use; "
+                "delete a document of yours first"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        item = _Found(path, len(data), SUPPORTED[suffix], user_id)
+        self._index(item, self._signature(item), lambda: None)
+        saved = self.store.document_by_path(str(path), user_id)
+        assert saved is not None
+        return saved
+
+    def user_folder(self, user_id: int) -> Path:
+        """Where a user's uploads are kept: a hidden folder of the documents folder, left out of scans."""
+        return (self.directory / ".users" / str(user_id)).resolve()
+
+    def status(self, user_id: int | None = None) -> dict[str, Any]:
+        """Totals of what the viewer sees, the folder, and the progress of the running or last scan."""
         return {
-            **self.store.document_totals(),
+            **self.store.document_totals(user_id),
             "directory": str(self.directory),
             "max_chunks": self.conf.max_chunks,
             "scan": self.progress().to_dict(),
@@ -479,9 +534,16 @@ class DocumentLibrary:
 
     # searching -----------------------------------------------------------------------
     def search(
-        self, query: str, *, limit: int | None = None, threshold: float | None = None
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        threshold: float | None = None,
+        user_id: int | None = None,
     ) -> list[DocumentHit]:
-        """Chunks answering ``query``: keywords (BM25) and meaning (cosine) fused, best first.
+        """Chunks of the shared documents and the viewer's own answering ``query``, best first.
+
+        Keywords (BM25) and meaning (cosine) are fused.
 
         A chunk needs a cosine similarity of at least ``threshold`` (``rag.similarity_threshold``)
         unless it is one of the strongest keyword matches; without embeddings, keywords decide.
@@ -493,12 +555,12 @@ class DocumentLibrary:
         semantic = self.semantic
         pending = semantic.start_query(query) if semantic is not None else None
         pool = max(limit * 8, 40)
-        keyword = self.store.search_chunks(keyword_terms(query), pool)
+        keyword = self.store.search_chunks(keyword_terms(query), pool, user_id)
         vector_query = pending() if pending is not None else None
         similarity: dict[int, float] = {}
         vector: list[tuple[int, float]] = []
         if vector_query is not None and semantic is not None:
-            ids, scores = self._scores(vector_query)
+            ids, scores = self._scores(vector_query, user_id)
             if len(ids):
                 top = np.argsort(-scores)[:pool]
                 vector = [(int(ids[i]), float(scores[i])) for i in top]
@@ -525,7 +587,7 @@ class DocumentLibrary:
         else:
             ranking = list(keyword)
         chosen = ranking[:limit]
-        rows = {row.id: row for row in self.store.get_chunks([item for item, _ in chosen])}
+        rows = {row.id: row for row in self.store.get_chunks([item for item, _ in chosen], user_id)}
         return [
             DocumentHit(
                 chunk_id=item,
@@ -543,22 +605,23 @@ class DocumentLibrary:
         ]
 
     def _scores(
-        self, query: npt.NDArray[np.float32]
+        self, query: npt.NDArray[np.float32], user_id: int | None
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
-        """Cosine of the query with every chunk vector (matrix cached until the chunks change)."""
+        """Cosine of the query with each chunk vector the viewer may see (cached per viewer and version)."""
         model_id = self.model_id
         version = self.store.documents_version()
         with self._matrix_lock:
-            cached = self._matrix
+            cached = self._matrices.get(user_id)
             if cached is None or cached[0] != version or cached[1] != model_id:
-                ids, blobs = self.store.chunk_vectors(model_id)
+                ids, blobs = self.store.chunk_vectors(model_id, user_id)
                 cached = (
                     version,
                     model_id,
                     np.asarray(ids, dtype=np.int64),
                     from_blobs(blobs, int(query.shape[0])),
                 )
-                self._matrix = cached
+                self._matrices = {key: value for key, value in self._matrices.items() if value[0] == version}
+                self._matrices[user_id] = cached
         scores: npt.NDArray[np.float32] = cached[3] @ query
         return cached[2], scores
 
@@ -572,6 +635,10 @@ def embedding_text(title: str, chunk: Chunk) -> str:
 def _title(path: Path) -> str:
     """A file name as words: ``garage_door-manual.pdf`` → ``garage door manual``."""
     return re.sub(r"[_\-.]+", " ", path.stem).strip()
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.2f} MB"
 
 
 def _size(pair: tuple[_Found, str]) -> int:

@@ -1,17 +1,20 @@
-"""The knowledge base over HTTP: list, status and scan progress, scan, re-index, search, remove."""
+"""The knowledge base over HTTP: list, status and scan progress, scan, re-index, search, upload, remove.
+
+Every read is the caller's view: the shared documents and their own uploads, never another user's.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field
 
 from reverie.docs.library import DocumentHit, ScanProgress
-from reverie.errors import Conflict
+from reverie.errors import Conflict, Forbidden
 from reverie.memory import Memory
 from reverie.retrieve.timeutil import to_iso
-from reverie.server.deps import AdminDep, MemoryDep
+from reverie.server.deps import AdminDep, CredentialDep, MemoryDep
 from reverie.server.schemas import ErrorOut
 from reverie.store.base import DocumentRow
 
@@ -41,6 +44,7 @@ class DocumentOut(BaseModel):
     pages: int | None
     size_bytes: int
     indexed_at: str | None
+    shared: bool = Field(description="True: the household's (the folder's); false: the caller's own upload")
 
 
 class DocumentListOut(BaseModel):
@@ -82,6 +86,8 @@ class DocumentStatusOut(BaseModel):
     last_indexed: str | None
     directory: str
     scan: ScanOut
+    used_bytes: int = Field(description="The size of the caller's own uploads")
+    quota_bytes: int = Field(description="How much the caller may upload (rag.user_quota_mb)")
 
 
 class ScanIn(BaseModel):
@@ -128,6 +134,7 @@ def _document_out(memory: Memory, doc: DocumentRow) -> DocumentOut:
         pages=doc.pages,
         size_bytes=doc.size_bytes,
         indexed_at=_iso(memory, doc.indexed_at),
+        shared=doc.owner_id is None,
     )
 
 
@@ -142,6 +149,15 @@ def _hit_out(hit: DocumentHit) -> DocumentHitOut:
     return DocumentHitOut(**{name: value for name, value in hit.to_dict().items() if name != "path"})
 
 
+def _viewer(memory: Memory) -> int | None:
+    """Whose uploads the caller sees besides the shared documents (None: a guest's, nobody's)."""
+    return memory.user.id if memory.user is not None else None
+
+
+async def _raw_body(request: Request) -> bytes:
+    return await request.body()
+
+
 def _known(memory: Memory) -> None:
     """Guests (devices of unmapped interfaces) see nothing of the household's documents, names included."""
     if memory.is_guest:
@@ -154,14 +170,18 @@ def _known(memory: Memory) -> None:
 def list_documents(memory: MemoryDep) -> DocumentListOut:
     """Every document with its status: indexed (chunks), skipped (why) or removed."""
     _known(memory)
-    return DocumentListOut(documents=[_document_out(memory, doc) for doc in memory.documents.documents()])
+    docs = memory.documents.documents(_viewer(memory))
+    return DocumentListOut(documents=[_document_out(memory, doc) for doc in docs])
 
 
 @documents_router.get("/documents/status", response_model=DocumentStatusOut)
 def document_status(memory: MemoryDep) -> DocumentStatusOut:
     """Totals of the index and the progress of a running scan (poll it while one runs)."""
     _known(memory)
-    data = memory.documents.status()
+    viewer = _viewer(memory)
+    data = memory.documents.status(viewer)
+    data["used_bytes"] = memory.store.owned_bytes(viewer) if viewer is not None else 0
+    data["quota_bytes"] = int(memory.settings.rag.user_quota_mb * 1024 * 1024)
     data["last_indexed"] = _iso(memory, data["last_indexed"])
     data["scan"] = _scan_out(memory, memory.documents.progress())
     return DocumentStatusOut(**data)
@@ -185,24 +205,62 @@ def search_documents(
     )
 
 
+@documents_router.post(
+    "/documents/upload",
+    response_model=DocumentOut,
+    status_code=201,
+    responses={413: {"model": ErrorOut, "description": "Over the file size limit or the caller's quota"}},
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+        }
+    },
+)
+def upload_document(
+    memory: MemoryDep,
+    name: Annotated[str, Query(min_length=1, max_length=255, description="The file name, e.g. notes.md")],
+    data: Annotated[bytes, Depends(_raw_body)],
+) -> DocumentOut:
+    """Add a file of the caller's own (the body, at most 1 MB): indexed now, searched by them alone.
+
+    Over ``rag.user_quota_mb`` of uploads in all, it is refused with 413; uploading a name again
+    replaces that file.
+    """
+    _known(memory)
+    viewer = _viewer(memory)
+    assert viewer is not None
+    if not memory.settings.rag.enabled:
+        raise Conflict("The document knowledge base is off ([rag] enabled = false)")
+    return _document_out(memory, memory.documents.upload(viewer, name, data))
+
+
 @documents_router.get("/documents/{document_id}", response_model=DocumentOut)
 def get_document(memory: MemoryDep, document_id: DocumentId) -> DocumentOut:
-    """One document."""
+    """One document (shared, or the caller's own)."""
     _known(memory)
-    return _document_out(memory, memory.documents.find(document_id))
+    return _document_out(memory, memory.documents.find(document_id, _viewer(memory)))
 
 
 @documents_router.post("/documents/{document_id}/reindex", response_model=DocumentOut)
 def reindex_document(memory: MemoryDep, admin: AdminDep, document_id: DocumentId) -> DocumentOut:
     """Re-index one document now, also one that was removed from the index (admin)."""
-    memory.documents.reindex(document_id)
-    return _document_out(memory, memory.documents.find(document_id))
+    memory.documents.reindex(document_id, _viewer(memory))
+    return _document_out(memory, memory.documents.find(document_id, _viewer(memory)))
 
 
 @documents_router.delete("/documents/{document_id}", response_model=DocumentOut)
-def remove_document(memory: MemoryDep, admin: AdminDep, document_id: DocumentId) -> DocumentOut:
-    """Take a document out of the index (admin); the file stays, scans leave it out until re-indexed."""
-    return _document_out(memory, memory.documents.remove(document_id))
+def remove_document(memory: MemoryDep, credential: CredentialDep, document_id: DocumentId) -> DocumentOut:
+    """Delete one's own upload (its file too), or take a shared document out of the index (admin).
+
+    A shared document's file stays; scans leave it out until it is re-indexed.
+    """
+    viewer = _viewer(memory)
+    doc = memory.documents.find(document_id, viewer)
+    admin = credential.user.is_admin and credential.interface is None
+    if doc.owner_id is None and not admin:
+        raise Forbidden("Only an admin may remove a shared document")
+    return _document_out(memory, memory.documents.remove(doc.id, viewer))
 
 
 __all__ = ["documents_router"]

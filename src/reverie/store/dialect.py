@@ -74,8 +74,11 @@ class Dialect(ABC):
         """Run a query of (id, vector) rows; the ids and the vectors as float32 bytes."""
 
     @abstractmethod
-    def rank_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """Document chunks matching any term, (id, BM25 score) best first; the text weighs most."""
+    def rank_chunks(self, terms: Sequence[str], limit: int, viewer: int) -> list[tuple[int, float]]:
+        """Chunks of shared documents and of user ``viewer``'s (0: none) matching any term.
+
+        (id, BM25 score) best first; the text weighs most.
+        """
 
     @abstractmethod
     def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:

@@ -14,22 +14,54 @@ _DOCUMENT_COLUMNS = (
 )
 
 
+# What a user may see: the household's documents (owner_id NULL) and their own. Every read takes
+# the viewer, so another user's private document never leaves the store.
+_VISIBLE = "(owner_id IS NULL OR owner_id = ?)"
+_VISIBLE_DOC = "(d.owner_id IS NULL OR d.owner_id = ?)"
+
+
+def _viewer(user_id: int | None) -> int:
+    """The id compared with owner_id; 0 matches nobody's, so None sees the shared documents only."""
+    return user_id or 0
+
+
 class Documents:
-    """Mixed into each engine's store, which provides ``db``; documents belong to the household."""
+    """Mixed into each engine's store, which provides ``db``; a document is shared or one user's.
+
+    ``user_id`` on a read is the viewer: shared documents plus that user's own; None, shared only.
+    """
 
     db: Dialect
 
-    def list_documents(self) -> list[DocumentRow]:
-        """Every document, by path."""
+    def list_documents(self, user_id: int | None = None) -> list[DocumentRow]:
+        """The documents the viewer may see, by path."""
         return [
             DocumentRow(**row)
-            for row in self.db.rows(f"SELECT {_DOCUMENT_COLUMNS} FROM documents ORDER BY path")
+            for row in self.db.rows(
+                f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {_VISIBLE} ORDER BY path",
+                (_viewer(user_id),),
+            )
         ]
 
-    def get_document(self, document_id: int) -> DocumentRow | None:
-        """One document."""
-        row = self.db.row(f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE id = ?", (document_id,))
+    def get_document(self, document_id: int, user_id: int | None = None) -> DocumentRow | None:
+        """One document, if the viewer may see it."""
+        row = self.db.row(
+            f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND {_VISIBLE}",
+            (document_id, _viewer(user_id)),
+        )
         return DocumentRow(**row) if row else None
+
+    def owned_bytes(self, user_id: int) -> int:
+        """The size of a user's own documents (their upload quota in use)."""
+        row = self.db.row(
+            "SELECT COALESCE(SUM(size_bytes), 0) AS used FROM documents WHERE owner_id = ?", (user_id,)
+        )
+        return int(row["used"]) if row else 0
+
+    def chunk_count(self) -> int:
+        """Chunks of every document, everyone's (what rag.max_chunks bounds)."""
+        row = self.db.row("SELECT COUNT(*) AS n FROM chunks")
+        return int(row["n"]) if row else 0
 
     def document_by_path(self, path: str, owner_id: int | None = None) -> DocumentRow | None:
         """The document kept for a path."""
@@ -116,19 +148,22 @@ class Documents:
             self.db.run("UPDATE documents_version SET version = version + 1")
         return gone == 1
 
-    def search_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """Chunks matching any term, (id, BM25 score) best first; the text weighs most."""
-        return self.db.rank_chunks(terms, limit) if terms else []
+    def search_chunks(
+        self, terms: Sequence[str], limit: int, user_id: int | None = None
+    ) -> list[tuple[int, float]]:
+        """Chunks the viewer may see matching any term, (id, BM25 score) best first; the text weighs most."""
+        return self.db.rank_chunks(terms, limit, _viewer(user_id)) if terms else []
 
-    def get_chunks(self, chunk_ids: Sequence[int]) -> list[ChunkRow]:
-        """Chunks by id, with their file (any order)."""
+    def get_chunks(self, chunk_ids: Sequence[int], user_id: int | None = None) -> list[ChunkRow]:
+        """Chunks by id, with their file (any order); those the viewer may not see are left out."""
         found: list[ChunkRow] = []
         for batch in self.db.batches(list(chunk_ids)):
             among, params = self.db.one_of("c.id", batch)
             rows = self.db.rows(
                 "SELECT c.id, c.document_id, c.chunk_index, c.text, c.heading, c.page, c.token_count,"
-                f" d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id WHERE {among}",
-                params,
+                " d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id"
+                f" WHERE {among} AND {_VISIBLE_DOC}",
+                [*params, _viewer(user_id)],
             )
             found.extend(
                 ChunkRow(
@@ -146,11 +181,12 @@ class Documents:
             )
         return found
 
-    def chunk_vectors(self, model_id: str) -> tuple[list[int], list[bytes]]:
-        """Ids (ascending) and vectors of every chunk embedded by this model."""
+    def chunk_vectors(self, model_id: str, user_id: int | None = None) -> tuple[list[int], list[bytes]]:
+        """Ids (ascending) and vectors of the chunks the viewer may see, embedded by this model."""
         return self.db.id_vectors(
-            "SELECT id, embedding FROM chunks WHERE model_id = ? AND embedding IS NOT NULL ORDER BY id",
-            (model_id,),
+            "SELECT c.id, c.embedding FROM chunks c JOIN documents d ON d.id = c.document_id"
+            f" WHERE c.model_id = ? AND c.embedding IS NOT NULL AND {_VISIBLE_DOC} ORDER BY c.id",
+            (model_id, _viewer(user_id)),
         )
 
     def documents_version(self) -> int:
@@ -158,14 +194,15 @@ class Documents:
         row = self.db.row("SELECT version FROM documents_version")
         return int(row["version"]) if row else 0
 
-    def document_totals(self) -> dict[str, Any]:
-        """documents, indexed, skipped, excluded, chunks, tokens and last_indexed."""
+    def document_totals(self, user_id: int | None = None) -> dict[str, Any]:
+        """documents, indexed, skipped, excluded, chunks, tokens and last_indexed, of what the viewer sees."""
         row = self.db.row(
             "SELECT COUNT(*) AS documents, COUNT(CASE WHEN status = 'indexed' THEN 1 END) AS indexed,"
             " COUNT(CASE WHEN status = 'skipped' THEN 1 END) AS skipped,"
             " COUNT(CASE WHEN status = 'excluded' THEN 1 END) AS excluded,"
             " COALESCE(SUM(chunk_count), 0) AS chunks, COALESCE(SUM(token_count), 0) AS tokens,"
-            " MAX(indexed_at) AS last_indexed FROM documents"
+            f" MAX(indexed_at) AS last_indexed FROM documents WHERE {_VISIBLE}",
+            (_viewer(user_id),),
         )
         assert row is not None
         counts = {

@@ -113,14 +113,14 @@ class PgDialect(Dialect):
             blobs.append(blob)
         return ids, blobs
 
-    def rank_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """BM25 over the chunks' tsvector, computed as FTS5 does (see postgres_search)."""
+    def rank_chunks(self, terms: Sequence[str], limit: int, viewer: int) -> list[tuple[int, float]]:
+        """BM25 over the chunks' tsvector, computed as FTS5 does (see postgres_search); shared and own."""
         ctes, params = ranked(
             table="chunks",
             tsv="tsv",
             length="doclen",
-            scope="TRUE",
-            scope_params=[],
+            scope="t.document_id IN (SELECT id FROM documents WHERE owner_id IS NULL OR owner_id = %s)",
+            scope_params=[viewer],
             terms=terms,
             weights=_CHUNK_WEIGHTS,
             extra_tokens=0,

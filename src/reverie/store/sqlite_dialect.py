@@ -117,13 +117,15 @@ class SqliteDialect(Dialect):
             blobs.append(bytes(row[1]))
         return ids, blobs
 
-    def rank_chunks(self, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """FTS5 over chunks_fts, BM25 weights 1.0, 0.6 and 0.4."""
+    def rank_chunks(self, terms: Sequence[str], limit: int, viewer: int) -> list[tuple[int, float]]:
+        """FTS5 over chunks_fts, BM25 weights 1.0, 0.6 and 0.4; shared chunks and the viewer's own."""
         match = "{text heading title}: (" + " OR ".join(_quote(term) for term in terms) + ")"
         rows = self._connection().execute(
-            "SELECT rowid, -bm25(chunks_fts, 1.0, 0.6, 0.4) AS score FROM chunks_fts"
-            " WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?",
-            (match, max(limit, 1)),
+            "SELECT f.rowid, -bm25(chunks_fts, 1.0, 0.6, 0.4) AS score FROM chunks_fts f"
+            " JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id"
+            " WHERE chunks_fts MATCH ? AND (d.owner_id IS NULL OR d.owner_id = ?)"
+            " ORDER BY score DESC LIMIT ?",
+            (match, viewer, max(limit, 1)),
         )
         return [(int(row[0]), float(row[1])) for row in rows]
 
