@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound, ReverieError, TooLarge
 from reverie.extract.extraction import Extraction, extract_exchange, validate
+from reverie.extract.gate import TurnReading, read_turn
 from reverie.extract.merge import MergePolicy, remember_fact
 from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector_text
 from reverie.retrieve.timeutil import check_timestamp
@@ -216,6 +217,7 @@ class Conversations:
         seq = [*prior, *pending]
         offset = len(prior)
         rows = []
+        readings: dict[int, TurnReading] = {}
         with scope.transaction():
             for i, draft in enumerate(pending):
                 before = seq[offset + i - 1] if offset + i > 0 else None
@@ -229,6 +231,10 @@ class Conversations:
                     index_text=turn_line(draft.content, draft.speaker, draft.role),
                     window_text=window_keyword_text(before, draft),
                 )
+                if draft.role == "user":  # what the turn was understood as (mem.db's intent_detected)
+                    reading = readings[row.id] = read_turn(draft.content)
+                    scope.note_turn(row.id, intent=reading.intent)
+                    row = MessageRow(**{**row.__dict__, "intent": reading.intent})
                 seq[offset + i] = row
                 rows.append(row)
         if self.indexer is not None and rows:
@@ -242,15 +248,26 @@ class Conversations:
                 if row.role == "assistant":
                     before = seq[offset + index - 1] if offset + index > 0 else None
                     if before is not None and before.role == "user":
-                        self._extract_later(before.content, row.content, conversation_id)
+                        reading = readings.get(before.id) or read_turn(before.content)
+                        self._extract_later(before, row.content, conversation_id, reading.learn)
         return rows
 
     def _detect_topic_later(self, conversation_id: int, text: str) -> None:
         """Hook: topic detection from a user message (Memory runs it in the background)."""
 
-    def _extract_later(self, user_text: str, assistant_text: str, conversation_id: int) -> None:
-        """Per-exchange extraction (Lo-Bug §4.4) in the background: the reply is never delayed."""
+    def _extract_later(
+        self, user_turn: MessageRow, assistant_text: str, conversation_id: int, learn: bool
+    ) -> None:
+        """Per-exchange extraction (Lo-Bug §4.4) in the background: the reply is never delayed.
+
+        With an extraction model, the rule gate (``learn``, :mod:`reverie.extract.gate`) decides
+        first: a turn that cannot hold a stable fact costs no model call. The facts keep the
+        model's confidence and key and the user turn they came from; the turn records whether
+        a memory was created.
+        """
         scope, model = self.scope, self.extraction_model
+        if model is not None and not learn:
+            return
         conf = self.settings.memory.extraction
         limit = self.settings.memory.max_memory_bytes
         service, policy, clock = self.embeddings, self.policy, self.clock
@@ -258,15 +275,20 @@ class Conversations:
 
         def run() -> None:
             found = extract_exchange(
-                model, user_text, assistant_text, max_items=conf.max_per_turn, temperature=conf.temperature
+                model,
+                user_turn.content,
+                assistant_text,
+                max_items=conf.max_per_turn,
+                temperature=conf.temperature,
             )
             kept, _ = validate(Extraction(facts=found), confidence_min=conf.confidence_min, max_bytes=limit)
+            created = False
             for fact in kept.facts:
-                remember_fact(
+                result = remember_fact(
                     scope,
                     fact.text,
                     clock(),
-                    key=None,
+                    key=fact.key or None,
                     type_=fact.type,
                     source="inferred",
                     confidence=fact.confidence,
@@ -274,7 +296,11 @@ class Conversations:
                     policy=policy,
                     service=service,
                     index=index,
+                    source_message_id=user_turn.id,
                 )
+                created = created or result.status != "reinforced"
+            if created:
+                scope.note_turn(user_turn.id, memory_created=True)
 
         self.background.submit(run)
 

@@ -34,6 +34,7 @@ def memory_dict(row: MemoryRow, tz: tzinfo, score: float | None = None) -> dict[
         "sensitive": row.sensitive,
         "category": row.category,  # a preference's (Saga): lights, climate, global; None for a fact
         "scope": row.scope if row.kind == "preference" else None,
+        "source_message_id": row.source_message_id,  # the user turn it was learnt from (mem.db)
     }
     if score is not None:
         data["score"] = round(score, 4)
@@ -66,6 +67,8 @@ def message_dict(row: MessageRow, tz: tzinfo, score: float | None = None) -> dic
         "content": row.content,
         "ref": row.ref,
         "created_at": to_iso(row.created_at, tz),
+        "intent": row.intent,  # a user turn's, as the per-exchange gate read it
+        "memory_created": row.memory_created,
     }
     if score is not None:
         data["score"] = round(score, 4)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ class FactItem:
     source: str = "inferred"
     confidence: float = 0.7
     type: str = "general"
+    key: str = ""  # the attribute it sets ("employer"), as the per-exchange model names it; empty: none
 
 
 @dataclass(frozen=True)
@@ -288,7 +290,11 @@ def _rules_extraction(messages: Sequence[MessageRow]) -> Extraction:
 def extract_exchange(
     model: ChatModel | None, user_text: str, assistant_text: str, *, max_items: int, temperature: float = 0.0
 ) -> list[FactItem]:
-    """Facts from one exchange (Lo-Bug's per-turn extraction), at most ``max_items``."""
+    """Facts from one exchange (Lo-Bug's per-turn extraction), at most ``max_items``.
+
+    The model's confidence (clamped to 0..1; 0.7 when missing or not a number) and key (a
+    snake_case attribute name; dropped when missing or generic) are kept (mem.db §5).
+    """
     if model is None:
         return said_items(user_text)[0][:max_items]
     reply = model.chat(
@@ -306,12 +312,40 @@ def extract_exchange(
         raise ProviderError("The per-exchange extraction reply is not a JSON array")
     found = [
         FactItem(
-            _text(item.get("fact") or item.get("text")), "inferred", 0.7, _text(item.get("type")) or "general"
+            _text(item.get("fact") or item.get("text") or item.get("content")),
+            "inferred",
+            _confidence(item.get("confidence")),
+            _text(item.get("type") or item.get("memory_type")) or "general",
+            _model_key(item.get("key")),
         )
         for item in data
         if isinstance(item, dict)
     ]
     return [item for item in found if item.text][:max_items]
+
+
+# Keys that name no attribute: two facts with one of these are not one value replacing another.
+_VAGUE_KEYS = frozenset(
+    "fact facts general personal preference preferences knowledge event events info information note "
+    "other misc user profile memory detail details unknown none null".split()
+)
+
+
+def _confidence(value: Any) -> float:
+    """The model's confidence clamped to 0..1; 0.7 when it gave none, or not a finite number."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return 0.7
+    try:
+        number = float(value)
+    except ValueError:
+        return 0.7
+    return min(1.0, max(0.0, number)) if math.isfinite(number) else 0.7
+
+
+def _model_key(value: Any) -> str:
+    """The model's key as a stored key (snake_case, at most 64 characters), or '' when vague."""
+    key = normalize_key(_text(value))[:64].strip("_")
+    return "" if not key or key in _VAGUE_KEYS else key
 
 
 __all__ = [

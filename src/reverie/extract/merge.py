@@ -239,8 +239,11 @@ def remember_fact(
     service: EmbeddingService | None = None,
     index: VectorIndex | None = None,
     pending: PendingVectors | None = None,
+    source_message_id: int | None = None,
 ) -> RememberResult:
     """Merge one (already guarded) fact into the user's memory; see the module docstring.
+
+    ``source_message_id``: the user turn the fact was learnt from, kept on a new row (mem.db).
 
     ``pending`` is the text's vector already on its way (:func:`embed_ahead`); otherwise it is
     started here, and computed while the fact is read and searched by keywords.
@@ -285,6 +288,7 @@ def remember_fact(
                 key=None if key_taken or any(row.key == key for row, _ in replace) else key,
                 conversation_id=conversation_id,
                 sensitive=sensitive,
+                source_message_id=source_message_id,
             ),
             now,
         )

@@ -94,8 +94,12 @@ RULES:
 
 EXCHANGE_PROMPT = (
     """You extract long-term facts about the user from one exchange of a conversation.
-Output ONLY a JSON array of objects {"fact": "...", "type": "personal|preference|knowledge|event"}.
+Output ONLY a JSON array of objects
+{"fact": "...", "type": "personal|preference|knowledge|event", "key": "...", "confidence": 0.0-1.0}.
 - Each fact is one standalone third-person sentence about the user ("The user's name is Alex").
+- "key" names the attribute the fact sets, in snake_case ("name", "employer", "home_city",
+  "daughter_allergy"): a later fact with the same key replaces it.
+- "confidence": 0.9+ for what the user stated outright, 0.6-0.8 for a strong implication.
 - Be selective: skip greetings, chit-chat, filler, questions and anything the assistant said on its own.
 - Nothing worth keeping: output [].
 """

@@ -87,6 +87,9 @@ class MemoryOut(BaseModel):
     scope: str | None = Field(
         default=None, description="a preference's scope: default, specific (a time of its own) or always"
     )
+    source_message_id: int | None = Field(
+        default=None, description="the user turn this memory was learnt from, while that turn is kept"
+    )
     sensitive: bool = Field(
         default=False, description="a personal-sensitive detail (health, finances, identity number)"
     )
@@ -169,6 +172,13 @@ class MessageOut(BaseModel):
     content: str = Field(examples=["I went to the LGBTQ support group yesterday."])
     ref: str | None = Field(examples=["D1:3"])
     created_at: str = Field(examples=[_WHEN])
+    intent: str | None = Field(
+        default=None,
+        description="a user turn's intent as read when recorded: a power phrase's action (remember, prefer,"
+        " forget ...), or statement, question, command, greeting, chat",
+        examples=["statement"],
+    )
+    memory_created: bool = Field(default=False, description="a memory was learnt from this user turn")
     score: float | None = None
 
 

@@ -13,7 +13,9 @@ CONVERSATION_COLUMNS = (
     "id, interface, title, started_at, last_activity, ended_at, is_private, consolidation_state,"
     " attempts, last_error"
 )
-MESSAGE_COLUMNS = "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref, m.created_at"
+MESSAGE_COLUMNS = (
+    "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref, m.created_at, m.intent, m.memory_created"
+)
 
 
 def conversation_row(row: Row) -> ConversationRow:
@@ -42,6 +44,8 @@ def message_row(row: Row) -> MessageRow:
         speaker=row["speaker"],
         ref=row["ref"],
         created_at=row["created_at"],
+        intent=row["intent"],
+        memory_created=bool(row["memory_created"]),
     )
 
 
@@ -178,6 +182,19 @@ class Conversations:
                 (now, conversation_id, self.user_id),
             )
         return MessageRow(message_id, conversation_id, role, content, speaker, ref, now)
+
+    def note_turn(
+        self, message_id: int, *, intent: str | None = None, memory_created: bool | None = None
+    ) -> None:
+        """Record what a turn was understood as (its intent), and/or whether it created a memory."""
+        given = (("intent", intent), ("memory_created", memory_created))
+        changes = {name: value for name, value in given if value is not None}
+        if changes:
+            assignments = ", ".join(f"{name} = ?" for name in changes)
+            self.db.run(
+                f"UPDATE messages SET {assignments} WHERE id = ? AND user_id = ?",
+                (*changes.values(), message_id, self.user_id),
+            )
 
     def list_messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
         """The last ``limit`` turns of a conversation, oldest first."""

@@ -28,6 +28,7 @@ MEMORY_NAMES = (
     "sensitive",
     "category",
     "scope",
+    "source_message_id",
 )
 MEMORY_COLUMNS = ", ".join(MEMORY_NAMES)
 _UPDATABLE = {
@@ -71,6 +72,7 @@ def memory_row(row: Row) -> MemoryRow:
         sensitive=bool(row["sensitive"]),
         category=row["category"],
         scope=row["scope"],
+        source_message_id=row["source_message_id"],
     )
 
 
@@ -88,8 +90,8 @@ class Memories:
         row = self.db.write_row(
             "INSERT INTO memories (user_id, kind, type, key, text, source, confidence, status,"
             " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
-            " conversation_id, decay_base, sensitive, category, scope)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " conversation_id, decay_base, sensitive, category, scope, source_message_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.user_id,
                 memory.kind,
@@ -109,6 +111,7 @@ class Memories:
                 memory.sensitive,
                 memory.category,
                 memory.scope,
+                memory.source_message_id,
             ),
             MEMORY_COLUMNS,
             "memories",

@@ -51,6 +51,7 @@ class MemoryRow:
     sensitive: bool = False  # personal-sensitive (health, finances, identity numbers)
     category: str | None = None  # a preference's category (lights, climate, global); None for a fact
     scope: str = "default"  # a preference's scope (Saga): default, specific or always
+    source_message_id: int | None = None  # the user turn it was learnt from (mem.db)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class NewMemory:
     sensitive: bool = False
     category: str | None = None
     scope: str = "default"
+    source_message_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,8 @@ class MessageRow:
     speaker: str | None
     ref: str | None
     created_at: float
+    intent: str | None = None  # a user turn's, as the per-exchange gate read it (mem.db)
+    memory_created: bool = False  # a memory was stored from this user turn
 
 
 @dataclass(frozen=True)

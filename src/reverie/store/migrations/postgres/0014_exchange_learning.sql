@@ -1,0 +1,8 @@
+-- Per-exchange learning (mem.db): a turn records what it was understood as (its intent: a power
+-- phrase's action, or statement, question, command, greeting, chat) and whether it created a
+-- memory; a memory records the user turn it came from. Retention may delete that turn: the
+-- memory stays, without its source.
+ALTER TABLE messages ADD COLUMN intent text;
+ALTER TABLE messages ADD COLUMN memory_created boolean NOT NULL DEFAULT false;
+ALTER TABLE memories ADD COLUMN source_message_id bigint REFERENCES messages(id) ON DELETE SET NULL;
+CREATE INDEX idx_memories_source_message ON memories(source_message_id) WHERE source_message_id IS NOT NULL;
