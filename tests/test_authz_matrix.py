@@ -251,6 +251,8 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     ),
     "GET /api/v1/settings": _get("/api/v1/settings"),
     "PUT /api/v1/settings": _send("/api/v1/settings", {"memory.decay.hour": 4}),
+    "GET /api/v1/embeddings/models": _get("/api/v1/embeddings/models"),
+    "DELETE /api/v1/embeddings/cache": _send("/api/v1/embeddings/cache"),
     "POST /api/v1/consolidate": _send("/api/v1/consolidate"),
     "GET /api/v1/memories": _get("/api/v1/memories"),
     "POST /api/v1/memories": _send("/api/v1/memories", {"text": "User owns a red kayak"}),
@@ -391,6 +393,8 @@ POST /api/v1/threads                                   401   403   403   201   4
 POST /api/v1/threads/{thread}/merge                    401   403   403   200   403    403   401     401
 GET /api/v1/settings                                   401   403   403   200   403    403   401     401
 PUT /api/v1/settings                                   401   403   403   200   403    403   401     401
+GET /api/v1/embeddings/models                          401   403   403   200   403    403   401     401
+DELETE /api/v1/embeddings/cache                        401   403   403   200   403    403   401     401
 POST /api/v1/consolidate                               401   403   403   200   403    403   401     401
 GET /api/v1/memories                                   401   200   200   200   200    200   401     401
 POST /api/v1/memories                                  401   201   201   201   201    409   401     401

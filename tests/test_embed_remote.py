@@ -20,7 +20,7 @@ from fakeserver import FakeModelServer
 
 from reverie import Memory, Settings, load_settings
 from reverie.embed.remote import OllamaEmbedder, OpenAICompatibleEmbedder, OpenAIEmbedder
-from reverie.embed.service import EmbeddingService, embedder_from_settings
+from reverie.embed.service import EmbeddingService, embedder_from_settings, embedding_models
 from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
 from reverie.net import post_json
 from reverie.store import open_store
@@ -286,6 +286,45 @@ def test_cache_prunes_the_oldest_beyond_max_entries(store: Store, fake_server: F
     assert fake_server.requests == []
     service.embed(["new text 7", "old text 199"])
     assert _sizes(fake_server) == [2]
+
+
+def test_clearing_the_cache_makes_texts_embedded_again(store: Store, fake_server: FakeModelServer) -> None:
+    service = EmbeddingService(OllamaEmbedder(fake_server.url, "m"), store, cache_entries=100)
+    service.embed(["User keeps bees", "User sings"])
+    service.embed(["User keeps bees"])
+    service.flush()
+    assert store.cache_stats() == {"entries": 2, "hits": 1, "misses": 2}
+    assert store.cache_clear() == 2
+    service.forget_recent()
+    assert store.cache_stats() == {"entries": 0, "hits": 0, "misses": 0}
+    fake_server.reset()
+    service.embed(["User keeps bees"])
+    assert _sizes(fake_server) == [1]
+
+
+def test_cache_turned_off_and_on_while_running(store: Store, fake_server: FakeModelServer) -> None:
+    service = EmbeddingService(OllamaEmbedder(fake_server.url, "m"), store, cache_entries=100)
+    service.use_cache(None, 0)
+    service.embed(["again"])
+    service.embed(["again"])
+    assert len(fake_server.requests) == 2 and store.cache_stats()["entries"] == 0
+    service.use_cache(store, 100)
+    service.embed(["again"])
+    service.embed(["again"])
+    assert len(fake_server.requests) == 3 and store.cache_stats()["entries"] == 1
+
+
+def test_models_are_listed_by_the_provider(tmp_path: Path, fake_server: FakeModelServer) -> None:
+    settings = _settings(tmp_path, fake_server)
+    fake_server.models = ["nomic-embed-text", "all-minilm"]
+    assert embedding_models(settings, "ollama", fake_server.url) == ["all-minilm", "nomic-embed-text"]
+    assert embedding_models(settings, "openai_compatible", fake_server.url + "/v1") == [
+        "all-minilm",
+        "nomic-embed-text",
+    ]
+    assert [r.path for r in fake_server.requests] == ["/api/tags", "/v1/models"]
+    with pytest.raises(ProviderUnavailable, match="Cannot reach Ollama at http://127.0.0.1:9"):
+        embedding_models(settings, "ollama", "http://127.0.0.1:9")
 
 
 def test_cache_max_entries_holds_across_short_lived_processes(

@@ -702,6 +702,80 @@ def test_settings_validation_and_live_change(page: Page, site: Site) -> None:
 
 
 @needs_chromium
+def test_embedding_settings_model_list_cache_switch_and_clear(page: Page, site: Site) -> None:
+    with Memory(site.settings, user=make_user(site)) as memory:  # fills the embedding cache
+        memory.remember("User keeps bees on the roof")
+    sign_in(page, site, make_user(site, admin=True))
+    page.get_by_role("link", name="Settings").click()
+    embeddings = page.locator("form").filter(has=page.get_by_role("heading", name="Embeddings"))
+    embeddings.get_by_label("Provider").select_option("ollama")
+    model = embeddings.get_by_label("Model", exact=True)
+    expect(model).to_have_js_property("tagName", "SELECT")  # read from Ollama's /api/tags
+    expect(model.locator("option")).to_have_text(["fake-chat", "fake-embed"])
+    expect(model).to_have_value("fake-embed")
+    expect(embeddings.get_by_text("Models on the ollama server.")).to_be_visible()
+    shot(page, "settings-embedding-models")
+
+    endpoint = embeddings.get_by_label("Endpoint")
+    endpoint.fill("http://127.0.0.1:9")  # nothing listens there: the name is typed instead
+    endpoint.dispatch_event("change")
+    expect(embeddings.get_by_label("Model", exact=True)).to_have_js_property("tagName", "INPUT")
+    expect(embeddings.get_by_text(re.compile("Type the model's name.*Cannot reach Ollama"))).to_be_visible()
+    endpoint.fill(site.fake.url)
+    endpoint.dispatch_event("change")
+    expect(embeddings.get_by_label("Model", exact=True)).to_have_js_property("tagName", "SELECT")
+
+    switch = embeddings.get_by_label("Embedding cache")
+    expect(switch).to_be_checked()
+    switch.uncheck()
+    embeddings.get_by_role("button", name="Save").click()
+    expect(embeddings.get_by_text(re.compile("Applied now"))).to_be_visible()
+    assert site.settings.embeddings.cache.enabled is False
+    saved = tomllib.loads((site.settings.home / "reverie.toml").read_text(encoding="utf-8"))
+    assert saved["embeddings"]["cache"] == {"enabled": False}
+    switch.check()
+    with page.expect_response(lambda answer: answer.request.method == "PUT"):
+        embeddings.get_by_role("button", name="Save").click()
+    assert site.settings.embeddings.cache.enabled is True
+
+    info = embeddings.locator(".cache-info")
+    expect(info).not_to_contain_text("Cache: 0 entries")
+    embeddings.get_by_role("button", name="Clear cache").click()
+    page.get_by_role("dialog").get_by_role("button", name="Clear cache").click()
+    expect(info).to_contain_text("Cache: 0 entries, hit rate —")
+    expect(page.get_by_text(re.compile(r"Cleared the cache: \d+ vectors? dropped"))).to_be_visible()
+    with Memory(site.settings) as memory:
+        assert memory.store.cache_stats()["entries"] == 0
+
+
+@needs_chromium
+def test_users_page_maps_voice_interfaces(page: Page, site: Site) -> None:
+    alice, bob = make_user(site), make_user(site)
+    sign_in(page, site, make_user(site, admin=True))
+    page.get_by_role("link", name="Users").click()
+    card = page.locator("section").filter(has=page.get_by_role("heading", name="Voice interfaces"))
+    card.get_by_label("Voice interface").fill("porch")
+    card.get_by_label("Speaks for").select_option(alice)
+    card.get_by_role("button", name="Map").click()
+    row = card.locator(".interface[data-interface=porch]")
+    expect(row).to_contain_text(f"Memories are {alice}'s.")
+    with Memory(site.settings) as memory:
+        assert memory.for_interface("porch").user.name == alice  # type: ignore[union-attr]
+    shot(page, "users-voice-interfaces")
+
+    row.get_by_label("User of porch").select_option(bob)
+    expect(row).to_contain_text(f"Memories are {bob}'s.")
+    with Memory(site.settings) as memory:
+        assert memory.for_interface("porch").user.name == bob  # type: ignore[union-attr]
+
+    row.get_by_role("button", name="Unmap porch").click()
+    expect(page.get_by_text("porch is a guest again.")).to_be_visible()
+    expect(row).to_have_count(0)
+    with Memory(site.settings) as memory:
+        assert memory.for_interface("porch").is_guest
+
+
+@needs_chromium
 def test_everything_works_with_the_network_cut_off(page: Page, site: Site) -> None:
     name = make_user(site)
     sign_in(page, site, name)

@@ -74,6 +74,31 @@ def post_json(
     raise last
 
 
+def get_json(
+    url: str,
+    *,
+    what: str,
+    hint: str,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 5.0,
+) -> Any:
+    """GET JSON once (a listing, not worth retrying); the same errors as :func:`post_json`."""
+    try:
+        response = shared_client().get(url, headers=dict(headers or {}), timeout=timeout)
+    except httpx.TimeoutException as exc:
+        raise ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}") from exc
+    except httpx.TransportError as exc:
+        raise ProviderUnavailable(f"Cannot reach {what} ({exc.__class__.__name__}); {hint}") from exc
+    if response.status_code >= 400:
+        raise ProviderError(f"{what} answered HTTP {response.status_code}: {excerpt(response.text)}")
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise ProviderError(
+            f"{what} answered with something that is not JSON: {excerpt(response.text)}"
+        ) from exc
+
+
 _shared: httpx.Client | None = None
 _shared_lock = threading.Lock()
 
@@ -93,4 +118,4 @@ def excerpt(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-__all__ = ["DEFAULT_ATTEMPTS", "RETRY_STATUSES", "excerpt", "post_json", "shared_client"]
+__all__ = ["DEFAULT_ATTEMPTS", "RETRY_STATUSES", "excerpt", "get_json", "post_json", "shared_client"]

@@ -46,6 +46,15 @@ class TokenCounter(Protocol):
         ...
 
 
+@runtime_checkable
+class ModelLister(Protocol):
+    """Optional ability: name the models the provider's server offers (for the settings page)."""
+
+    def available_models(self) -> list[str]:
+        """Model names the server has, sorted; ProviderUnavailable when it cannot be reached."""
+        ...
+
+
 EmbedderFactory = Callable[..., Embedder]
 
 
@@ -95,6 +104,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Embedder",
     "EmbedderFactory",
+    "ModelLister",
     "TokenCounter",
     "available_embedders",
     "check_texts",

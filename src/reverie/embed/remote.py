@@ -10,7 +10,7 @@ from typing import Any
 
 from reverie.embed.base import check_texts, check_vectors, iter_batches, register_embedder
 from reverie.errors import ConfigError, ProviderError
-from reverie.net import DEFAULT_ATTEMPTS, excerpt, post_json
+from reverie.net import DEFAULT_ATTEMPTS, excerpt, get_json, post_json
 
 
 def _vectors(reply: Any, key: str, what: str) -> list[list[float]]:
@@ -25,6 +25,13 @@ def _vectors(reply: Any, key: str, what: str) -> list[list[float]]:
         raise ProviderError(
             f"{what} sent an embedding reply without '{key}' vectors: {excerpt(str(reply))}"
         ) from exc
+
+
+def _names(reply: Any, key: str, field: str, what: str) -> list[str]:
+    try:
+        return sorted({str(item[field]) for item in reply[key]})
+    except (KeyError, TypeError) as exc:
+        raise ProviderError(f"{what} sent a model list without '{key}': {excerpt(str(reply))}") from exc
 
 
 class _HttpEmbedder:
@@ -128,6 +135,13 @@ class OllamaEmbedder(_HttpEmbedder):
         reply = self._post(f"{self.endpoint}/api/embed", {"model": self.model, "input": texts}, what, hint)
         return _vectors(reply, "embeddings", what)
 
+    def available_models(self) -> list[str]:
+        """The models Ollama has pulled (``/api/tags``)."""
+        what = f"Ollama at {self.endpoint}"
+        reply = get_json(f"{self.endpoint}/api/tags", what=what, hint="start it with `ollama serve`",
+                         timeout=min(self.timeout, 5.0))
+        return _names(reply, "models", "name", what)
+
 
 class OpenAICompatibleEmbedder(_HttpEmbedder):
     """``/v1/embeddings`` as served by llama.cpp, vLLM, LM Studio and OpenAI."""
@@ -157,6 +171,15 @@ class OpenAICompatibleEmbedder(_HttpEmbedder):
         base = self.endpoint if self.endpoint.endswith("/v1") else f"{self.endpoint}/v1"
         reply = self._post(f"{base}/embeddings", {"model": self.model, "input": texts}, what, hint, headers)
         return _vectors(reply, "data", what)
+
+    def available_models(self) -> list[str]:
+        """The models the server lists (``/v1/models``)."""
+        what = f"the embedding server at {self.endpoint}"
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        base = self.endpoint if self.endpoint.endswith("/v1") else f"{self.endpoint}/v1"
+        reply = get_json(f"{base}/models", what=what, hint="check the endpoint", headers=headers,
+                         timeout=min(self.timeout, 5.0))
+        return _names(reply, "data", "id", what)
 
 
 class OpenAIEmbedder(OpenAICompatibleEmbedder):

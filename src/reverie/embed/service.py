@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.config import Settings
-from reverie.embed.base import Embedder, TokenCounter, embedders
+from reverie.embed.base import Embedder, ModelLister, TokenCounter, embedders
 from reverie.errors import ProviderUnavailable
 from reverie.store.base import Store
 
@@ -49,6 +49,20 @@ def embedder_from_settings(settings: Settings) -> Embedder:
         "backoff_seconds": conf.retry_backoff_seconds,
     }
     return embedders.create_offering(conf.provider, offered)
+
+
+def embedding_models(settings: Settings, provider: str, endpoint: str) -> list[str] | None:
+    """The models ``provider`` offers at ``endpoint`` (empty: its default), or None when it cannot say.
+
+    Raises ProviderUnavailable or ProviderError when its server cannot be asked.
+    """
+    trial = settings.model_copy(deep=True)
+    trial.embeddings.provider = provider
+    trial.embeddings.endpoint = endpoint
+    # A listing needs no model, but a provider refuses to be built without one.
+    trial.embeddings.model = trial.embeddings.model or "-"
+    embedder = embedder_from_settings(trial)
+    return embedder.available_models() if isinstance(embedder, ModelLister) else None
 
 
 def content_hash(text: str) -> str:
@@ -214,6 +228,19 @@ class EmbeddingService:
         self._misses += 1
         return vector
 
+    def use_cache(self, store: Store | None, entries: int) -> None:
+        """Turn the cache on (a store and a size) or off (entries 0) from now on."""
+        self.flush()
+        self.store = store if entries > 0 else None
+        self.cache_entries = entries
+        self.forget_recent()
+
+    def forget_recent(self) -> None:
+        """Drop the vectors kept in memory and the pending counts (after the cache table was emptied)."""
+        with self._recent_lock:
+            self._recent.clear()
+        self._hits = self._misses = self._puts = 0
+
     def _remember(self, fresh: dict[str, npt.NDArray[np.float32]], hits: int, misses: int) -> None:
         assert self.store is not None
         if fresh:
@@ -329,6 +356,7 @@ __all__ = [
     "PendingVectors",
     "content_hash",
     "embedder_from_settings",
+    "embedding_models",
     "from_blobs",
     "to_blob",
 ]

@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, ValidationError
 
 from reverie.config import (
+    CacheSettings,
     DecaySettings,
     EmbeddingSettings,
     ExtractionSettings,
@@ -34,7 +35,8 @@ from reverie.config import (
     Settings,
 )
 from reverie.embed.base import embedders
-from reverie.errors import ConfigError, InvalidInput, Unauthenticated
+from reverie.embed.service import embedding_models
+from reverie.errors import ConfigError, InvalidInput, ProviderError, ProviderUnavailable, Unauthenticated
 from reverie.llm.base import chat_model_from_settings, chat_providers
 from reverie.memory import Memory
 from reverie.server.deps import AdminDep, MemoryDep, RootMemory, authenticate, is_loopback
@@ -60,6 +62,7 @@ _BINS = 10
 _EDITABLE: dict[str, tuple[type[BaseModel], tuple[str, ...]]] = {
     "memory.decay": (DecaySettings, tuple(DecaySettings.model_fields)),
     "embeddings": (EmbeddingSettings, ("provider", "model", "endpoint")),
+    "embeddings.cache": (CacheSettings, ("enabled",)),
     "embeddings.hybrid": (
         HybridSettings,
         ("enabled", "fusion", "keyword_weight", "vector_weight", "min_similarity"),
@@ -69,7 +72,7 @@ _EDITABLE: dict[str, tuple[type[BaseModel], tuple[str, ...]]] = {
     "rag": (RagSettings, ("documents_dir",)),  # on the Knowledge Base page
 }
 _LIVE_SECTIONS = ("memory.decay", "embeddings.hybrid", "llm")  # chat reads [llm] on every request
-_LIVE_KEYS = ("memory.extraction.auto_extract", "rag.documents_dir")
+_LIVE_KEYS = ("memory.extraction.auto_extract", "rag.documents_dir", "embeddings.cache.enabled")
 _settings_lock = threading.Lock()
 Bucket = Literal["day", "week", "month"]
 
@@ -152,6 +155,23 @@ class SettingsSavedOut(SettingsOut):
     changed: list[str]
     applied: list[str] = Field(description="Changed keys already in effect")
     warnings: list[str]
+
+
+class EmbeddingModelsOut(BaseModel):
+    """The models an embedding provider offers, for the settings page's model list."""
+
+    provider: str
+    models: list[str] | None = Field(
+        description="Names read from the provider (Ollama /api/tags, OpenAI-compatible /v1/models); "
+        "null when it cannot be asked: type the model's name instead"
+    )
+    detail: str = Field(default="", description="Why there is no list")
+
+
+class CacheClearedOut(BaseModel):
+    """What emptying the embedding cache removed."""
+
+    removed: int = Field(description="Cached vectors dropped; texts are embedded again when next needed")
 
 
 # sign-in status --------------------------------------------------------------------------
@@ -340,6 +360,37 @@ def get_settings(request: Request, root: RootMemory, admin: AdminDep) -> Setting
     return SettingsOut(**_settings_out(request, root))
 
 
+@ui_api_router.get("/embeddings/models", response_model=EmbeddingModelsOut, tags=["settings"])
+def list_embedding_models(
+    root: RootMemory,
+    admin: AdminDep,
+    provider: Annotated[str, Query(max_length=100, description="Empty: the saved provider")] = "",
+    endpoint: Annotated[
+        str, Query(max_length=2000, pattern=r"^(https?://\S+)?$", description="Empty: the provider's default")
+    ] = "",
+) -> EmbeddingModelsOut:
+    """The models the embedding provider offers (admin), or why it cannot say (never an error)."""
+    name = provider or root.settings.embeddings.provider
+    if name not in embedders.names():
+        known = ", ".join(embedders.names())
+        raise InvalidInput(f"Unknown embedding provider {name!r}; choose one of {known}")
+    try:
+        models = embedding_models(root.settings, name, endpoint)
+    except (ProviderUnavailable, ProviderError, ConfigError) as exc:
+        return EmbeddingModelsOut(provider=name, models=None, detail=str(exc))
+    detail = "" if models is not None else f"The {name} provider has no list of models"
+    return EmbeddingModelsOut(provider=name, models=models, detail=detail)
+
+
+@ui_api_router.delete("/embeddings/cache", response_model=CacheClearedOut, tags=["settings"])
+def clear_embedding_cache(root: RootMemory, admin: AdminDep) -> CacheClearedOut:
+    """Empty the embedding cache and its hit counters (admin); stored memories keep their vectors."""
+    removed = root.store.cache_clear()
+    if root.embeddings is not None:
+        root.embeddings.forget_recent()
+    return CacheClearedOut(removed=removed)
+
+
 def _validate(root: Memory, values: dict[str, Any]) -> tuple[Settings | None, dict[str, str]]:
     """The settings with ``values`` (dotted keys) applied, or the per-field problems."""
     problems = {key: "not an editable setting" for key in values if key not in _keys()}
@@ -386,6 +437,10 @@ def _apply_live(root: Memory, checked: Settings, keys: list[str]) -> None:
         setattr(section, name, _value(checked, key))
     if any(key.startswith("embeddings.hybrid.") for key in keys):
         root.retune_search()
+    service = root.embeddings
+    if "embeddings.cache.enabled" in keys and service is not None:
+        cache = root.settings.embeddings.cache
+        service.use_cache(root.store, cache.max_entries if cache.enabled else 0)
 
 
 def _env_warnings(keys: list[str]) -> list[str]:

@@ -37,6 +37,13 @@ class EmbeddingCache:
             (max_entries,),
         )
 
+    def cache_clear(self) -> int:
+        """Empty the cache and its counters; how many vectors were dropped."""
+        with self.db.transaction():
+            removed = self.db.run("DELETE FROM embedding_cache")
+            self.db.run("DELETE FROM embedding_cache_stats")
+        return removed
+
     def cache_record(self, model_id: str, hits: int, misses: int) -> None:
         """Add to the hit and miss counters of a model."""
         self.db.run(

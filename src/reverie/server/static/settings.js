@@ -24,6 +24,8 @@ const LABELS = {
   'embeddings.provider': ['Provider', 'local runs on this machine; the others call a server.'],
   'embeddings.model': ['Model', ''],
   'embeddings.endpoint': ['Endpoint', 'Empty: the provider’s default address.'],
+  'embeddings.cache.enabled': ['Embedding cache',
+    'Keep the vectors of texts already embedded, so the same text is not embedded twice.'],
   'embeddings.hybrid.enabled': ['Hybrid search', 'Combine keywords and meaning.'],
   'embeddings.hybrid.fusion': ['Fusion', 'weighted scores, or reciprocal rank fusion (rrf).'],
   'embeddings.hybrid.min_similarity': ['Minimum similarity', 'Vector matches below this are ignored.'],
@@ -191,16 +193,77 @@ async function save(form, status, changed, data) {
   }
 }
 
-function cacheInfo(stats) {
-  if (!stats.embedding_model) return h('p', { class: 'muted' }, 'Embeddings are off.');
+function cacheText(stats) {
+  if (!stats.embedding_model) return 'Embeddings are off.';
   const rate = stats.embedding_cache_hit_rate === null ? '—' : percent(stats.embedding_cache_hit_rate);
-  return h('p', { class: 'muted cache-info' }, `Model in use: ${stats.embedding_model}.  Cache: `
-    + `${stats.embedding_cache_entries} entries, hit rate ${rate}.`);
+  return `Model in use: ${stats.embedding_model}.  Cache: ${stats.embedding_cache_entries} entries, hit rate ${rate}.`;
+}
+
+function cacheInfo(stats) {
+  const info = h('p', { class: 'muted cache-info', role: 'status' }, cacheText(stats));
+  const clear = h('button', { type: 'button', class: 'btn' }, 'Clear cache');
+  clear.addEventListener('click', guard(async () => {
+    const ok = await confirmDialog({ title: 'Clear the embedding cache?', confirmLabel: 'Clear cache',
+      body: h('p', {}, 'Cached vectors are dropped; texts are embedded again when next needed. '
+        + 'Memories and documents keep their vectors.') });
+    if (!ok) return;
+    const answer = await api('/api/v1/embeddings/cache', { method: 'DELETE' });
+    info.textContent = cacheText(await api('/api/v1/stats'));
+    notify(`Cleared the cache: ${plural(answer.removed, 'vector')} dropped.`, 'ok');
+  }));
+  return h('div', { class: 'cache-actions' }, info, clear);
+}
+
+// The model field: a list read from the provider when it answers, free text otherwise.
+function modelPicker(form, prefix) {
+  const row = form.querySelector(`.setting[data-key="${prefix}.model"]`);
+  const text = row.querySelector('input');
+  const label = row.querySelector('label');
+  const hint = row.querySelector('.hint');
+  const list = h('select', { id: `${text.id}-list`, class: 'input', hidden: true,
+    'aria-describedby': text.getAttribute('aria-describedby') });
+  list.addEventListener('change', () => { text.value = list.value; });
+  text.after(list);
+  const value = (key) => form.querySelector(`.input[data-key="${prefix}.${key}"]`).value;
+  const useText = (why) => {
+    list.hidden = true;
+    text.hidden = false;
+    label.htmlFor = text.id;
+    hint.textContent = why;
+  };
+  const refresh = async () => {
+    const query = new URLSearchParams({ provider: value('provider'), endpoint: value('endpoint') });
+    let answer;
+    try {
+      answer = await api(`/api/v1/embeddings/models?${query}`);
+    } catch (err) {
+      useText(`Type the model's name (${errorText(err)}).`);
+      return;
+    }
+    if (!answer.models || !answer.models.length) {
+      useText(answer.models ? 'The provider has no models yet: type the name of one to pull.'
+        : `Type the model's name. ${answer.detail}`);
+      return;
+    }
+    const names = answer.models.includes(text.value) || !text.value ? answer.models
+      : [text.value, ...answer.models];
+    list.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === text.value },
+      answer.models.includes(name) ? name : `${name} (not on the server)`)));
+    text.value = list.value;
+    list.hidden = false;
+    text.hidden = true;
+    label.htmlFor = list.id;
+    hint.textContent = `Models on the ${answer.provider} server.`;
+  };
+  for (const key of ['provider', 'endpoint']) {
+    form.querySelector(`.input[data-key="${prefix}.${key}"]`).addEventListener('change', guard(refresh));
+  }
+  return refresh;
 }
 
 const DECAY_KEYS = (data) => data.fields.map((f) => f.key).filter((k) => k.startsWith('memory.decay.'));
 const EMBEDDING_KEYS = ['embeddings.provider', 'embeddings.model', 'embeddings.endpoint',
-  'embeddings.hybrid.enabled', 'embeddings.hybrid.fusion', ...WEIGHTS, 'embeddings.hybrid.min_similarity'];
+  'embeddings.cache.enabled', 'embeddings.hybrid.enabled', 'embeddings.hybrid.fusion', ...WEIGHTS, 'embeddings.hybrid.min_similarity'];
 const EXTRACTION_KEYS = ['memory.extraction.provider', 'memory.extraction.model', 'memory.extraction.endpoint',
   'memory.extraction.auto_extract'];
 
@@ -230,10 +293,13 @@ async function serverSettings() {
   let llmForm = null;
   llmForm = settingsCard('Chat model (LLM)', LLM_KEYS, data, llmTest(() => llmForm));
   llmForm.id = 'llm-settings';
+  const embeddings = settingsCard('Embeddings', EMBEDDING_KEYS, data, cacheInfo(stats));
+  embeddings.id = 'embedding-settings';
+  await modelPicker(embeddings, 'embeddings')();
   return h('div', { class: 'settings-cards' },
     llmForm,
     settingsCard('Memory decay', DECAY_KEYS(data), data),
-    settingsCard('Embeddings', EMBEDDING_KEYS, data, cacheInfo(stats)),
+    embeddings,
     settingsCard('Extraction', EXTRACTION_KEYS, data),
     data.restart_required.length ? h('p', { class: 'notice' },
       `Saved but waiting for a restart: ${data.restart_required.join(', ')}.`) : null);

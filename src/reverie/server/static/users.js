@@ -1,7 +1,7 @@
 // Users (admins): the people Reverie keeps memories for. The same accounts as `reverie users`.
 
 import { api } from './api.js';
-import { h, guard, notify, confirmDialog, formatDate } from './dom.js';
+import { h, guard, notify, confirmDialog, formatDate, uid } from './dom.js';
 
 function userRow(person, me, refresh) {
   const remove = person.name === me.name ? null
@@ -62,9 +62,83 @@ function addForm(refresh) {
   return form;
 }
 
+// voice interfaces --------------------------------------------------------------------------
+function userChoice(id, users, selected, empty) {
+  return h('select', { id, class: 'input' }, empty ? h('option', { value: '' }, empty) : null,
+    users.map((person) => h('option', { value: person.name, selected: person.name === selected },
+      person.display_name && person.display_name !== person.name
+        ? `${person.display_name} (${person.name})` : person.name)));
+}
+
+async function mapInterface(name, user) {
+  await api(`/api/v1/interfaces/${encodeURIComponent(name)}`, { method: 'PUT', body: { user } });
+  notify(`${name} now speaks for ${user}.`, 'ok');
+}
+
+function interfaceRow(mapping, users, refresh) {
+  const id = uid('interface');
+  const choose = userChoice(id, users, mapping.user, mapping.user ? null : 'Guest (no memory)');
+  choose.addEventListener('change', guard(async () => {
+    if (choose.value) await mapInterface(mapping.interface, choose.value);
+    await refresh();
+  }));
+  const unmap = mapping.user === null ? null
+    : h('button', { type: 'button', class: 'btn btn-small btn-danger', 'aria-label': `Unmap ${mapping.interface}`,
+      on: { click: guard(async () => {
+        const answer = await api(`/api/v1/interfaces/${encodeURIComponent(mapping.interface)}`,
+          { method: 'DELETE' });
+        notify(answer.user ? `${mapping.interface} keeps ${answer.user} from the config file.`
+          : `${mapping.interface} is a guest again.`, 'ok');
+        await refresh();
+      }) } }, 'Unmap');
+  return h('li', { class: 'item interface', dataset: { interface: mapping.interface } },
+    h('div', { class: 'item-main' },
+      h('p', { class: 'item-text' }, h('strong', {}, mapping.interface)),
+      h('div', { class: 'item-actions' },
+        h('label', { class: 'visually-hidden', for: id }, `User of ${mapping.interface}`), choose, unmap)),
+    h('p', { class: 'item-meta' }, mapping.user ? `Memories are ${mapping.user}'s.`
+      : 'A guest: replies, but nothing is remembered.'));
+}
+
+function interfacesCard() {
+  const list = h('ul', { class: 'items interfaces' });
+  const name = h('input', { id: 'interface-name', class: 'input', autocomplete: 'off', required: true,
+    maxlength: 100, placeholder: 'e.g. kitchen' });
+  const who = h('span');
+  const form = h('form', { class: 'inline-form' },
+    h('div', { class: 'field' }, h('label', { class: 'label', for: 'interface-name' }, 'Voice interface'), name),
+    h('div', { class: 'field' }, h('label', { class: 'label', for: 'interface-user' }, 'Speaks for'), who),
+    h('button', { type: 'submit', class: 'btn btn-primary' }, 'Map'));
+  const refresh = async () => {
+    const [mappings, { users }] = await Promise.all([api('/api/v1/interfaces'), api('/api/v1/users')]);
+    who.replaceChildren(userChoice('interface-user', users, null, null));
+    list.replaceChildren(...mappings.map((m) => interfaceRow(m, users, refresh)));
+    if (!mappings.length) list.append(h('li', { class: 'item muted' }, 'No voice interface is mapped yet.'));
+  };
+  form.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    const interfaceName = name.value.trim();
+    if (!interfaceName) {
+      name.focus();
+      return;
+    }
+    await mapInterface(interfaceName, form.querySelector('#interface-user').value);
+    name.value = '';
+    await refresh();
+  }));
+  const card = h('section', { class: 'card', 'aria-labelledby': 'interfaces-title' },
+    h('h2', { id: 'interfaces-title' }, 'Voice interfaces'),
+    h('p', { class: 'muted' }, 'A voice interface (a microphone, a satellite in the kitchen) keeps no memories '
+      + 'until it is mapped to a user: its device tokens then act as that user. Mappings in the config file ',
+    h('code', {}, '[memory.voice_mapping]'), ' are listed too and win over these.'),
+    form, list);
+  return { card, refresh };
+}
+
 /** Render the Users page (admins only). */
 export async function usersPage(container, { user }) {
   const list = h('ul', { class: 'items users' });
+  const interfaces = interfacesCard();
   const refresh = async () => {
     const { users } = await api('/api/v1/users');
     list.replaceChildren(...users.map((person) => userRow(person, user, refresh)));
@@ -77,6 +151,7 @@ export async function usersPage(container, { user }) {
     h('section', { class: 'card', 'aria-labelledby': 'add-user-title' },
       h('h2', { id: 'add-user-title' }, 'Add a user'), addForm(refresh)),
     h('section', { class: 'card', 'aria-labelledby': 'users-title' },
-      h('h2', { id: 'users-title' }, 'Everyone'), list));
-  await refresh();
+      h('h2', { id: 'users-title' }, 'Everyone'), list),
+    interfaces.card);
+  await Promise.all([refresh(), interfaces.refresh()]);
 }
