@@ -11,7 +11,7 @@ from reverie.embed.base import embedders
 
 
 def _load_builtins() -> None:
-    from reverie.embed import local, remote  # noqa: F401
+    from reverie.embed import local, local_bge, remote  # noqa: F401
 
 
 embedders.load_builtins_with(_load_builtins)

@@ -47,6 +47,15 @@ class TokenCounter(Protocol):
 
 
 @runtime_checkable
+class QueryEmbedder(Protocol):
+    """Optional ability: embed search queries differently from stored texts (an instruction prefix)."""
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per query, comparable with ``embed_batch``'s vectors of stored texts."""
+        ...
+
+
+@runtime_checkable
 class ModelLister(Protocol):
     """Optional ability: name the models the provider's server offers (for the settings page)."""
 
@@ -105,6 +114,7 @@ __all__ = [
     "Embedder",
     "EmbedderFactory",
     "ModelLister",
+    "QueryEmbedder",
     "TokenCounter",
     "available_embedders",
     "check_texts",

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import BertWordPieceTokenizer, Encoding
 
-from reverie.embed.base import check_texts, register_embedder
+from reverie.embed.base import Embedder, check_texts, register_embedder
 from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
 
 MODEL_ID = "all-MiniLM-L6-v2-int8"
@@ -100,7 +100,7 @@ class LocalMiniLM:
         # Batch texts of similar length together so little compute goes to padding.
         order = sorted(range(len(items)), key=lambda index: len(encodings[index].ids))
         vectors: list[list[float]] = [[] for _ in items]
-        for batch in _token_batches(order, [len(e.ids) for e in encodings], self._batch_size):
+        for batch in token_batches(order, [len(e.ids) for e in encodings], self._batch_size):
             pooled = _run(runtime, [encodings[index] for index in batch])
             for index, vector in zip(batch, pooled.tolist(), strict=True):
                 vectors[index] = vector
@@ -122,7 +122,7 @@ class LocalMiniLM:
         return self._loaded
 
 
-def _token_batches(order: list[int], lengths: list[int], most: int) -> list[list[int]]:
+def token_batches(order: list[int], lengths: list[int], most: int) -> list[list[int]]:
     """Batches of at most ``most`` texts and about BATCH_TOKENS padded tokens (order: by length).
 
     Long texts go a few at a time: 32 chunks of 256 tokens peak at 770 MB resident against
@@ -241,6 +241,43 @@ def _check_sha256(path: Path, expected: str, what: str) -> None:
         )
 
 
-register_embedder("local", LocalMiniLM)
+#: The models provider "local" runs, by the names ``[embeddings] model`` may give.
+_local_models: dict[str, Callable[..., Embedder]] = {}
 
-__all__ = ["DIMENSIONS", "MAX_TOKENS", "MODEL_ID", "LocalMiniLM"]
+
+def register_local_model(name: str, factory: Callable[..., Embedder], *aliases: str) -> None:
+    """Let ``provider = "local"`` run ``factory`` for ``model = name`` (or an alias)."""
+    for key in (name, *aliases):
+        _local_models[key] = factory
+
+
+def local_embedder(
+    *,
+    model: str = "all-MiniLM-L6-v2",
+    threads: int = DEFAULT_THREADS,
+    model_path: str | Path | None = None,
+    batch_size: int = BATCH_SIZE,
+) -> Embedder:
+    """The packaged local model ``model`` names: all-MiniLM-L6-v2 (the default) or bge-small-en-v1.5."""
+    factory = _local_models.get(model)
+    if factory is None:
+        names = ", ".join(sorted(name for name in _local_models if name))
+        raise ConfigError(
+            f"The local embedding provider has no model {model!r} (it runs {names}); set model "
+            'under [embeddings] to one of them, or use provider "ollama" for other models'
+        )
+    return factory(threads=threads, model_path=model_path, batch_size=batch_size)
+
+
+register_local_model("all-MiniLM-L6-v2", LocalMiniLM, "", MODEL_ID)
+register_embedder("local", local_embedder)
+
+__all__ = [
+    "DIMENSIONS",
+    "MAX_TOKENS",
+    "MODEL_ID",
+    "LocalMiniLM",
+    "local_embedder",
+    "register_local_model",
+    "token_batches",
+]

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.config import Settings
-from reverie.embed.base import Embedder, ModelLister, TokenCounter, embedders
+from reverie.embed.base import Embedder, ModelLister, QueryEmbedder, TokenCounter, embedders
 from reverie.errors import ProviderUnavailable
 from reverie.store.base import Store
 
@@ -113,6 +113,9 @@ class EmbeddingService:
             if isinstance(embedder, TokenCounter)
             else None
         )
+        self._embed_queries: Callable[[list[str]], list[list[float]]] | None = (
+            embedder.embed_queries if isinstance(embedder, QueryEmbedder) else None
+        )
 
     @property
     def model_id(self) -> str:
@@ -179,14 +182,16 @@ class EmbeddingService:
             while len(self._recent) > RECENT_VECTORS:
                 self._recent.popitem(last=False)
 
-    def _call(self, texts: list[str]) -> list[list[float]]:
+    def _call(
+        self, texts: list[str], embed: Callable[[list[str]], list[list[float]]] | None = None
+    ) -> list[list[float]]:
         if time.monotonic() < self._paused_until:
             raise ProviderUnavailable(
                 f"Embedding provider {self.model_id} failed moments ago; not retried for "
                 f"{self.pause_after_failure:g} s (keyword search still works)"
             )
         try:
-            return self.embedder.embed_batch(texts)
+            return (embed or self.embedder.embed_batch)(texts)
         except ProviderUnavailable:
             self._paused_until = time.monotonic() + self.pause_after_failure
             raise
@@ -214,17 +219,22 @@ class EmbeddingService:
 
         A turn's query is new text every time: reading the database cache for it and writing
         its vector there cost a lookup and a write transaction per turn for nothing. A query
-        asked again within the last :data:`RECENT_VECTORS` is served from memory.
+        asked again within the last :data:`RECENT_VECTORS` is served from memory. A model that
+        embeds queries its own way (:class:`QueryEmbedder`, e.g. an instruction prefix) does so here.
         """
-        if self.cache_entries <= 0:
+        asks = self._embed_queries
+        if self.cache_entries <= 0 and asks is None:
             return self.embed_one(text)
-        digest = content_hash(text)
-        recent = self._recall([digest])
+        # A query's vector differs from the same text's stored vector when the model prefixes it.
+        digest = content_hash(text if asks is None else f"query\0{text}")
+        recent = self._recall([digest]) if self.cache_entries > 0 else {}
         if recent:
             self._hits += 1
             return recent[digest]
-        vector: npt.NDArray[np.float32] = _normalise(np.asarray(self._call([text]), dtype=np.float32))[0]
-        self._keep(digest, vector)
+        computed = np.asarray(self._call([text], asks), dtype=np.float32)
+        vector: npt.NDArray[np.float32] = _normalise(computed)[0]
+        if self.cache_entries > 0:
+            self._keep(digest, vector)
         self._misses += 1
         return vector
 
