@@ -660,6 +660,46 @@ def test_knowledge_base_scan_shows_live_progress(page: Page, site: Site) -> None
 
 
 @needs_chromium
+def test_knowledge_base_uploads_a_document_of_ones_own_labelled_mine(page: Page, site: Site) -> None:
+    with Memory(site.settings) as memory:
+        if not memory.documents.documents():  # run alone: the shared folder is not scanned yet
+            memory.documents.scan()
+    name = make_user(site)
+    sign_in(page, site, name)
+    page.get_by_role("link", name="Knowledge Base").click()
+    docs = page.locator(".docs .item")
+    expect(docs.filter(has_text="garden-00.md")).to_contain_text("(shared)")
+    page.get_by_label("Upload a document").set_input_files(
+        files=[
+            {
+                "name": "boat-notes.md",
+                "mimeType": "text/markdown",
+                "buffer": b"# Boat\n\nThe marina gate code for the blue kayak shed is 8812.\n",
+            }
+        ]
+    )
+    page.get_by_role("button", name="Upload", exact=True).click()
+    expect(page.locator("#toasts")).to_contain_text("Uploaded boat-notes.md: 1 chunk.")
+    mine = docs.filter(has_text="boat-notes.md")
+    expect(mine).to_contain_text("(mine)")
+    expect(mine).to_contain_text("Indexed:")
+    expect(page.locator(".kb-quota")).to_contain_text(re.compile(r"Your documents use 1 KB of 50\.0 MB"))
+    page.get_by_label("Search documents").fill("marina gate code kayak shed")
+    page.get_by_role("button", name="Search", exact=True).click()
+    expect(page.locator(".kb-results")).to_contain_text("8812")
+    shot(page, "knowledge-upload")
+    # Another user sees the shared documents but not this one.
+    with Memory(site.settings) as memory:
+        other = memory.for_user(make_user(site))
+        assert all("8812" not in hit.text for hit in other.search_documents("marina gate code kayak shed"))
+        assert "boat-notes.md" not in {doc.file_name for doc in other.documents.documents(other.user.id)}  # type: ignore[union-attr]
+    mine.get_by_role("button", name="Delete boat-notes.md").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(page.locator("#toasts")).to_contain_text("Deleted boat-notes.md.")
+    expect(mine).to_have_count(0)
+
+
+@needs_chromium
 def test_settings_validation_and_live_change(page: Page, site: Site) -> None:
     sign_in(page, site, make_user(site, admin=True))
     page.get_by_role("link", name="Settings").click()

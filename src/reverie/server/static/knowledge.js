@@ -1,6 +1,7 @@
-// Knowledge Base: the household's documents, their chunks and status; scans with live progress.
+// Knowledge Base: the household's documents and the user's own uploads, their chunks and status;
+// uploads within the user's quota; scans with live progress.
 
-import { api } from './api.js';
+import { api, headersFor, readAnswer } from './api.js';
 import { h, icon, guard, notify, confirmDialog, formatDate, timeAgo, plural } from './dom.js';
 
 const POLL_MS = 400;
@@ -21,6 +22,12 @@ function buildLayout(container, isAdmin) {
     h('div', { class: 'field grow' }, h('label', { class: 'label', for: 'kb-search' }, 'Search documents'),
       view.query),
     h('button', { type: 'submit', class: 'btn' }, icon('search'), 'Search'));
+  view.file = h('input', { id: 'kb-upload', class: 'input', type: 'file', accept: '.txt,.md,.pdf,.docx' });
+  view.quota = h('p', { class: 'muted kb-quota' });
+  view.uploadForm = h('form', { class: 'inline-form kb-upload' },
+    h('div', { class: 'field grow' }, h('label', { class: 'label', for: 'kb-upload' },
+      'Upload a document (yours alone to search)'), view.file),
+    h('button', { type: 'submit', class: 'btn' }, icon('plus'), 'Upload'));
   view.folder = h('input', { id: 'kb-folder', class: 'input mono', autocomplete: 'off', spellcheck: 'false' });
   view.folderForm = isAdmin ? h('form', { class: 'inline-form kb-folder' },
     h('div', { class: 'field grow' }, h('label', { class: 'label', for: 'kb-folder' },
@@ -30,6 +37,7 @@ function buildLayout(container, isAdmin) {
     h('div', { class: 'page-head' }, h('h1', { tabindex: '-1' }, 'Knowledge Base')),
     h('section', { class: 'card', 'aria-label': 'Search' }, view.searchForm, view.results),
     view.stats, view.progress, view.live,
+    h('section', { class: 'card', 'aria-label': 'Upload' }, view.uploadForm, view.quota),
     h('section', { class: 'card', 'aria-label': 'Documents' }, view.list,
       isAdmin ? h('div', { class: 'actions split' }, view.scan, view.reindexAll)
         : h('p', { class: 'muted' }, 'Only an admin can scan or re-index documents.')),
@@ -61,6 +69,7 @@ function renderStatus(view, status) {
     statItem('Documents', String(status.documents)),
     statItem('Chunks', String(status.chunks)),
     statItem('Last indexed', status.last_indexed ? timeAgo(status.last_indexed) : 'never'));
+  view.quota.textContent = `Your documents use ${megabytes(status.used_bytes)} of ${megabytes(status.quota_bytes)}.`;
   view.help.replaceChildren(
     h('p', {}, 'To add documents, place files in: ', h('code', {}, status.directory)),
     h('p', {}, 'Supported formats: .txt, .md, .pdf, .docx'));
@@ -96,6 +105,18 @@ function scanSummary(scan) {
   return `Scan done: ${parts.join(', ')}.`;
 }
 
+function megabytes(bytes) {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+async function uploadFile(file) {
+  const response = await fetch(`/api/v1/documents/upload?name=${encodeURIComponent(file.name)}`, {
+    method: 'POST', credentials: 'same-origin', body: file,
+    headers: headersFor('POST', { 'Content-Type': 'application/octet-stream' }),
+  });
+  return readAnswer(response);
+}
+
 const TYPE_ICON_CLASS = { pdf: 'doc-pdf', docx: 'doc-docx', md: 'doc-md', txt: 'doc-txt' };
 
 function statusText(doc) {
@@ -106,7 +127,11 @@ function statusText(doc) {
 }
 
 function docRow(doc, isAdmin, onChange) {
-  const actions = isAdmin ? h('div', { class: 'item-actions' },
+  const own = !doc.shared;
+  const actions = own ? h('div', { class: 'item-actions' },
+    h('button', { type: 'button', class: 'icon-btn icon-danger', 'aria-label': `Delete ${doc.file_name}`,
+      on: { click: guard(() => deleteOwn(doc, onChange)) } }, icon('trash')))
+    : isAdmin ? h('div', { class: 'item-actions' },
     h('button', { type: 'button', class: 'icon-btn', 'aria-label': `Re-index ${doc.file_name}`,
       on: { click: guard(() => reindexOne(doc, onChange)) } }, icon('refresh')),
     doc.status === 'excluded' ? null : h('button', { type: 'button', class: 'icon-btn icon-danger',
@@ -116,7 +141,8 @@ function docRow(doc, isAdmin, onChange) {
   return h('li', { class: `item doc doc-${doc.status}`, dataset: { id: doc.id } },
     h('div', { class: 'item-main' },
       h('span', { class: `doc-icon ${TYPE_ICON_CLASS[doc.file_type] || ''}`, 'aria-hidden': 'true' }, icon('file')),
-      h('p', { class: 'item-text doc-name' }, doc.file_name),
+      h('p', { class: 'item-text doc-name' }, doc.file_name, ' ',
+        h('span', { class: 'muted doc-owner' }, own ? '(mine)' : '(shared)')),
       h('span', { class: 'doc-chunks' }, chunks), actions),
     h('p', { class: 'item-meta' }, statusText(doc)));
 }
@@ -124,6 +150,15 @@ function docRow(doc, isAdmin, onChange) {
 async function reindexOne(doc, onChange) {
   await api(`/api/v1/documents/${doc.id}/reindex`, { method: 'POST' });
   notify(`Re-indexed ${doc.file_name}.`, 'ok');
+  await onChange();
+}
+
+async function deleteOwn(doc, onChange) {
+  const ok = await confirmDialog({ title: 'Delete your document?',
+    body: h('p', {}, h('q', {}, doc.file_name), ' and its index are deleted.'), confirmLabel: 'Delete' });
+  if (!ok) return;
+  await api(`/api/v1/documents/${doc.id}`, { method: 'DELETE' });
+  notify(`Deleted ${doc.file_name}.`, 'ok');
   await onChange();
 }
 
@@ -184,6 +219,19 @@ export async function knowledgePage(container, { user }) {
   view.searchForm.addEventListener('submit', guard(async (event) => {
     event.preventDefault();
     await searchDocs(view);
+  }));
+  view.uploadForm.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    const file = view.file.files[0];
+    if (!file) {
+      notify('Choose a file to upload first.', 'error');
+      return;
+    }
+    const doc = await uploadFile(file);
+    view.file.value = '';
+    notify(doc.status === 'indexed' ? `Uploaded ${doc.file_name}: ${plural(doc.chunks, 'chunk')}.`
+      : `Uploaded ${doc.file_name}, not indexed: ${doc.reason}`, doc.status === 'indexed' ? 'ok' : 'error');
+    await refresh();
   }));
   if (view.folderForm) {
     view.folderForm.addEventListener('submit', guard(async (event) => {
