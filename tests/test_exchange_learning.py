@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from reverie import Settings
 from reverie.extract.gate import read_turn
+from reverie.memory import FORGET_ALL_CONFIRMATION
 from reverie.server import create_app
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
@@ -129,3 +130,35 @@ def test_the_gate_keeps_held_out_facts() -> None:
     recall = sum(read_turn(r["text"]).learn for r in facts) / len(facts)
     skipped = sum(not read_turn(r["text"]).learn for r in others) / len(others)
     assert recall >= 0.95 and skipped >= 0.8, (recall, skipped)
+
+
+def test_export_and_import_carry_the_source_message_and_the_turns_intent(
+    learning: tuple[TestClient, Any], fake: FakeModelServer
+) -> None:
+    client, memory = learning
+    extracted = [{"fact": "User drives a Tesla Model 3", "key": "car", "confidence": 0.9}]
+    fake.script_chat(["Nice car!", json.dumps(extracted)])
+    _say(client, memory, "I drive a Tesla Model 3.")
+    first = client.get("/api/v1/export").json()
+    (car,) = [m for m in first["memories"] if m["text"] == "User drives a Tesla Model 3"]
+    turns = [t for c in first["conversations"] for t in c["messages"]]
+    (source,) = [t for t in turns if t["id"] == car["source_message"]]
+    assert source["content"] == "I drive a Tesla Model 3." and source["role"] == "user"
+    assert source["intent"] == "statement" and source["memory_created"] is True
+    bob = memory.for_user("bob")
+    bob.forget_all(FORGET_ALL_CONFIRMATION)
+    assert bob.export()["memories"] == []
+    bob.import_(first)
+    again = bob.export()
+    (car_again,) = [m for m in again["memories"] if m["text"] == "User drives a Tesla Model 3"]
+    assert car_again["source_message"] == car["source_message"]
+    assert again["conversations"] == first["conversations"]
+    stored = client.get("/api/v1/memories").json()["memories"]
+    restored = [t for t in _turns(client, _only_conversation(client)) if t["content"] == source["content"]]
+    assert [m["source_message_id"] for m in stored if m["text"] == car["text"]] == [restored[0]["id"]]
+
+
+def _only_conversation(client: TestClient) -> int:
+    """The id of bob's one conversation."""
+    (only,) = client.get("/api/v1/conversations").json()
+    return int(only["id"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -114,15 +115,20 @@ def export_user(memory: Memory) -> dict[str, Any]:
     conversations = conversation_rows(scope)
     local_conv = {row["id"]: index for index, row in enumerate(conversations, start=1)}
     turns: dict[int, list[dict[str, Any]]] = {}
+    local_msg: dict[int, int] = {}
     for message in message_rows(scope):
+        local_msg[message["id"]] = len(local_msg) + 1
         turns.setdefault(message["conversation_id"], []).append(
             {
+                "id": local_msg[message["id"]],
                 "role": message["role"],
                 "content": message["content"],
                 "speaker": message["speaker"],
                 "ref": message["ref"],
                 "created_at": _iso(message["created_at"]),
                 "summarized": message["summarized"],
+                "intent": message["intent"],
+                "memory_created": message["memory_created"],
             }
         )
     base = scope.get_base_memory()
@@ -151,6 +157,7 @@ def export_user(memory: Memory) -> dict[str, Any]:
                 "reinforcement_count": row.reinforcement_count,
                 "sensitive": row.sensitive,
                 "conversation": local_conv.get(row.conversation_id) if row.conversation_id else None,
+                "source_message": local_msg.get(row.source_message_id) if row.source_message_id else None,
             }
             for row in rows
         ],
@@ -381,7 +388,19 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
         "ref": ref,
         "created_at": _ts(item.get("created_at"), f"{where}.created_at"),
         "summarized": item.get("summarized") is True,
+        "id": item.get("id"),
+        "intent": _intent(item.get("intent"), where),
+        "memory_created": item.get("memory_created") is True,
     }
+
+
+def _intent(value: Any, where: str) -> str | None:
+    """A turn's intent as the gate names it (snake_case, at most 40 characters), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not re.fullmatch(r"[a-z_]{1,40}", value):
+        raise InvalidInput(f"{where}.intent must be null or a lower-case name (statement, remember ...)")
+    return value
 
 
 def _state(value: Any, where: str) -> dict[str, Any] | None:
@@ -524,6 +543,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     links = [item.get("superseded_by") for item in raw_memories]
     local_ids = [item.get("id", i + 1) for i, item in enumerate(raw_memories)]
     memory_convs = [item.get("conversation") for item in raw_memories]
+    memory_sources = [item.get("source_message") for item in raw_memories]
     summaries = [_summary(item, i) for i, item in enumerate(raw_summaries)]
     summary_extra = [
         (item.get("conversation"), item.get("incorporated") is True, item.get("duration_seconds", 0.0))
@@ -556,13 +576,17 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     }
     files: list[tuple[str, str]] = []
     with scope.transaction():
-        conv_ids = _import_conversations(memory, conversations, counts, now)
+        conv_ids, msg_ids = _import_conversations(memory, conversations, counts, now)
         existing = scope.list_memories(MemoryFilter(statuses=STATUSES, limit=1_000_000, order="id"))
         seen = {(m.kind, m.category, m.key, m.text, m.status) for m in existing}
         new_ids: dict[Any, int] = {}
-        for local_id, new, conv in zip(local_ids, memories, memory_convs, strict=True):
+        for local_id, new, conv, source in zip(
+            local_ids, memories, memory_convs, memory_sources, strict=True
+        ):
             if conv in conv_ids:
                 new = NewMemory(**{**new.__dict__, "conversation_id": conv_ids[conv]})
+            if _hashable(source) and source in msg_ids:
+                new = NewMemory(**{**new.__dict__, "source_message_id": msg_ids[source]})
             if (new.kind, new.category, new.key, new.text, new.status) in seen:
                 counts["skipped"] += 1
                 continue
@@ -653,15 +677,21 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
 
 def _import_conversations(
     memory: Memory, conversations: list[dict[str, Any]], counts: dict[str, int], now: float
-) -> dict[Any, int]:
-    """Create the document's conversations with their turns; document id -> store id."""
+) -> tuple[dict[Any, int], dict[Any, int]]:
+    """Create the document's conversations with their turns; document id -> store id, of both."""
     scope = memory.scope
     present = {(row["interface"], row["started_at"]): row["id"] for row in conversation_rows(scope)}
     ids: dict[Any, int] = {}
+    msg_ids: dict[Any, int] = {}
     for conv in conversations:
         key = (conv["interface"], conv["started_at"])
         if key in present:
             ids[conv["id"]] = present[key]
+            kept = scope.list_messages(present[key], limit=100_000)
+            if len(kept) == len(conv["messages"]):  # the same turns: a memory's source is found again
+                msg_ids.update(
+                    (t["id"], m.id) for t, m in zip(conv["messages"], kept, strict=True) if _hashable(t["id"])
+                )
             continue
         row = scope.start_conversation(conv["interface"], conv["started_at"], is_private=conv["is_private"])
         before: MessageRow | None = None
@@ -682,6 +712,12 @@ def _import_conversations(
             )
             if turn["summarized"]:
                 summarized.append(before.id)
+            if turn["intent"] is not None or turn["memory_created"]:
+                scope.note_turn(
+                    before.id, intent=turn["intent"], memory_created=turn["memory_created"] or None
+                )
+            if _hashable(turn["id"]):
+                msg_ids[turn["id"]] = before.id
         if summarized:
             scope.mark_summarized(summarized)
         restore_conversation(scope, row.id, conv)
@@ -691,7 +727,12 @@ def _import_conversations(
         present[key] = row.id
         counts["conversations"] += 1
         counts["messages"] += len(conv["messages"])
-    return ids
+    return ids, msg_ids
+
+
+def _hashable(value: Any) -> bool:
+    """A document id usable as a reference: a whole number or a string."""
+    return isinstance(value, int | str) and not isinstance(value, bool)
 
 
 def _as_superseded(new: NewMemory) -> NewMemory:

@@ -36,14 +36,17 @@ def conversation_rows(scope: object) -> list[Row]:
 
 
 def message_rows(scope: object) -> list[Row]:
-    """Every turn of the user, by conversation then order, with whether a summary covers it."""
+    """Every turn of the user, by conversation then order, with summarized, intent and memory_created."""
     db, user_id = _db(scope)
     rows = db.rows(
-        "SELECT id, conversation_id, role, content, speaker, ref, created_at, summarized FROM messages"
-        " WHERE user_id = ? ORDER BY conversation_id, id",
+        "SELECT id, conversation_id, role, content, speaker, ref, created_at, summarized, intent,"
+        " memory_created FROM messages WHERE user_id = ? ORDER BY conversation_id, id",
         (user_id,),
     )
-    return [{**row, "summarized": bool(row["summarized"])} for row in rows]
+    return [
+        {**row, "summarized": bool(row["summarized"]), "memory_created": bool(row["memory_created"])}
+        for row in rows
+    ]
 
 
 def restore_conversation(scope: object, conversation_id: int, fields: Mapping[str, Any]) -> None:
