@@ -239,7 +239,18 @@ class Memory(Conversations):
             clock=self.clock,
             tz=self.tz,
             before=lambda: len(worker.run_pending()),
+            after=self._rescan_documents,
         )
+
+    def _rescan_documents(self) -> int:
+        """Nightly: the documents folder scanned again (DAWN §5.4); how many deleted files left the index."""
+        if not self.settings.rag.enabled:
+            return 0
+        try:
+            return self.documents.scan().removed
+        except ReverieError as exc:  # no folder, or the embedder is down: maintenance goes on
+            log.warning("Nightly document scan skipped: %s", exc)
+            return 0
 
     def for_interface(self, interface: str) -> Memory:
         """The memory of whoever an interface is mapped to; unmapped: a guest, or its thread.
@@ -393,6 +404,7 @@ class Memory(Conversations):
                 "(`reverie users admin NAME` or the Users page)"
             )
         book = self._view(user, None).topics
+        self.documents.forget_user(user.id)  # their uploads, files included
         self.store.delete_user(user.id)
         with book.lock:
             for path in book.folder.glob("*") if book.folder.is_dir() else []:

@@ -1,8 +1,10 @@
 """Acting on power phrases in what the user says, with no LLM (Saga).
 
 ``observe(memory, utterance)`` detects "remember that ...", "I prefer ...", "forget ...",
-"clear your memory" (then "yes" / "no"), "what do you remember about me" and "what are my
-preferences", does it, and returns what it did with a sentence the assistant can say.
+"clear your memory" (then "yes" / "no"), "what do you remember about me", "what are my
+preferences" and "re-index the documents" / "rescan the knowledge base" (DAWN §5.4's voice
+trigger: a scan of the documents folder in the background), does it, and returns what it did
+with a sentence the assistant can say.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from reverie.errors import GuardRejected, InvalidInput
+from reverie.errors import GuardRejected, InvalidInput, NotFound
 from reverie.extract.phrases import detect_phrase
 from reverie.retrieve.context import preference_label
 from reverie.store.base import MemoryRow
@@ -36,6 +38,7 @@ ObservedAction = Literal[
     "clear_cancelled",
     "show_facts",
     "show_preferences",
+    "reindex",
     "rejected",
 ]
 
@@ -122,8 +125,35 @@ def _sensitive_request(text: str) -> tuple[str, bool]:
     return text[: found.start()].rstrip(" ,;"), True
 
 
+# A command about the documents, not about the user's memories: read here, beside its action.
+_REINDEX = re.compile(
+    r"^\W*(?:(?:hey|ok|okay)\s+\w+\W+)?(?:please\s+|can you\s+|could you\s+)?"
+    r"(?:re-?index|re-?scan|refresh|update|scan)\s+(?:all\s+)?(?:the\s+|my\s+|your\s+)?"
+    r"(?:documents|docs|files|knowledge\s*base)(?:\s+(?:again|now|please))*\W*$",
+    re.IGNORECASE,
+)
+
+
+def _reindex(memory: Memory) -> Observation:
+    if not memory.settings.rag.enabled:
+        return Observation("reindex", "The knowledge base is turned off ([rag] enabled = false).")
+    try:
+        was = memory.documents.progress().state
+        memory.documents.start_scan()
+    except NotFound as exc:
+        return Observation("reindex", f"I can't scan the documents: {exc}")
+    if was == "running":
+        return Observation("reindex", "I'm already scanning the documents.")
+    return Observation("reindex", "Scanning the documents folder now: new and changed files are indexed, "
+                       "deleted ones removed.")
+
+
 def observe(memory: Memory, utterance: str) -> Observation:
     """Detect a power phrase in ``utterance`` and act on it."""
+    if _REINDEX.match(utterance[:200]):
+        if memory.is_guest:
+            return Observation("guest", "Only someone I know can ask me to scan the documents.")
+        return _reindex(memory)
     intent = detect_phrase(utterance)
     if intent is None:
         if not memory.is_guest:

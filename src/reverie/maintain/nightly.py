@@ -50,6 +50,7 @@ class MaintenanceReport:
     pruned_messages: int = 0  # turns of consolidated conversations past the transcript retention
     audit_trimmed: int = 0
     consolidated: int = 0
+    documents_removed: int = 0  # indexed documents whose file was deleted from the folder
     failed: int = 0  # users whose maintenance failed (each has a maintenance_failed audit entry)
     details: list[dict[str, object]] = field(default_factory=list)
     errors: list[dict[str, str]] = field(default_factory=list)
@@ -66,6 +67,7 @@ class MaintenanceReport:
             "audit_trimmed": self.audit_trimmed,
             "consolidated": self.consolidated,
             "failed": self.failed,
+            "documents_removed": self.documents_removed,
         }
 
 
@@ -119,10 +121,12 @@ class Maintainer:
         clock: Callable[[], float],
         tz: tzinfo,
         before: Callable[[], int] | None = None,
+        after: Callable[[], int] | None = None,
         worker: str | None = None,
     ) -> None:
         self.store, self.decay, self.clock, self.tz = store, decay, clock, tz
         self.before = before  # crash recovery: consolidate leftovers first; returns jobs done
+        self.after = after  # the documents folder re-scanned (DAWN §5.4); returns documents removed
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -160,6 +164,8 @@ class Maintainer:
                     self._one(report, user.id, user.name, now, dry_run)
                 except Exception as exc:  # noqa: BLE001 - one user's bad row must not stop the others'
                     self._failed(report, user.id, user.name, now, exc, dry_run)
+            if self.after is not None and not dry_run:
+                report.documents_removed = self.after()
         except ReverieError:
             if run_id is not None:
                 self.store.finish_maintenance(run_id, self.clock(), "failed", report.totals())
