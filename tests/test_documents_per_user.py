@@ -145,3 +145,13 @@ def test_the_http_api_uploads_labels_refuses_and_deletes(tmp_path: Path, clock: 
         assert client.delete(f"{API}/documents/{doc['id']}", headers=bob).status_code == 200
         assert not Path(doc["path"]).exists()
         assert "4471" not in client.get(f"{API}/documents/search", params={"q": QUESTION}, headers=bob).text
+
+
+def test_removing_a_user_deletes_their_uploads_and_files(household: Memory) -> None:
+    bob = household.store.get_user("bob")
+    assert bob is not None
+    doc = household.documents.upload(bob.id, "boat.md", BOBS.encode())
+    household.remove_user("bob")
+    assert not Path(doc.path).exists() and not Path(doc.path).parent.exists()
+    assert household.store.chunk_count() == household.store.document_totals()["chunks"]
+    assert all("4471" not in hit.text for hit in household.search_documents(QUESTION))

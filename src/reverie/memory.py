@@ -404,6 +404,7 @@ class Memory(Conversations):
                 "(`reverie users admin NAME` or the Users page)"
             )
         book = self._view(user, None).topics
+        self.documents.forget_user(user.id)  # their uploads, files included
         self.store.delete_user(user.id)
         with book.lock:
             for path in book.folder.glob("*") if book.folder.is_dir() else []:

@@ -519,6 +519,17 @@ class DocumentLibrary:
         assert saved is not None
         return saved
 
+    def forget_user(self, user_id: int) -> int:
+        """Delete a user's own documents, their files and folder; how many there were."""
+        owned = [doc for doc in self.store.list_documents(user_id) if doc.owner_id == user_id]
+        for doc in owned:
+            self.store.delete_document(doc.id)
+            Path(doc.path).unlink(missing_ok=True)
+        folder = self.user_folder(user_id)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        return len(owned)
+
     def user_folder(self, user_id: int) -> Path:
         """Where a user's uploads are kept: a hidden folder of the documents folder, left out of scans."""
         return (self.directory / ".users" / str(user_id)).resolve()
