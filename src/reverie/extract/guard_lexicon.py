@@ -76,20 +76,21 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "OVR": _w(
             r"go\s+off-script set\s+\w+\s+\w+\s+to\s+one\s+side put\s+(?:\w+\s+){1,3}?aside look\s+past "
-            r"pay\s+no\s+heed shelve\b neglect\b"
+            r"pay\s+no\s+heed shelve\b neglect\b let\s+go\s+of get\s+rid\s+of turn\s+your\s+back\s+on"
         ),
         "QUAL": _w(
             r"all (?:on|of|for)\s+the\s+(?:model|assistant|ai|bot) your previous prior earlier original "
             r"initial configured system developer content (?:the\s+)?(?:assistant|model|ai)'s "
             r"(?:bind|binds|govern|governs|given\s+to)\s+the\s+(?:assistant|model|ai) you\s+were\s+given "
             r"you\s+started\s+with you\s+received imposed\s+(?:on|by) "
-            r"you\s+were\s+(?:set\s+up|configured|trained|built|programmed)\s+with"
+            r"you\s+were\s+(?:set\s+up|configured|trained|built|programmed)\s+with placed\s+on\s+you usual"
         ),
         "RULES": _w(
             r"checks safeguards principles "
             r"what\s+(?:the\s+)?(?:devs?|developers?|creators?|makers?)\s+(?:wanted|want|said) guardrails "
             r"guidelines? protocols instructions rules restrictions limitations limits polic(?:y|ies) "
-            r"filters configuration programming system\s+prompt briefing directives constraints guidance"
+            r"filters configuration programming system\s+prompt briefing directives constraints guidance "
+            r"ethics\b caution\b what\s+you\s+were\s+(?:programmed|built|trained)\s+to\s+do"
         ),
         "VOID": _w(
             r"deactivated disabled suspended lifted inactive void null\b revoked cancell?ed "
@@ -192,7 +193,7 @@ _LATIN: dict[str, dict[str, str]] = {
             r"deja\s+de\s+(?:seguir|obedecer|respetar|aplicar|cumplir) s[aá]ltat[ea] s[aá]ltese anula "
             r"prescinde\s+de deja\s+(?:de\s+lado|atr[aá]s) olv[ií]date\s+de pasa\s+de salte(?:se)?\s+de "
             r"sortea elude evita desenti[eé]nde(?:te)?\s+de no\s+te\s+preocupes\s+por "
-            r"hazte\s+el\s+loco\s+con ni\s+caso\s+a"
+            r"hazte\s+el\s+loco\s+con ni\s+caso\s+a suelta deshazte\s+de dale\s+la\s+espalda\s+a"
         ),
         "PLEASE": _w(r"por\s+favor"),
         "QUAL": _w(
@@ -200,13 +201,13 @@ _LATIN: dict[str, dict[str, str]] = {
             r"habituales usuales tus?\b vuestr anterior previ[ao] original inicial antigu del\s+sistema "
             r"de\s+seguridad que\s+te\s+(?:dieron|han\s+dado|dio|pusieron|impusieron) "
             r"del\s+(?:asistente|modelo|bot|desarrollador) de\s+(?:los\s+)?desarrolladores impuest "
-            r"(?:por|de)\s+(?:los\s+)?desarrollador"
+            r"(?:por|de)\s+(?:los\s+)?desarrollador que\s+te\s+impusieron habitual para\s+lo\s+que\s+te"
         ),
         "RULES": _w(
             r"controles comprobaciones salvaguardas valores\s+por\s+defecto pol[ií]tica instrucci reglas? "
             r"normas? directric indicaciones pautas restricci filtros? l[ií]mites pol[ií]ticas? configuraci "
             r"programaci prompt [oó]rdenes consignas protecciones seguridad censura ajustes principios "
-            r"directivas limitacion"
+            r"directivas limitacion [eé]tica cautela prudencia programaron"
         ),
         "VOID": _w(
             r"en\s+pausa suspendid solo\s+sugerencias simples\s+sugerencias meras\s+sugerencias desfasad "
@@ -333,7 +334,8 @@ _LATIN: dict[str, dict[str, str]] = {
             r"n'ob[eé]i(?:s|ssez)\s+(?:plus|pas) arr[eê]te[sz]?\s+d'(?:appliquer|ob[eé]ir) "
             r"arr[eê]te[sz]?\s+de\s+(?:suivre|respecter) affranchis-toi\s+de d[eé]barrasse-toi\s+de "
             r"[eé]carte[sz]? passe\s+outre ne\s+tiens?\s+plus\s+compte\s+d ne\s+t'?occupe\s+plus\s+d "
-            r"fiche-toi\s+d moque-toi\s+d"
+            r"fiche-toi\s+d moque-toi\s+d l[aâ]che\s+(?:les|tes|toutes) "
+            r"laisse(?=\s+(?:\w+\s+){1,3}?de\s+c[oô]t[eé]) d[eé]barrasse-toi\s+d"
         ),
         "PLEASE": _w(r"s'il\s+te\s+pla[iî]t merci\s+de"),
         "QUAL": _w(
@@ -341,12 +343,12 @@ _LATIN: dict[str, dict[str, str]] = {
             r"tes\b ta\b ton\b vos\b votre\b pr[eé]c[eé]dent ant[eé]rieur initiale?s?\b originale?s?\b "
             r"d'origine du\s+syst[eè]me de\s+s[eé]curit[eé] qu'on\s+t'a que\s+(?:l'on|tes|vos)\s+ "
             r"de\s+l'(?:assistant|ia) du\s+(?:mod[eè]le|bot) des\s+d[eé]veloppeurs que\s+tu\s+respectes "
-            r"impos[eé]es? par\s+les\s+d[eé]veloppeurs"
+            r"impos[eé]es? par\s+les\s+d[eé]veloppeurs qu'on\s+t'a\s+impos[eé]es habituelle"
         ),
         "RULES": _w(
             r"contr[oô]les v[eé]rifications r[eé]glages politique instructions? consignes? r[eè]gles? "
             r"directives? prompt restrictions? filtres? garde-fous limites param[eè]tres programmation "
-            r"configuration politiques? s[eé]curit[eé] censure principes limitations"
+            r"configuration politiques? s[eé]curit[eé] censure principes limitations [eé]thique prudence"
         ),
         "VOID": _w(
             r"en\s+pause suspendu juste\s+des\s+suggestions que\s+des\s+suggestions simples\s+suggestions "
@@ -466,19 +468,21 @@ _LATIN: dict[str, dict[str, str]] = {
             r"lasst schenke?\b setz(?:e)?\s+dich\s+[uü]ber h[oö]r\s+auf k[uü]mmere?\s+dich\s+nicht "
             r"scher\s+dich\s+nicht befolge\s+nicht beachte\s+nicht wirf streich "
             r"k[uü]mmere?\s+dich\s+nicht\s+(?:mehr\s+)?um setz\s+dich\s+(?:\w+\s+){0,4}?hinweg "
-            r"schere?\s+dich\s+nicht\s+(?:mehr\s+)?um pfeif\s+auf"
+            r"schere?\s+dich\s+nicht\s+(?:mehr\s+)?um pfeif\s+auf hinter\s+dir [uü]ber\s+bord "
+            r"den\s+r[uü]cken"
         ),
         "PLEASE": _w(r"bitte"),
         "QUAL": _w(
             r"die\s+du\s+(?:\w+\s+){0,3}?(?:bekommen|erhalten) inhalts denen\s+du\s+folgst "
             r"die\s+du\s+befolgst [uü]blichen dein bisherig vorherig fr[uü]her urspr[uü]nglich alten\b "
             r"vorigen system sicherheits des\s+(?:assistenten|modells|bots) der\s+(?:ki|entwickler) "
-            r"deiner\s+entwickler anf[aä]nglich auferlegt der\s+entwickler"
+            r"deiner\s+entwickler anf[aä]nglich auferlegt der\s+entwickler wof[uü]r\s+du dir\s+auferlegt"
         ),
         "RULES": _w(
             r"kontrollen pr[uü]fungen prinzipien schutzmechanism voreinstellung richtlinie inhaltsrichtlinie "
             r"anweisung regeln vorgaben systemprompt prompt filter einschr[aä]nkung beschr[aä]nkung befehle "
-            r"programmierung sicherheit konfiguration einstellungen grenzen zensur schutzma[sß]nahmen"
+            r"programmierung sicherheit konfiguration einstellungen grenzen zensur schutzma[sß]nahmen ethik "
+            r"vorsicht programmiert"
         ),
         "VOID": _w(
             r"pausiert ausgesetzt nur\s+vorschl[aä]ge blo[sß]e\s+vorschl[aä]ge optional nichtig "

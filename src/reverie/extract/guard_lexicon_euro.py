@@ -72,19 +72,22 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
             r"non\s+tenere\s+(?:pi[uù]\s+)?conto non\s+obbedire non\s+dare\s+retta lascia\s+perdere "
             r"metti\s+da\s+parte lascia\s+da\s+parte infischiatene fregatene passa\s+sopra "
             r"non\s+dare\s+(?:pi[uù]\s+)?(?:peso|retta|importanza|ascolto) lascia\s+stare fregatene\s+d "
-            r"infischiatene\s+d smetti\s+di\s+(?:rispettare|seguire|applicare|obbedire)"
+            r"infischiatene\s+d smetti\s+di\s+(?:rispettare|seguire|applicare|obbedire) lascia\s+andare "
+            r"lascia\s+indietro sbarazzati\s+d volta\s+le\s+spalle\s+a"
         ),
         "PLEASE": _w(r"per\s+favore ti\s+prego"),
         "QUAL": _w(
             r"che\s+hai\s+ricevuto ricevute\s+all'inizio sui\s+contenuti che\s+segui solite soliti tue\b "
             r"tuoi\b tua\b tuo\b precedent originali iniziali vecchie di\s+sistema del\s+sistema "
             r"di\s+sicurezza che\s+ti\s+(?:hanno|ha) dell'(?:assistente|ia) del\s+(?:modello|bot) "
-            r"degli\s+sviluppatori che\s+rispetti impost dagli\s+sviluppatori"
+            r"degli\s+sviluppatori che\s+rispetti impost dagli\s+sviluppatori "
+            r"che\s+ti\s+sono\s+state\s+impost solit per\s+cui\s+sei\s+stat"
         ),
         "RULES": _w(
             r"controlli verifiche principi politic protezioni impostazioni\s+predefinite istruzion regol[ae] "
             r"linee\s+guida direttive indicazioni restrizioni filtri prompt comandi limiti impostazioni "
-            r"programmazione configurazione politiche sicurezza censura limitazion policy restrizion"
+            r"programmazione configurazione politiche sicurezza censura limitazion policy restrizion etica "
+            r"prudenza cautela programmat"
         ),
         "VOID": _w(
             r"in\s+pausa sospes solo\s+suggerimenti semplici\s+suggerimenti superat facoltativ null[ei]\b "
@@ -198,19 +201,20 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
             r"pare\s+de\s+(?:seguir|obedecer|respeitar|aplicar) deixe\s+de\s+(?:seguir|obedecer|respeitar) "
             r"passe\s+por\s+cima contorne burle desobede[cç]a "
             r"n[aã]o\s+ligues?\s+(?:mais\s+)?(?:a|[aà]s?|para) passe\s+por\s+cima\s+d esque[cç]a-se\s+d "
-            r"desconsidere desconsidera"
+            r"desconsidere desconsidera solte livre-se\s+d deixe\s+para\s+tr[aá]s"
         ),
         "PLEASE": _w(r"por\s+favor"),
         "QUAL": _w(
             r"que\s+voc[eê]\s+recebeu que\s+recebeste de\s+conte[uú]do que\s+voc[eê]\s+segue habituais "
             r"suas?\b seus?\b teus?\b tuas?\b anterior pr[eé]vi originais iniciais antig do\s+sistema "
             r"de\s+seguran[cç]a que\s+(?:te\s+)?(?:deram|deu|os\s+seus) do\s+(?:assistente|modelo) da\s+ia "
-            r"dos\s+(?:desenvolvedores|criadores) impost pelos\s+desenvolvedores"
+            r"dos\s+(?:desenvolvedores|criadores) impost pelos\s+desenvolvedores que\s+te\s+impuseram "
+            r"habitual"
         ),
         "RULES": _w(
             r"controles verifica[cç] princ[ií]pios salvaguardas padr[oõ]es instru[cç] regras? diretrizes "
             r"orienta[cç] restri[cç] filtros? prompt comandos limites programa[cç] configura[cç] "
-            r"pol[ií]ticas? seguran[cç]a censura limita[cç]"
+            r"pol[ií]ticas? seguran[cç]a censura limita[cç] [eé]tica cautela prud[eê]ncia"
         ),
         "VOID": _w(
             r"em\s+pausa suspens s[oó]\s+sugest[oõ]es apenas\s+sugest[oõ]es meras\s+sugest[oõ]es ultrapassad "
