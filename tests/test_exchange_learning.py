@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from reverie import Settings
-from reverie.extract.gate import read_turn
+from reverie.extract.gate import TurnReading, read_turn
 from reverie.memory import FORGET_ALL_CONFIRMATION
 from reverie.server import create_app
 from tests.apiauth import auth_headers
@@ -110,7 +110,7 @@ def test_the_models_confidence_and_key_are_kept_and_the_turn_says_what_it_did(
     assert greeting["conversation_id"] == said["conversation_id"]
 
 
-def test_a_power_phrase_turn_records_its_intent(
+def test_a_power_phrase_turn_records_its_intent_and_the_memory_it_made(
     learning: tuple[TestClient, Any], fake: FakeModelServer
 ) -> None:
     client, memory = learning
@@ -118,7 +118,7 @@ def test_a_power_phrase_turn_records_its_intent(
     first = _say(client, memory, "Remember that my car is a blue Honda Civic")
     _say(client, memory, "Set a timer for 20 minutes")
     turns = [t for t in _turns(client, first["conversation_id"]) if t["role"] == "user"]
-    assert [t["intent"] for t in turns] == ["remember", "command"]
+    assert [(t["intent"], t["memory_created"]) for t in turns] == [("remember", True), ("command", False)]
 
 
 def test_the_gate_keeps_held_out_facts() -> None:
@@ -162,3 +162,21 @@ def _only_conversation(client: TestClient) -> int:
     """The id of bob's one conversation."""
     (only,) = client.get("/api/v1/conversations").json()
     return int(only["id"])
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "learn"),
+    [
+        ("What's my name?", "question", False),
+        ("What can I cook for my vegetarian wife?", "question", True),
+        ("Turn off my bedroom lights", "command", False),
+        ("Tell my wife Ana I will be late", "command", True),
+        ("I'm tired.", "chat", False),
+        ("Hi! My son starts college in September.", "statement", True),
+        ("I prefer concise answers", "prefer", True),
+        ("Forget that I live in Porto", "forget", False),
+        ("Ich wohne in Hamburg.", "statement", True),
+    ],
+)
+def test_the_gate_reads_the_intent(text: str, intent: str, learn: bool) -> None:
+    assert read_turn(text) == TurnReading(intent, learn)

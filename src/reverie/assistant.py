@@ -342,7 +342,7 @@ def _pending_retry(memory: Memory, conversation_id: int, text: str) -> tuple[int
 _CHAT_PHRASES = frozenset({"remember", "prefer", "forget", "forget_preference"})
 
 
-def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str) -> None:
+def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str, message_id: int) -> None:
     """A "remember that ...", "I prefer ..." or "forget ..." in a chat turn is done at once.
 
     The same reading as ``reverie say`` and the remember doors; the model still answers the
@@ -362,6 +362,8 @@ def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str) -> Non
             return
         seen = memory.observe(text)
         log.info("Power phrase in conversation %d: %s", conversation_id, seen.action)
+        if seen.action in ("remembered", "updated", "preference_set"):  # the turn taught something (mem.db)
+            memory.scope.note_turn(message_id, memory_created=True)
     except ReverieError as exc:  # memory never breaks the reply
         log.warning("Could not act on a power phrase in conversation %d: %s", conversation_id, exc)
 
@@ -398,7 +400,7 @@ def start_exchange(
         )
         if recorded is not None:
             user_message_id, conversation_id = recorded
-            _act_on_power_phrase(memory, conversation_id, text)
+            _act_on_power_phrase(memory, conversation_id, text, user_message_id)
     timing.record = _ms_since(started)
     started = time.perf_counter()
     block = ""

@@ -5,7 +5,8 @@
 model should read it. It says yes to first-person statements about the user, their family,
 home, work and likes ("my ...", "I am/have/live/work/prefer ...", "we have ...") in English,
 and to the same few forms in Spanish, French, German, Italian and Portuguese; questions,
-greetings, commands to the assistant and small talk ("I'm tired", "I see") are skipped.
+greetings, commands to the assistant and small talk ("I'm tired", "I see") are skipped, unless
+they name a relative in passing ("what can I cook for my vegetarian wife?", "tell my wife Ana").
 Losing a fact is worse than an extra model call, so a doubtful clause says yes.
 """
 
@@ -66,7 +67,16 @@ _OTHER_FIRST_PERSON = re.compile(
     r"sou|moro|chamo-me|eu|meu|minha|prefiro|gosto)\b",
     _I,
 )
-_COMMANDS_PHRASED = frozenset({"forget", "forget_preference", "clear", "show_facts", "show_preferences"})
+_KIN = (
+    r"(?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|son|daughter|kids?|children|child|baby|"
+    r"mother|mom|mum|father|dad|parents|brother|sister|siblings?|grandmother|grandma|grandfather|grandpa|"
+    r"aunt|uncle|cousin|niece|nephew|dog|cat|puppy|kitten|pets?|boss|roommate|flatmate)"
+)
+# A question or a command can still tell: "what can I cook for my vegetarian wife?", "tell my wife Ana ...".
+_TOLD_IN_PASSING = re.compile(
+    rf"\bmy (?:(?!own\b|the\b|a\b)[a-z][\w-]+ {_KIN}\b|{_KIN} (?-i:[A-Z][a-z]+)\b)",
+    _I,
+)
 
 
 @dataclass(frozen=True)
@@ -82,36 +92,35 @@ def read_turn(text: str) -> TurnReading:
     said = detect_phrase(text)
     if said is not None:
         return TurnReading(said.action, said.action in ("remember", "prefer"))
-    kinds = [_clause_kind(clause) for clause in _CLAUSES.split(text.translate(_APOSTROPHES))]
-    kinds = [kind for kind in kinds if kind]
-    if "statement" in kinds:
-        return TurnReading("statement", True)
-    for kind in ("question", "command", "greeting"):
+    read = [_clause_kind(clause) for clause in _CLAUSES.split(text.translate(_APOSTROPHES))]
+    kinds = [kind for kind, _ in read if kind]
+    learn = any(told for _, told in read)
+    for kind in ("statement", "question", "command", "greeting"):
         if kind in kinds:
-            return TurnReading(kind, False)
-    return TurnReading("chat", False)
+            return TurnReading(kind, learn)
+    return TurnReading("chat", learn)
 
 
-def _clause_kind(clause: str) -> str:
-    """statement (first person that may last), question, command, greeting, chat, or '' (empty)."""
+def _clause_kind(clause: str) -> tuple[str, bool]:
+    """What a clause is (statement, question, command, greeting, chat; '' when empty), and if it may teach."""
     raw = clause.strip()
     if not raw:
-        return ""
+        return "", False
     asked = raw.endswith("?") or raw.startswith("¿")
     body = _LEADING.sub("", raw).strip(" .!?¿¡\"'")
     if not body:
-        return "greeting"
+        return "greeting", False
     if _QUESTION.match(body) or asked:
-        return "question"
+        return "question", bool(_TOLD_IN_PASSING.search(body))
     if _SMALL_TALK.match(body):
-        return "chat"
+        return "chat", False
     if _COMMAND.match(body):
-        return "command"
+        return "command", bool(_TOLD_IN_PASSING.search(body))
     if _FIRST_PERSON.search(body) or _OTHER_FIRST_PERSON.search(body):
-        return "statement"
+        return "statement", True
     if _GREETING.match(raw):
-        return "greeting"
-    return "chat"
+        return "greeting", False
+    return "chat", False
 
 
 __all__ = ["TurnReading", "read_turn"]
