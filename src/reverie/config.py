@@ -127,6 +127,8 @@ class MemorySettings(_Section):
     decay: DecaySettings = Field(default_factory=DecaySettings)
     topics: TopicSettings = Field(default_factory=TopicSettings)
     voice_mapping: dict[str, str] = Field(default_factory=dict)
+    # Who else may say "This is NAME" on a shared voice interface (its mapped user always may).
+    voice_speakers: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class RagSettings(_Section):

@@ -270,6 +270,23 @@ class Memory(Conversations):
             )
         return self._view(user, interface)
 
+    def for_speaker(self, interface: str, name: str) -> Memory | None:
+        """The memory of ``name`` speaking on ``interface`` ("This is Alice", Saga), or None.
+
+        Only the interface's users may: the one it is mapped to (config or database) and those
+        of ``[memory.voice_speakers]``. ``name`` is a user name or display name, in any case.
+        """
+        allowed = [*self.settings.memory.voice_speakers.get(interface, ())]
+        allowed.append(self.settings.memory.voice_mapping.get(interface, ""))
+        mapped = self.store.interface_user(interface)
+        users = [u for u in (self.store.get_user(n) for n in allowed if n) if u is not None]
+        users += [u for u in [self.store.get_user_by_id(mapped)] if u is not None] if mapped else []
+        wanted = name.strip().casefold()
+        for user in users:
+            if wanted in (user.name.casefold(), (user.display_name or "").casefold()):
+                return self._view(user, interface)
+        return None
+
     # threads (mem.db scopes) ---------------------------------------------------------
     def start_thread(self, label: str = "") -> Memory:
         """A new thread: memories kept for a conversation whose person is not known yet."""

@@ -20,6 +20,9 @@ Frames are JSON text, one object each, with a ``type``. Client to server:
     Record a turn (``role`` user or assistant; ``speaker`` optional). With ``reply: true`` on a
     user turn, the model configured under ``[llm]`` answers with memory in the prompt
     (:mod:`reverie.assistant`), streamed as ``delta`` frames and then one ``reply`` frame.
+    On a device's shared voice interface, "This is Alice" (or "it's Alice") is not recorded: the
+    session becomes Alice's when she is one of the interface's users (its mapped user, or one
+    of ``[memory.voice_speakers]``); the conversation so far ends under the previous speaker.
 ``{"type": "private", "value": true}``
     Private on or off, at any time, also before the first message (DAWN Phase 4.5).
 ``{"type": "context", "query": "..."}``
@@ -35,6 +38,9 @@ Server to client:
 ``"can_reply": true}``
     After ``hello`` (or before answering a first frame of another type). ``conversation_id``
     is null until the first message; ``can_reply`` says whether a model is configured.
+``{"type": "speaker", "user": "alice", "reply": "Hi Alice."}``
+    The answer to "This is Alice": ``user`` is who the session now speaks for. A name that is
+    not one of the interface's users leaves the session as it was, and the turn is an ordinary one.
 ``{"type": "ack", "role": "user", "message_id": 12, "conversation_id": 3}``
     A turn was recorded (ids are null for a guest). The conversation id changes when an idle
     conversation was ended and a new one started.
@@ -59,6 +65,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -74,7 +81,7 @@ from reverie.conversations import MAX_MESSAGE_BYTES
 from reverie.errors import ConfigError, NotConfigured, ReverieError
 from reverie.llm import ChatMessage, ChatModel, chat_model_from_settings
 from reverie.memory import Memory
-from reverie.server.deps import MemoryDep
+from reverie.server.deps import MemoryDep, root_memory
 from reverie.server.errors import code_for
 from reverie.server.workers import iterate_upstream
 
@@ -85,6 +92,12 @@ MAX_FRAME_BYTES = MAX_MESSAGE_BYTES + 16 * 1024
 MAX_SYSTEM_BYTES = 16 * 1024
 IDLE_CHECK_SECONDS = 1.0  # how often the silence timer looks at the (possibly test-driven) clock
 DEFAULT_INTERFACE = "websocket"
+# "This is Alice", "it's Alice here": who is speaking on a shared voice interface (Saga).
+_THIS_IS = re.compile(
+    r"^\W*(?:(?:hi|hello|hey)[\s,]+)?(?:this\s+is|it'?s|it\s+is)\s+(\w[\w'-]*(?:\s+\w[\w'-]*){0,2}?)"
+    r"(?:\s+(?:here|speaking))?\W*$",
+    re.IGNORECASE,
+)
 _T = TypeVar("_T")
 
 
@@ -236,6 +249,9 @@ class LiveSession:
         if reply and role != "user":
             raise FrameError("invalid_input", "Only a user turn can ask for a reply")
         self.last_message_at = self.memory.clock()
+        named = _THIS_IS.match(content) if role == "user" and self.memory.interface is not None else None
+        if named is not None and await self._switch_speaker(named.group(1)):
+            return
         if not reply:
             await self._record(role, content, speaker)
             return
@@ -246,6 +262,22 @@ class LiveSession:
             await self.error(exc.code, str(exc))
             return
         await self._reply(model, content, speaker)
+
+    async def _switch_speaker(self, name: str) -> bool:
+        """Speak for ``name`` from now on if they are one of this interface's users; False otherwise
+        ("this is great" is an ordinary turn)."""
+        interface = self.memory.interface
+        assert interface is not None
+        found = await self.call(root_memory(self.websocket).for_speaker, interface, name)
+        if found is None:
+            return False
+        if found.user != self.memory.user:
+            await self.call(self.close_conversation)  # what was said so far was the previous speaker's
+            self.memory = found
+        assert found.user is not None
+        greeting = found.user.display_name or found.user.name
+        await self.send({"type": "speaker", "user": found.user.name, "reply": f"Hi {greeting}."})
+        return True
 
     async def _record(self, role: str, content: str, speaker: str | None) -> None:
         """Store a turn (not for a guest) and acknowledge it."""
