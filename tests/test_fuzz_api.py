@@ -20,13 +20,20 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis.generation.modes import GenerationMode
 
 from reverie import Memory, Settings
+from reverie.llm.transcribe import AUDIO_TYPES
 from reverie.server import create_app
 from tests.fakeserver import FakeModelServer, chat_settings_for
 from tests.liveserver import live_server
+
+# Spoken chat takes raw audio: the fake transcriber hears its bytes as text (words, or noise).
+_SPEECH = st.one_of(st.binary(max_size=512), st.text(max_size=80).map(str.encode))
+for _media in AUDIO_TYPES:
+    schemathesis.openapi.media_type(_media, _SPEECH)
 
 FUZZ_EXAMPLES = {GenerationMode.POSITIVE: 20, GenerationMode.NEGATIVE: 8}
 PG_EXAMPLES = {GenerationMode.POSITIVE: 4, GenerationMode.NEGATIVE: 2}
