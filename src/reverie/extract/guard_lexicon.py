@@ -17,6 +17,7 @@ _w = family
 
 _LATIN: dict[str, dict[str, str]] = {
     "en": {
+        "WANT": _w(r"wants?\s+you\s+to"),
         "BEFORENOTE": _w(r"(?:everything|all)\s+(?:that\s+came\s+)?before\s+this\s+(?:note|memory|message)"),
         "REAL": _w(r"real\s+instructions real\s+rules true\s+instructions actual\s+instructions"),
         "ONLY": _w(
@@ -43,7 +44,8 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "MAY": _w(
             r"may\s+now can\s+now may\b "
-            r"is\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|cleared|free)\s+to must\b should\b"
+            r"is\s+(?:now\s+)?(?:allowed|permitted|authori[sz]ed|cleared|free)\s+to must\b should\b "
+            r"is\s+(?:now\s+)?exempt\s+from"
         ),
         "FREE": _w(
             r"unrestricted unfiltered uncensored "
@@ -125,7 +127,7 @@ _LATIN: dict[str, dict[str, str]] = {
             r"compliance\s+team legal\s+team hq management the\s+cto the\s+ceo staff it\s+department "
             r"security\s+team engineering\s+team dev(?:elopment)?\s+team developers platform\s+team admins? "
             r"administrators operators? safety\s+team trust\s+and\s+safety engineers\s+at openai anthropic "
-            r"legal(?=\s+(?:has|have)\b) internal\s+policy"
+            r"legal(?=\s+(?:has|have)\b) internal\s+policy platform\s+owners?"
         ),
         "SEND": _w(
             r"put paste insert copy include attach upload\b post\b publish\b forward\b transmit\b leak\b "
@@ -138,6 +140,7 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "es": {
+        "WANT": _w(r"quieren\s+que quiere\s+que"),
         "STOP": _w(r"deteng fren limit imp[ií]d"),
         "DONTLET": _w(r"no\s+dejes\s+que"),
         "ONLYME": _w(r"esc[uú]chame\s+solo\s+a\s+m[ií] obed[eé]ceme\s+solo\s+a\s+m[ií]"),
@@ -283,6 +286,7 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "fr": {
+        "WANT": _w(r"veulent\s+que veut\s+que"),
         "ONLYME": _w(r"n'?[eé]coute\s+que\s+moi ob[eé]is\s+seulement\s+[aà]\s+moi"),
         "REAL": _w(r"les\s+vraies vraies\s+(?:instructions|r[eè]gles|consignes)"),
         "ONLY": _w(r"ta\s+seule\s+(?:r[eè]gle|consigne|instruction)"),
@@ -419,6 +423,7 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
     },
     "de": {
+        "WANT": _w(r"wollen,?\s+dass will,?\s+dass"),
         "BEFORENOTE": _w(r"(?:alles,?\s+)?was\s+vor\s+diese[rm]?\s+(?:notiz|nachricht|erinnerung)"),
         "ONLYME": _w(r"h[oö]r\s+nur\s+auf\s+mich gehorche\s+nur\s+mir"),
         "REAL": _w(r"die\s+echten echten\s+(?:anweisungen|regeln) wahren\s+(?:anweisungen|regeln)"),

@@ -25,6 +25,7 @@ _w = family
 
 EURO_LEXICONS: dict[str, dict[str, str]] = {
     "it": {
+        "WANT": _w(r"vogliono\s+che vuole\s+che"),
         "STOP": _w(r"ferm(?:ino|i) limit(?:ino|i) impedisc"),
         "DONTLET": _w(r"non\s+lasciare\s+che"),
         "ONLYME": _w(r"ascolta\s+solo\s+me obbedisci\s+solo\s+a\s+me"),
@@ -149,6 +150,7 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "SECRET": _w(r"password cronologia chiavi dati\s+dell'utente note\s+dell'utente credenziali token"),
     },
     "pt": {
+        "WANT": _w(r"querem\s+que quer\s+que"),
         "STOP": _w(r"impe[cç]a imped limit"),
         "DONTLET": _w(r"n[aã]o\s+deixe(?:s)?\s+que"),
         "ONLYME": _w(
