@@ -314,7 +314,7 @@ def test_a_private_conversation_reaches_nothing(
     DOORS[door](world, PRIVATE_TURNS, world.bob, True)
     _consolidate(world)
     during = len(world.chat_requests())
-    DOORS[door](world, ["What should I cook tonight?", "And for dessert?"], world.bob, False)
+    DOORS[door](world, ["I host my in-laws tonight, what to cook?", "And for dessert?"], world.bob, False)
     _consolidate(world)
 
     carrying = [WORD in request for request in world.chat_requests()]
