@@ -545,7 +545,8 @@ def _off_loop(function: Callable[..., T], *args: Any) -> T:
 
 # item 9: MCP offers one coherent tool set; the other family behind a setting -----------------
 VERB_TOOLS = [
-    "create_memory", "delete_memory", "forget_memory", "list_memories", "search_memory", "update_memory"
+    "create_memory", "delete_memory", "forget_memory", "list_memories", "memory_save_preference",
+    "search_memory", "update_memory",
 ]
 MEMORY_TOOLS = ["documents_search", "memory_forget", "memory_recent", "memory_remember", "memory_search"]
 
