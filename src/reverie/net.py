@@ -62,16 +62,20 @@ def post_json(
         if response.status_code in RETRY_STATUSES:
             last = ProviderUnavailable(f"{what} answered HTTP {response.status_code}; {hint}")
             continue
-        if response.status_code >= 400:
-            raise ProviderError(f"{what} answered HTTP {response.status_code}: {excerpt(response.text)}")
-        try:
-            return response.json()
-        except ValueError as exc:
-            raise ProviderError(
-                f"{what} answered with something that is not JSON: {excerpt(response.text)}"
-            ) from exc
+        return _json_of(response, what)
     assert last is not None
     raise last
+
+
+def _json_of(response: httpx.Response, what: str) -> Any:
+    """The decoded reply; ProviderError for an error status or a reply that is not JSON."""
+    if response.status_code >= 400:
+        raise ProviderError(f"{what} answered HTTP {response.status_code}: {excerpt(response.text)}")
+    try:
+        return response.json()
+    except ValueError as exc:
+        said = excerpt(response.text)
+        raise ProviderError(f"{what} answered with something that is not JSON: {said}") from exc
 
 
 def get_json(
@@ -89,14 +93,7 @@ def get_json(
         raise ProviderUnavailable(f"{what} did not answer within {timeout:g} s; {hint}") from exc
     except httpx.TransportError as exc:
         raise ProviderUnavailable(f"Cannot reach {what} ({exc.__class__.__name__}); {hint}") from exc
-    if response.status_code >= 400:
-        raise ProviderError(f"{what} answered HTTP {response.status_code}: {excerpt(response.text)}")
-    try:
-        return response.json()
-    except ValueError as exc:
-        raise ProviderError(
-            f"{what} answered with something that is not JSON: {excerpt(response.text)}"
-        ) from exc
+    return _json_of(response, what)
 
 
 _shared: httpx.Client | None = None
