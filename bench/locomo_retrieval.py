@@ -17,7 +17,8 @@ defaults scored on every conversation), and the shipped defaults are the values 
 chose. Variants of the grid show what each rule adds under the same protocol.
 
 Two baselines are computed in this script, not through Reverie: Okapi BM25 (k1 1.5, b 0.75,
-lower-case words, English stopwords dropped) and MiniLM cosine similarity, both over
+lower-case words, English stopwords dropped) and cosine similarity of the local model
+(``--embed-model``: all-MiniLM-L6-v2 by default, or bge-small-en-v1.5), both over
 ``speaker: text`` per turn and per conversation. Recall@k is the fraction of a question's
 evidence turns found in the top k, averaged over questions; NDCG@10 uses binary relevance
 and an ideal DCG over min(|evidence|, 10) relevant turns.
@@ -438,9 +439,11 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-def run(path: Path, limit_conversations: int | None, ks: list[int]) -> dict[str, Any]:
+def run(
+    path: Path, limit_conversations: int | None, ks: list[int], embed_model: str = "all-MiniLM-L6-v2"
+) -> dict[str, Any]:
     from reverie import Memory, Turn, load_settings
-    from reverie.embed.local import LocalMiniLM
+    from reverie.embed.base import QueryEmbedder, create_embedder
 
     started = time.perf_counter()
     samples, notes = load_samples(path, limit_conversations)
@@ -456,7 +459,8 @@ def run(path: Path, limit_conversations: int | None, ks: list[int]) -> dict[str,
     rankings: dict[str, dict[tuple[str, int], list[str]]] = {"reverie": {}, "bm25": {}, "dense": {}}
     latencies: list[float] = []
     with tempfile.TemporaryDirectory(prefix="reverie-locomo-") as home:
-        settings = load_settings(home=home, environ={"REVERIE_MEMORY__TIMEZONE": "UTC"})
+        environ = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__MODEL": embed_model}
+        settings = load_settings(home=home, environ=environ)
         base = Memory(settings)
         try:
             if base.embeddings is not None:  # load the model outside the timed ingestion
@@ -541,13 +545,13 @@ def run(path: Path, limit_conversations: int | None, ks: list[int]) -> dict[str,
     bm25_s = time.perf_counter() - bm25_start
 
     dense_start = time.perf_counter()
-    embedder = LocalMiniLM()
-    embedder.load()
+    embedder = create_embedder("local", model=embed_model)
+    embed_queries = embedder.embed_queries if isinstance(embedder, QueryEmbedder) else embedder.embed_batch
     all_turns = [turn for sample in samples for turn in sample.turns]
     all_questions = [question for sample in samples for question in sample.questions]
     turn_vectors = np.asarray(embedder.embed_batch([turn.labelled for turn in all_turns]), dtype=np.float32)
     question_vectors = np.asarray(
-        embedder.embed_batch([question.text for question in all_questions]), dtype=np.float32
+        embed_queries([question.text for question in all_questions]), dtype=np.float32
     ).reshape(len(all_questions), -1)
     turn_offset = question_offset = 0
     for sample in samples:
@@ -597,6 +601,7 @@ def run(path: Path, limit_conversations: int | None, ks: list[int]) -> dict[str,
     overall_r, overall_b = tables["reverie"]["overall"], tables["bm25"]["overall"]
     return {
         "file": str(path),
+        "embed_model": embed_model,
         "conversations": len(samples),
         "sessions": sum(len(sample.sessions) for sample in samples),
         "turns": n_turns,
@@ -717,7 +722,7 @@ def report(result: dict[str, Any]) -> str:
     names = {
         "reverie": "Reverie all-in (mem.search as shipped, scope=messages)",
         "bm25": "BM25 (Okapi)",
-        "dense": "MiniLM dense",
+        "dense": f"{result['embed_model']} dense",
     }
     for system, title in names.items():
         lines += [format_table(title, result["tables"][system], result["ks"]), ""]
@@ -754,10 +759,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--k", type=_parse_ks, default=[1, 3, 5, 10], help="recall cut-offs (default 1,3,5,10)"
     )
+    parser.add_argument(
+        "--embed-model",
+        default="all-MiniLM-L6-v2",
+        help='the local model for Reverie and the dense baseline: all-MiniLM-L6-v2 or "bge-small-en-v1.5"',
+    )
     args = parser.parse_args(argv)
     if args.limit_conversations is not None and args.limit_conversations < 1:
         parser.error("--limit-conversations must be at least 1")
-    result = run(args.path, args.limit_conversations, args.k)
+    result = run(args.path, args.limit_conversations, args.k, args.embed_model)
     print(report(result))
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
