@@ -13,8 +13,10 @@ from fastapi.testclient import TestClient
 
 from reverie import Settings
 from reverie.extract.gate import TurnReading, read_turn
-from reverie.memory import FORGET_ALL_CONFIRMATION
+from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
 from reverie.server import create_app
+from reverie.store.rows import NewMemory
+from reverie.store.user_rows import restore_conversation
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
 from tests.fakeserver import FakeModelServer, chat_settings_for
@@ -180,3 +182,31 @@ def _only_conversation(client: TestClient) -> int:
 )
 def test_the_gate_reads_the_intent(text: str, intent: str, learn: bool) -> None:
     assert read_turn(text) == TurnReading(intent, learn)
+
+
+def test_a_memory_outlives_the_turn_it_came_from(memory: Memory, clock: Clock) -> None:
+    conversation = memory.start_conversation("chat")
+    turn = memory.add_message(conversation.id, "user", "I drive a Tesla Model 3.")
+    assert turn.intent == "statement"
+    scope = memory.scope
+    kept = scope.insert_memory(
+        NewMemory("fact", "User drives a Tesla Model 3", "inferred", 0.9, source_message_id=turn.id), clock()
+    )
+    assert memory.get(kept.id).source_message_id == turn.id
+    scope.end_conversation(conversation.id, clock())
+    restore_conversation(
+        scope,
+        conversation.id,
+        {
+            "title": "",
+            "last_activity": clock(),
+            "ended_at": clock(),
+            "consolidation_state": "done",
+            "consolidated_at": clock(),
+            "topic": None,
+        },
+    )
+    clock.advance(86_400)
+    assert scope.prune_transcripts(clock(), before=clock()) == 1  # retention deletes the turn
+    assert memory.get(kept.id).text == "User drives a Tesla Model 3"
+    assert memory.get(kept.id).source_message_id is None
