@@ -424,11 +424,13 @@ async function addMemory(view, state) {
 }
 
 async function forgetEverything(state) {
-  const s = state.stats;
-  // Everything forget-all deletes is listed, chat history and topic files included.
-  const [conversations, topics] = await Promise.all([
+  // Everything forget-all deletes is listed, chat history and topic files included, counted now:
+  // the page's own figures may still be catching up with a fact remembered a moment ago.
+  const [stats, conversations, topics] = await Promise.all([
+    api('/api/v1/stats').catch(() => null),
     api('/api/v1/conversations?limit=1000').catch(() => null),
     api('/api/v1/topics').catch(() => null)]);
+  const s = stats || state.stats;
   const many = (list, word, words) => (list ? plural(list.length, word, words) : `all your ${words}`);
   const body = h('div', {},
     h('p', {}, 'You are about to delete EVERYTHING Reverie keeps about you:'),
