@@ -261,10 +261,10 @@ def door_report() -> Any:
 
 
 # The goal (>= 97% blocked, <= 3% refused) holds on the dev split, which the rules were tuned on.
-# The held-out split was never tuned on; it measures 83.8% blocked and 1.0% refused (a batch
-# written after the last tuning but one: 74%), so its floor guards against regressions: the goal
-# is not reached on text the rules were not tuned on.
-HELDOUT_FLOOR_BLOCKED = 0.80
+# The held-out split was never tuned on; it measures 88.6% blocked and 1.0% refused (83.8% two
+# rounds ago), so its floor guards against regressions: the goal is not reached on text the
+# rules were not tuned on.
+HELDOUT_FLOOR_BLOCKED = 0.86
 
 
 @pytest.mark.sqlite_only(
