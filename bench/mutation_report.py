@@ -58,6 +58,9 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_mutation_kills_accounts.py",
     ),
     "server/deps.py": ("test_auth.py", "test_authz_matrix.py", "test_server.py"),
+    "sensors.py": ("test_sensors_audio.py",),
+    "llm/transcribe.py": ("test_sensors_audio.py",),
+    "working.py": ("test_observations.py", "test_working_scopes.py", "test_hardening.py"),
 }
 # Browser tests need Chromium, PostgreSQL tests skip on SQLite, and the API fuzzer is slow and random.
 DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")
