@@ -8,6 +8,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from reverie import Settings
+from reverie.errors import InvalidInput
+from reverie.sensors import (
+    DEFAULT_TTL_SECONDS,
+    MAX_NAME,
+    MAX_READINGS,
+    MAX_TTL_SECONDS,
+    MAX_VALUE,
+    Reading,
+    SensorBoard,
+)
 from reverie.server import create_app
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
@@ -181,3 +191,43 @@ def test_a_transcription_server_that_fails_is_a_502_and_records_nothing(
     assert answer.status_code == 502 and "without a text" in answer.json()["detail"]
     assert client.get("/api/v1/conversations").json() == []
     assert fake.requests_to(UPSTREAM) == []
+
+
+def test_reading_limits_are_exact_and_each_refusal_says_why() -> None:
+    board = SensorBoard()
+    name, value = "n" * MAX_NAME, "é" * 60 + "🙂" * 60  # longest name, longest value: 4-byte letters too
+    assert board.put(1, {name: value}, 0.0) == [Reading(name, value, DEFAULT_TTL_SECONDS)]
+    assert board.put(1, {"battery": " Low "}, 0.0, ttl_seconds=MAX_TTL_SECONDS)[-1].value == "Low"
+    assert board.put(1, {"door": "x"}, 0.0, ttl_seconds=1)[-1].expires_at == 1.0
+    refused = [
+        ({}, "at least one reading"),
+        ({f"s{i}": "1" for i in range(MAX_READINGS + 1)}, f"At most {MAX_READINGS} readings"),
+        ({"n" * (MAX_NAME + 1): "x"}, "name needs 1-40 characters"),
+        ({"   ": "x"}, "name needs"),
+        ({"door": None}, "must be a string, a number or true/false"),
+        ({"door": "x" * (MAX_VALUE + 1)}, "needs a value of 1-120 characters"),
+        ({"door": "  "}, "needs a value"),
+    ]
+    for readings, words in refused:
+        with pytest.raises(InvalidInput, match=words):
+            board.put(2, readings, 0.0)
+    for ttl in (0.5, MAX_TTL_SECONDS + 1):
+        with pytest.raises(InvalidInput, match="ttl_seconds"):
+            board.put(2, {"door": "x"}, 0.0, ttl_seconds=ttl)
+    assert board.live(2, 0.0) == []
+    assert _label_of(board, "room-temp_c") == "[Current physical state: Room temp c: 21]"
+    # A reading lives up to, not at, its expiry.
+    assert board.live(1, DEFAULT_TTL_SECONDS - 0.5)[0].name == name
+    assert [r.name for r in board.live(1, DEFAULT_TTL_SECONDS)] == ["battery"]
+    board.clear(3)  # a user with no readings: nothing to forget, no error
+    board.clear(1)
+    assert board.live(1, 0.0) == []
+
+
+def _label_of(board: SensorBoard, name: str) -> str:
+    board.put(9, {name: 21}, 0.0)
+    return board.prompt_line(9, 0.0)
+
+
+def test_forgetting_no_readings_is_fine(client: TestClient) -> None:
+    assert client.delete("/context/sensors").status_code == 204
