@@ -8,7 +8,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from reverie import Settings
-from reverie.errors import InvalidInput
+from reverie.config import TranscriptionSettings
+from reverie.errors import InvalidInput, NotConfigured
+from reverie.llm.transcribe import Transcriber
 from reverie.sensors import (
     DEFAULT_TTL_SECONDS,
     MAX_NAME,
@@ -231,3 +233,29 @@ def _label_of(board: SensorBoard, name: str) -> str:
 
 def test_forgetting_no_readings_is_fine(client: TestClient) -> None:
     assert client.delete("/context/sensors").status_code == 204
+
+
+def test_the_transcriber_sends_what_the_protocol_names(fake: FakeModelServer) -> None:
+    settings = TranscriptionSettings(
+        provider="openai_compatible", endpoint=f"{fake.url}/v1/", api_key="sk-test", language="pt", model="w"
+    )
+    heard = Transcriber(settings).transcribe(b"  Bom dia  ", "Audio/WAV; rate=16000")
+    assert heard == "Bom dia"
+    sent = fake.requests_to(SPEECH)[-1]
+    assert sent.headers["authorization"] == "Bearer sk-test"
+    assert {k: sent.body[k] for k in ("model", "response_format", "language")} == {
+        "model": "w",
+        "response_format": "json",
+        "language": "pt",
+    }
+    plain = Transcriber(TranscriptionSettings(provider="openai_compatible", endpoint=f"{fake.url}/v1"))
+    assert plain.transcribe(b"hi", "audio/ogg") == "hi"
+    sent = fake.requests_to(SPEECH)[-1]
+    assert "authorization" not in sent.headers and "language" not in sent.body
+    assert Transcriber(TranscriptionSettings(provider="openai")).endpoint == "https://api.openai.com/v1"
+    with pytest.raises(NotConfigured, match='provider = "openai_compatible" needs an endpoint'):
+        Transcriber(TranscriptionSettings(provider="openai_compatible"))
+    with pytest.raises(InvalidInput, match="audio/wav.*got text/plain"):
+        plain.transcribe(b"hi", "Text/Plain; charset=utf-8")
+    with pytest.raises(InvalidInput, match=r"got none\)"):
+        plain.transcribe(b"hi", "")
