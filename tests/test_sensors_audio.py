@@ -197,10 +197,11 @@ def test_a_transcription_server_that_fails_is_a_502_and_records_nothing(
 
 def test_reading_limits_are_exact_and_each_refusal_says_why() -> None:
     board = SensorBoard()
-    name, value = "n" * MAX_NAME, "é" * 60 + "🙂" * 60  # longest name, longest value: 4-byte letters too
+    name, value = "n" * MAX_NAME, "🙂" * MAX_VALUE  # longest name and value, 4-byte letters: 522 bytes
     assert board.put(1, {name: value}, 0.0) == [Reading(name, value, DEFAULT_TTL_SECONDS)]
     assert board.put(1, {"battery": " Low "}, 0.0, ttl_seconds=MAX_TTL_SECONDS)[-1].value == "Low"
     assert board.put(1, {"door": "x"}, 0.0, ttl_seconds=1)[-1].expires_at == 1.0
+    assert len(board.put(4, {f"s{i}": "1" for i in range(MAX_READINGS)}, 0.0)) == MAX_READINGS
     refused = [
         ({}, "at least one reading"),
         ({f"s{i}": "1" for i in range(MAX_READINGS + 1)}, f"At most {MAX_READINGS} readings"),
