@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +17,16 @@ from reverie.embed.base import (
     create_embedder,
     register_embedder,
 )
-from reverie.embed.local import DIMENSIONS, MAX_TOKENS, MODEL_ID, LocalMiniLM
+from reverie.embed.integer import integer_model
+from reverie.embed.local import (
+    DIMENSIONS,
+    MAX_TOKENS,
+    MODEL_ID,
+    MODEL_SHA256,
+    Compute,
+    LocalMiniLM,
+    _packaged_model_path,
+)
 from reverie.errors import ConfigError, InvalidInput
 
 
@@ -73,14 +83,58 @@ def test_similar_sentences_are_closer_than_unrelated(embedder: LocalMiniLM) -> N
     assert topic @ fact > topic @ unrelated + 0.2
 
 
-def test_batch_equals_one_by_one(embedder: LocalMiniLM) -> None:
+@pytest.mark.parametrize("compute", ["integer", "float"])
+def test_batch_equals_one_by_one(compute: Compute) -> None:
     # 70 texts of mixed lengths: three batches of 32, sorted by length, padded differently.
+    embedder = LocalMiniLM(compute=compute)
     texts = [("word " * (index % 23)) + f"sentence number {index}" for index in range(70)]
     texts[5] = ""
     texts[40] = "a much longer text " * 40
     batch = _vectors(embedder, texts)
     singles = np.array([embedder.embed_batch([text])[0] for text in texts])
     np.testing.assert_allclose(batch, singles, atol=1e-5)
+
+
+def test_integer_products_keep_the_float_vectors_meaning(embedder: LocalMiniLM) -> None:
+    texts = [
+        "What's my dog's name?",
+        "My pet Bruno is a golden retriever",
+        "User's sister Ana works as a nurse in Porto",
+        "The quarterly tax filing is due next Tuesday",
+        "a much longer text about the garden, the roses and the old apple tree " * 8,
+    ]
+    integer = _vectors(embedder, texts)
+    floating = _vectors(LocalMiniLM(compute="float"), texts)
+    assert not np.array_equal(integer, floating)  # the default really runs the other products
+    assert ((integer * floating).sum(axis=1) > 0.98).all()
+    for vectors in (integer, floating):  # the question finds its answer either way
+        scores = vectors[0] @ vectors[1:].T
+        assert scores.argmax() == 0
+        assert scores[0] > scores[1:].max() + 0.1
+
+
+def test_the_integer_model_is_built_once_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _packaged_model_path()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    built = integer_model(source, MODEL_SHA256)
+    assert built.parent == tmp_path / "cache" / "reverie" / "models"
+    assert [path.name for path in built.parent.iterdir()] == [built.name]  # no scratch file left
+    stamp = built.stat().st_mtime_ns
+    assert integer_model(source, MODEL_SHA256) == built
+    assert built.stat().st_mtime_ns == stamp
+    # a cache folder that cannot be made: the model is built elsewhere, and still runs
+    (tmp_path / "blocked").write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "blocked"))
+    elsewhere = integer_model(source, MODEL_SHA256)
+    assert elsewhere.is_file()
+    assert not str(elsewhere).startswith(str(tmp_path / "blocked"))
+
+
+def test_a_model_of_another_shape_is_refused_by_the_integer_build(tmp_path: Path) -> None:
+    other = tmp_path / "model.onnx"
+    other.write_bytes(b"not an onnx file")
+    with pytest.raises((ValueError, OSError)):
+        integer_model(other, "0" * 64)
 
 
 def test_empty_inputs(embedder: LocalMiniLM) -> None:

@@ -185,6 +185,9 @@ class EmbeddingSettings(_Section):
     endpoint: str = ""
     api_key: str = ""
     threads: int = Field(default=2, ge=1, le=64)
+    # "integer": the local MiniLM's matrix products in int8, twice as fast, vectors within
+    # cosine 0.99 of "float" (the products as the packaged file stores them).
+    local_compute: Literal["integer", "float"] = "integer"
     timeout_seconds: float = Field(default=30.0, gt=0)
     max_attempts: int = Field(default=3, ge=1, le=10)
     retry_backoff_seconds: float = Field(default=0.5, ge=0, le=60)

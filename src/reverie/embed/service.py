@@ -44,6 +44,7 @@ def embedder_from_settings(settings: Settings) -> Embedder:
         "endpoint": conf.endpoint,
         "api_key": conf.api_key,
         "threads": conf.threads,
+        "compute": conf.local_compute,
         "timeout_seconds": conf.timeout_seconds,
         "attempts": conf.max_attempts,
         "backoff_seconds": conf.retry_backoff_seconds,
