@@ -16,6 +16,7 @@ written before any score was seen. ``half`` splits each kind alternately into ``
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -605,6 +606,88 @@ def _docx(path: Path, parts: list[tuple[str, object]]) -> None:
         else:
             document.add_paragraph(str(value))
     document.save(str(path))
+
+
+_FAULTS = [
+    "the door is not closed properly; press it shut until it clicks",
+    "the water tap is turned off or the supply pressure is too low",
+    "the drain pump is blocked by debris; clean the pump cover",
+    "the heater has failed; call customer service",
+    "the temperature sensor gives no reading; unplug for a minute and try again",
+    "the motor is overloaded; reduce the load and restart the program",
+    "the water level sensor reports an error; check the hose to the pressure switch",
+    "the aquastop valve in the inlet hose has closed; replace the inlet hose",
+    "the water is not heating fast enough; check the supply voltage",
+    "the drain hose is blocked or kinked; check the hose behind the machine",
+    "the filter is blocked; clean the filter under the lower spray arm",
+    "water has leaked into the base; switch off and call service",
+]
+_CODES = ["E01", "E04", "E09", "E12", "E15", "E18", "E22", "E24", "E25", "E27", "E31", "E36"]
+_CHANGES = [
+    "Fixes a crash when opening large attachments.",
+    "Fixes sync stopping after the device slept overnight.",
+    "Adds a dark theme and larger text options.",
+    "Improves start-up time on older phones.",
+    "Fixes reminders not showing on the lock screen.",
+    "Adds export to Markdown and PDF.",
+    "Fixes search missing items added on another device.",
+    "Adds sharing with family members.",
+    "Fixes a security flaw in link previews.",
+    "Improves battery use when syncing in the background.",
+]
+_VERSIONS = ["1.0.8", "1.1.2", "1.2.0", "1.2.4", "2.2.0", "2.3.0", "2.3.1", "2.3.2", "2.4.0", "2.4.1"]
+
+
+def write_distractors(folder: Path, seed: int = 20) -> list[Path]:
+    """Other manuals and changelogs close in meaning to the answers, sharing their codes and versions.
+
+    Ten appliance manuals of other models with the same error codes meaning other things,
+    six changelogs and four firmware notes with the same version numbers, and two boiler notes
+    with the same fault codes: an identifier question must still find its own document's chunk.
+    """
+    rng = random.Random(seed)
+    written: list[Path] = []
+    appliances = [("Aqualine", "DW", n, "dishwasher") for n in (410, 420, 430, 440, 470, 480)]
+    appliances += [("Brightwash", "WM", n, "washing machine") for n in (712, 714, 810, 914)]
+    for brand, prefix, number, what in appliances:
+        lines = [f"# {brand} {prefix}-{number} {what}: user manual", ""]
+        lines += ["## Programs", "", f"The {what} offers Eco, Quick, Intensive and Care programs.", ""]
+        for code in sorted(rng.sample(_CODES, 8)):
+            lines += [f"## Fault {code}", "", f"{code}: {rng.choice(_FAULTS)}.", ""]
+        path = folder / f"{brand.lower()}_{prefix.lower()}{number}_manual.md"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        written.append(path)
+    for app in ("Pagewise", "Tidynote", "Listly", "Jotter", "Memoboard", "Inkwell"):
+        releases = sorted(
+            rng.sample(_VERSIONS, 7), key=lambda v: [int(p) for p in v.split(".")], reverse=True
+        )
+        text = f"# {app} changelog\n\n" + "\n\n".join(
+            f"## {app} {version}\n\n{rng.choice(_CHANGES)} {rng.choice(_CHANGES)}" for version in releases
+        )
+        path = folder / f"{app.lower()}_changelog.md"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for device in ("MeshPoint M5", "AirLink R7", "HomeGate 600", "NetHaven AX1800"):
+        versions = rng.sample(_VERSIONS[:4], 4)
+        text = f"{device} firmware notes\n\n" + "\n\n".join(
+            f"Firmware v{version}: {rng.choice(_CHANGES)} Improves Wi-Fi stability on the 5 GHz band."
+            for version in versions
+        )
+        text += "\n\nError PPP-691: the login was refused. Error DNS-0x2A: no DNS answer; restart the modem."
+        path = folder / f"{device.lower().replace(' ', '_')}_firmware.txt"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for place in ("cottage", "office"):
+        text = (
+            f"Boiler notes for the {place}\n\nF.22: the flue sensor tripped; call the engineer.\n\n"
+            "F.28: no flame after five tries; the gas supply may be off.\n\n"
+            "F.75: the pump is stuck; tap the pump housing gently.\n\n"
+            "The pressure should be between 1 and 2 bar; top up through the filling loop."
+        )
+        path = folder / f"boiler_{place}.txt"
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def write_folder(folder: Path) -> list[Path]:

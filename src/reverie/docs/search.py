@@ -14,6 +14,7 @@ from reverie.config import RagSettings
 from reverie.embed.service import from_blobs
 from reverie.errors import InvalidInput
 from reverie.retrieve.hybrid import Semantic, fuse
+from reverie.retrieve.identifiers import identifier_matches, promote
 from reverie.store.base import Store
 from reverie.text import check_query, keyword_terms
 
@@ -86,7 +87,9 @@ class ChunkSearch:
     ) -> list[DocumentHit]:
         """Chunks of the shared documents and the viewer's own answering ``query``, best first.
 
-        Keywords (BM25) and meaning (cosine) are fused.
+        Keywords (BM25) and meaning (cosine) are fused. Chunks holding an exact identifier the
+        query names (``E24``, ``v1.2.4``, ``photos.conf``: :mod:`reverie.retrieve.identifiers`)
+        come first, more of them before fewer, and need no similarity.
 
         A chunk needs a cosine similarity of at least ``threshold`` (``rag.similarity_threshold``)
         unless it is one of the strongest keyword matches; without embeddings, keywords decide.
@@ -98,6 +101,7 @@ class ChunkSearch:
         pending = semantic.start_query(query) if semantic is not None else None
         pool = max(limit * 8, 40)
         keyword = self.store.search_chunks(keyword_terms(query), pool, user_id)
+        named = identifier_matches(query, lambda terms, n: self.store.search_chunks(terms, n, user_id), pool)
         vector_query = pending() if pending is not None else None
         similarity: dict[int, float] = {}
         vector: list[tuple[int, float]] = []
@@ -107,14 +111,18 @@ class ChunkSearch:
                 top = np.argsort(-scores)[:pool]
                 vector = [(int(ids[i]), float(scores[i])) for i in top]
                 position = {int(item): i for i, item in enumerate(ids.tolist())}
-                similarity = {item: float(scores[position[item]]) for item, _ in keyword if item in position}
+                similarity = {
+                    item: float(scores[position[item]])
+                    for item in {*(item for item, _ in keyword), *named}
+                    if item in position
+                }
                 similarity.update(vector)
         best_keyword = max((score for _, score in keyword), default=0.0)
         strong = {
             item for item, score in keyword if best_keyword > 0 and score >= _STRONG_KEYWORD * best_keyword
         }
         if semantic is not None and vector_query is not None:
-            ranking = fuse(
+            fused = fuse(
                 keyword,
                 [(item, sim) for item, sim in vector if sim >= threshold],
                 keyword_weight=semantic.keyword_weight,
@@ -123,12 +131,12 @@ class ChunkSearch:
             )
             ranking = [
                 (item, score)
-                for item, score in ranking
+                for item, score in fused
                 if item in strong or similarity.get(item, 1.0) >= threshold
             ]
         else:
-            ranking = list(keyword)
-        chosen = ranking[:limit]
+            fused = ranking = list(keyword)
+        chosen = promote(ranking, named, fused)[:limit]
         rows = {row.id: row for row in self.store.get_chunks([item for item, _ in chosen], user_id)}
         return [
             DocumentHit(
