@@ -17,13 +17,15 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from reverie.config import RagSettings
-from reverie.docs.chunker import Chunk, chunk_blocks
-from reverie.docs.parsers import REFUSED, SUPPORTED, Unreadable, parse_file
+from reverie.docs.chunker import Chunk
+from reverie.docs.ingest import Prepared, prepare, read_ahead
+from reverie.docs.parsers import REFUSED, SUPPORTED
 from reverie.docs.search import ChunkSearch, DocumentHit, looks_like_question
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound, ProviderError, TooLarge
@@ -227,21 +229,25 @@ class DocumentLibrary:
             else:
                 self._bump(unchanged=1, files_done=1)
         on_progress(self.progress())
-        # DAWN §5.4: new files before changed ones, small before large.
-        for item, digest in [*sorted(new, key=_size), *sorted(changed, key=_size)]:
-            self._check_stop()
-            self._update(current=item.path.name)
-            claims = self.store if isinstance(self.store, DocumentClaims) else None
-            if claims is not None and not claims.claim_document(str(item.path)):
-                self._bump(files_done=1)  # another process is indexing this file right now
-                continue
-            try:
-                self._index(item, digest, lambda: on_progress(self.progress()))
-            finally:
-                if claims is not None:
-                    claims.release_document(str(item.path))
-            self._bump(files_done=1)
-            on_progress(self.progress())
+        # DAWN §5.4: new files before changed ones, small before large; the next files are parsed
+        # and chunked in a thread while this one embeds (docs/ingest.py).
+        ordered = [*sorted(new, key=_size), *sorted(changed, key=_size)]
+        reads = read_ahead(ordered, lambda pair: self._prepare(pair[0]), stopping=self._stopping)
+        with closing(reads) as ahead:
+            for (item, digest), prepared in ahead:
+                self._check_stop()
+                self._update(current=item.path.name)
+                claims = self.store if isinstance(self.store, DocumentClaims) else None
+                if claims is not None and not claims.claim_document(str(item.path)):
+                    self._bump(files_done=1)  # another process is indexing this file right now
+                    continue
+                try:
+                    self._index(item, digest, lambda: on_progress(self.progress()), prepared)
+                finally:
+                    if claims is not None:
+                        claims.release_document(str(item.path))
+                self._bump(files_done=1)
+                on_progress(self.progress())
 
     def _signature(self, item: _Found) -> str:
         """SHA-256 of the file; oversized files get a size-and-time signature instead of a read."""
@@ -290,20 +296,22 @@ class DocumentLibrary:
         )
         self._bump(skipped=1)
 
-    def _index(self, item: _Found, digest: str, tick: Callable[[], None]) -> None:
-        try:
-            parsed = parse_file(item.path, max_bytes=self._max_bytes)
-        except Unreadable as exc:
-            self._record_skip(item, digest, str(exc))
-            return
-        chunks = chunk_blocks(
-            parsed.blocks,
+    def _prepare(self, item: _Found) -> Prepared:
+        return prepare(
+            item.path,
+            max_bytes=self._max_bytes,
             size_tokens=self.conf.chunk_size_tokens,
             overlap_tokens=self.conf.chunk_overlap_tokens,
         )
-        if not chunks:
-            self._record_skip(item, digest, "no text")
+
+    def _index(
+        self, item: _Found, digest: str, tick: Callable[[], None], prepared: Prepared | None = None
+    ) -> None:
+        prepared = prepared or self._prepare(item)
+        if prepared.problem:
+            self._record_skip(item, digest, prepared.problem)
             return
+        chunks = prepared.chunks
         previous = self.store.document_by_path(str(item.path), item.owner_id)
         held = self.store.chunk_count() - (previous.chunk_count if previous else 0)
         limit = self.conf.max_chunks
@@ -329,7 +337,7 @@ class DocumentLibrary:
             for position, chunk in enumerate(chunks)
         ]
         self.store.save_document(
-            self._file(item, digest, parsed.pages),
+            self._file(item, digest, prepared.pages),
             status="indexed",
             reason=reason,
             chunks=stored,
