@@ -440,6 +440,9 @@ def _docx_blocks(document: DocxDocument) -> Iterator[Block]:
     from docx.text.paragraph import Paragraph
 
     headings = _HeadingPath()
+    # Resolving a style walks every style of the document (each unstyled paragraph looks up the
+    # default one anew): a quarter of the time of a long Word file, so each id is resolved once.
+    style_names: dict[str | None, str] = {}
     for element in _docx_body_elements(document.element.body):
         if isinstance(element, CT_Tbl):
             text = _docx_table_text(Table(element, document))
@@ -448,8 +451,11 @@ def _docx_blocks(document: DocxDocument) -> Iterator[Block]:
             continue
         paragraph = Paragraph(element, document)
         text = _join_lines(paragraph.text.split("\n"))
-        style = paragraph.style.name if paragraph.style is not None else None
-        level = _docx_heading_level(style or "")
+        style_id = element.style
+        if style_id not in style_names:
+            style = paragraph.style
+            style_names[style_id] = (style.name if style is not None else None) or ""
+        level = _docx_heading_level(style_names[style_id])
         if level is not None:
             headings.enter(level, text.replace("\n", " "))
         elif text:
