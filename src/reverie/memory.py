@@ -841,6 +841,7 @@ class Memory(Conversations):
             else None
         )
         earlier: list[MemoryRow] = []
+        ids: list[int] = []
         if conversation_id is not None:
             if scope.get_conversation(conversation_id) is None:
                 raise NotFound(f"No conversation with id {conversation_id}")
@@ -861,9 +862,10 @@ class Memory(Conversations):
             min_similarity=conf.relevant_min_similarity,
             pending=pending,
         )
+        # Only ids not yet kept for the conversation are written (the insert skips the others anyway).
+        known = set(ids)
+        fresh = [row.id for row in relevant if row.id not in known] if conversation_id is not None else []
         if conversation_id is not None:
-            if relevant:
-                scope.add_relevant(conversation_id, [row.id for row in relevant], now)
             seen = {row.id for row in relevant}
             relevant += [row for row in earlier if row.id not in seen]
         if topic is not None:
@@ -885,8 +887,13 @@ class Memory(Conversations):
             min_confidence=conf.extraction.confidence_min,
             preferences=self.preferences_for(query),
         )
-        if touch and block.fact_ids:
-            scope.touch_memories(block.fact_ids, now, self.settings.memory.decay.access_reinforcement_boost)
+        touched = block.fact_ids if touch else []
+        if fresh or touched:
+            with scope.transaction():  # the turn's two writes, one commit
+                if fresh and conversation_id is not None:
+                    scope.add_relevant(conversation_id, fresh, now)
+                if touched:
+                    scope.touch_memories(touched, now, self.settings.memory.decay.access_reinforcement_boost)
         return block
 
     # working state (Saga's active context) ---------------------------------------------
