@@ -1,31 +1,12 @@
-"""Topics (Rostro): one Markdown file per topic of conclusions, kept in step with the database.
-
-A topic file lives at ``<topics dir>/<user>/<slug>.md`` and reads::
-
-    # Cooking
-
-    - User prefers bomba rice for paella (2026-02-12)
-    - User uses homemade chicken broth, never stock cubes (2026-02-12)
-
-Each line is also a memory (with its embedding) tagged with the topic, so search finds it.
-A person may edit the file: the next read notices the new hash and brings the memories in
-line (new lines remembered, removed lines deleted, with audit). A file that no longer parses
-is reported on the topic and left exactly as it is; its memories stay until it is fixed.
-Files are written atomically (a temporary file, then a rename), under a per-folder lock.
-"""
+"""A user's topic files kept in step with their memories (the format is told in the package)."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import math
-import os
-import re
-import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,14 +20,23 @@ from reverie.llm import ChatMessage, parse_json_reply
 from reverie.retrieve.timeutil import humanize_ago
 from reverie.store.base import MemoryRow, TopicRow
 from reverie.text import keyword_terms, normalize_key
+from reverie.topics.clusters import kmeans, silhouette
+from reverie.topics.files import (
+    MalformedTopic,
+    TopicFile,
+    TopicLine,
+    file_digest,
+    folder_lock,
+    parse_topic,
+    render_topic,
+    slugify,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
     from reverie.memory import Memory
 
 log = logging.getLogger(__name__)
-_TITLE = re.compile(r"^#\s+(?P<title>.+?)\s*#*\s*$")
-_LINE = re.compile(r"^\s*[-*]\s+(?P<text>.+?)(?:\s+\((?P<date>\d{4}-\d{2}-\d{2})\))?\s*$")
-_SLUG = re.compile(r"[^a-z0-9]+")
 # Filing a conclusion: a topic's title and its latest lines speak for it; a conclusion's score
 # for a topic is the mean of its best few similarities to them, nudged toward the session's
 # topic and the topic named by the conclusion's everyday domain.
@@ -54,91 +44,6 @@ _TOPIC_SAMPLE = 30
 _BEST_OF = 3
 _SESSION_NUDGE = 0.05
 _DOMAIN_NUDGE = 0.1
-_locks: dict[str, threading.Lock] = {}
-_locks_guard = threading.Lock()
-
-
-class MalformedTopic(InvalidInput):
-    """A topic file that does not parse; the message names the line."""
-
-    code = "malformed_topic"
-
-
-@dataclass(frozen=True)
-class TopicLine:
-    """One conclusion: its text and the day it was reached (YYYY-MM-DD, or '')."""
-
-    text: str
-    date: str = ""
-
-
-@dataclass(frozen=True)
-class TopicFile:
-    """A parsed topic file."""
-
-    slug: str
-    title: str
-    lines: list[TopicLine]
-
-    def render(self) -> str:
-        """The file's text."""
-        return render_topic(self.title, self.lines)
-
-
-def slugify(name: str) -> str:
-    """A file-name-safe slug: lowercase words joined by '-' (at most 40 characters)."""
-    slug = _SLUG.sub("-", name.lower()).strip("-")[:40].strip("-")
-    return slug or "topic"
-
-
-def parse_topic(text: str) -> tuple[str, list[TopicLine]]:
-    """Title and lines of a topic file (MalformedTopic naming the first bad line)."""
-    title = ""
-    lines: list[TopicLine] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        if not title:
-            heading = _TITLE.match(raw.strip())
-            if heading is None:
-                raise MalformedTopic(
-                    f"line {number}: a topic file starts with '# Title', found {raw.strip()!r}"
-                )
-            title = heading.group("title")
-            continue
-        line = _LINE.match(raw)
-        if line is None:
-            raise MalformedTopic(f"line {number}: expected '- text (YYYY-MM-DD)', found {raw.strip()[:80]!r}")
-        lines.append(TopicLine(line.group("text").strip(), line.group("date") or ""))
-    if not title:
-        raise MalformedTopic("the file is empty: a topic file starts with '# Title'")
-    return title, lines
-
-
-def render_topic(title: str, lines: Sequence[TopicLine]) -> str:
-    """A topic file's text in Rostro's format."""
-    body = [f"- {line.text} ({line.date})" if line.date else f"- {line.text}" for line in lines]
-    return "\n".join([f"# {title}", "", *body]) + "\n"
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _lock(folder: Path) -> threading.Lock:
-    with _locks_guard:
-        return _locks.setdefault(str(folder), threading.Lock())
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file so that a reader sees the old text or the new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    with temporary.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
 
 
 class TopicBook:
@@ -153,7 +58,7 @@ class TopicBook:
         name = memory.user.name
         # "." or ".." (names from before they were refused) would be the topics folder or its parent.
         self.folder = base / (name if name.strip(".") else f"user-{memory.user.id}")
-        self.lock = _lock(self.folder)
+        self.lock = folder_lock(self.folder)
 
     def _path(self, slug: str) -> Path:
         return self.folder / f"{slug}.md"
@@ -175,7 +80,7 @@ class TopicBook:
                 except (OSError, UnicodeDecodeError) as exc:
                     self._record_error(rows.get(slug), slug, f"cannot read the file: {exc}")
                     continue
-                digest = _digest(text)
+                digest = file_digest(text)
                 row = rows.get(slug)
                 if row is not None and row.file_hash == digest:
                     continue
@@ -279,7 +184,7 @@ class TopicBook:
         text = render_topic(title, lines)
         write_atomic(path, text)
         topic = scope.save_topic(
-            slug, title, self.memory.clock(), line_count=len(lines), file_hash=_digest(text)
+            slug, title, self.memory.clock(), line_count=len(lines), file_hash=file_digest(text)
         )
         scope.tag_topic(topic.id, [row.id for row in rows])
         return topic
@@ -389,7 +294,7 @@ class TopicBook:
         start = 0
         for j, lines in enumerate(topics.values()):
             block = np.sort(sims[:, start : start + len(lines)], axis=1)[:, ::-1]
-            out[:, j] = block[:, : _BEST_OF].mean(axis=1)
+            out[:, j] = block[:, :_BEST_OF].mean(axis=1)
             start += len(lines)
         return out
 
@@ -482,7 +387,7 @@ class TopicBook:
                     f"{title} — {name}",
                     self.memory.clock(),
                     line_count=len(child_lines),
-                    file_hash=_digest(text),
+                    file_hash=file_digest(text),
                 )
                 ids = [tagged[k] for k in (normalize_key(line.text) for line in child_lines) if k in tagged]
                 scope.tag_topic(row.id, ids)
@@ -546,8 +451,8 @@ class TopicBook:
             assignment = [i // size for i in range(len(lines))]
         else:
             vectors = service.embed([line.text for line in lines])
-            options = [_kmeans(vectors, k) for k in range(2, min(5, len(lines) // 2) + 1)]
-            assignment = max(options, key=lambda labels: _silhouette(vectors, labels))
+            options = [kmeans(vectors, k) for k in range(2, min(5, len(lines) // 2) + 1)]
+            assignment = max(options, key=lambda labels: silhouette(vectors, labels))
         groups: dict[int, list[int]] = {}
         for index, label in enumerate(assignment):
             groups.setdefault(label, []).append(index)
@@ -564,50 +469,4 @@ class TopicBook:
         return named
 
 
-def _silhouette(vectors: np.ndarray, labels: Sequence[int]) -> float:
-    """Mean silhouette of a clustering under cosine distance (higher: better separated groups)."""
-    marks = np.asarray(labels)
-    if len(set(labels)) < 2:
-        return -1.0
-    distance = 1.0 - vectors @ vectors.T
-    scores = []
-    for i, label in enumerate(marks):
-        same = marks == label
-        same[i] = False
-        if not same.any():
-            scores.append(0.0)
-            continue
-        inside = float(distance[i, same].mean())
-        outside = min(float(distance[i, marks == other].mean()) for other in set(labels) if other != label)
-        scores.append((outside - inside) / max(inside, outside, 1e-9))
-    return float(np.mean(scores))
-
-
-def _kmeans(vectors: np.ndarray, k: int, rounds: int = 20) -> list[int]:
-    """Cosine k-means with farthest-point seeding (deterministic)."""
-    centres = [vectors[0]]
-    for _ in range(1, k):
-        similarity = np.max(np.stack([vectors @ c for c in centres]), axis=0)
-        centres.append(vectors[int(np.argmin(similarity))])
-    matrix = np.stack(centres)
-    labels = np.zeros(len(vectors), dtype=int)
-    for _ in range(rounds):
-        labels = np.argmax(vectors @ matrix.T, axis=1)
-        for j in range(k):
-            members = vectors[labels == j]
-            if len(members):
-                centre = members.mean(axis=0)
-                matrix[j] = centre / (np.linalg.norm(centre) or 1.0)
-    return [int(label) for label in labels]
-
-
-__all__ = [
-    "MalformedTopic",
-    "TopicBook",
-    "TopicFile",
-    "TopicLine",
-    "parse_topic",
-    "render_topic",
-    "slugify",
-    "write_atomic",
-]
+__all__ = ["TopicBook"]
