@@ -15,41 +15,13 @@ from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
+from reverie.store import rows
 from reverie.store.accounts import Accounts
 from reverie.store.cache import EmbeddingCache
 from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
 from reverie.store.maintenance import MaintenanceRuns
-from reverie.store.rows import (
-    KINDS,
-    SOURCES,
-    STATUSES,
-    AuditEntry,
-    ChunkRow,
-    ConversationRow,
-    DecayRates,
-    DocumentFile,
-    DocumentRow,
-    DocumentStatus,
-    Kind,
-    MemoryFilter,
-    MemoryRow,
-    MessageRow,
-    NewChunk,
-    NewMemory,
-    NewSummary,
-    PruneReport,
-    SessionRow,
-    Source,
-    Status,
-    SummaryRow,
-    TokenRow,
-    TopicIndexRow,
-    TopicRow,
-    User,
-    VectorChanges,
-    VectorKind,
-)
+from reverie.store.rows import *  # noqa: F403  (the row types are re-exported; rows.__all__ lists them)
 from reverie.store.scope import UserStore
 from reverie.store.work_queue import WorkQueue
 
@@ -93,36 +65,5 @@ class DocumentClaims(Protocol):
         ...
 
 
-__all__ = [
-    "KINDS",
-    "SOURCES",
-    "STATUSES",
-    "AuditEntry",
-    "ChunkRow",
-    "ConversationRow",
-    "DecayRates",
-    "DocumentClaims",
-    "DocumentFile",
-    "DocumentRow",
-    "DocumentStatus",
-    "Kind",
-    "MemoryFilter",
-    "MemoryRow",
-    "MessageRow",
-    "NewChunk",
-    "NewMemory",
-    "NewSummary",
-    "PruneReport",
-    "SessionRow",
-    "Source",
-    "Status",
-    "Store",
-    "SummaryRow",
-    "TokenRow",
-    "TopicIndexRow",
-    "TopicRow",
-    "User",
-    "UserStore",
-    "VectorChanges",
-    "VectorKind",
-]
+__all__ = ["DocumentClaims", "Store", "UserStore"]
+__all__ += rows.__all__

@@ -14,15 +14,13 @@ class EmbeddingCache:
 
     def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         """Cached vectors of this model for these content hashes."""
-        found: dict[str, bytes] = {}
-        for batch in self.db.batches(hashes):
-            among, listed = self.db.one_of("content_hash", batch)
-            rows = self.db.rows(
-                f"SELECT content_hash, vector FROM embedding_cache WHERE model_id = ? AND {among}",
-                [model_id, *listed],
-            )
-            found.update((row["content_hash"], bytes(row["vector"])) for row in rows)
-        return found
+        rows = self.db.rows_among(
+            "SELECT content_hash, vector FROM embedding_cache WHERE model_id = ? AND {among}",
+            "content_hash",
+            hashes,
+            (model_id,),
+        )
+        return {row["content_hash"]: bytes(row["vector"]) for row in rows}
 
     def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
         """Add vectors to the cache."""

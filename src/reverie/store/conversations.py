@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from reverie.errors import NotFound
-from reverie.store.dialect import Dialect, Row
+from reverie.store.dialect import Dialect, Row, time_range
 from reverie.store.rows import ConversationRow, MessageRow
 
 CONVERSATION_COLUMNS = (
@@ -207,15 +207,13 @@ class Conversations:
 
     def get_messages(self, message_ids: Sequence[int]) -> list[MessageRow]:
         """The messages with these ids that belong to this user."""
-        found: list[MessageRow] = []
-        for batch in self.db.batches(message_ids):
-            among, listed = self.db.one_of("m.id", batch)
-            rows = self.db.rows(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE +m.user_id = ? AND {among}",
-                [self.user_id, *listed],
-            )
-            found += [message_row(row) for row in rows]
-        return found
+        rows = self.db.rows_among(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE +m.user_id = ? AND {{among}}",
+            "m.id",
+            message_ids,
+            (self.user_id,),
+        )
+        return [message_row(row) for row in rows]
 
     def search_messages(
         self,
@@ -232,13 +230,7 @@ class Conversations:
         """
         if not terms:
             return []
-        extra, params = "", []
-        if created_from is not None:
-            extra += " AND m.created_at >= ?"
-            params.append(created_from)
-        if created_to is not None:
-            extra += " AND m.created_at < ?"
-            params.append(created_to)
+        extra, params = time_range("m.created_at", created_from, created_to)
         rows = self.db.search_messages(self.user_id, terms, MESSAGE_COLUMNS, extra, params, limit, windows)
         return [(message_row(row), float(row["score"])) for row in rows]
 

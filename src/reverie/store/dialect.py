@@ -24,6 +24,12 @@ Params = Sequence[Any] | Mapping[str, Any]
 Row = dict[str, Any]
 
 
+def time_range(column: str, start: float | None, end: float | None) -> tuple[str, list[Any]]:
+    """`` AND column >= ? AND column < ?`` for the bounds given (none: ''), and their parameters."""
+    bounds = [(f" AND {column} >= ?", start), (f" AND {column} < ?", end)]
+    return "".join(sql for sql, value in bounds if value is not None), [v for _, v in bounds if v is not None]
+
+
 class Dialect(ABC):
     """One engine's way to run the shared statements."""
 
@@ -174,6 +180,19 @@ class Dialect(ABC):
     def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
         """Add vectors to the embedding cache (replacing those of the same hash and model)."""
 
+    def rows_among(
+        self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any] = ()
+    ) -> list[Row]:
+        """Run a query whose ``{among}`` stands for ``column`` being one of ``values``; every row.
+
+        ``params`` fill the placeholders before ``{among}``; it runs once a batch.
+        """
+        found: list[Row] = []
+        for batch in self.batches(values):
+            among, listed = self.one_of(column, batch)
+            found += self.rows(sql.replace("{among}", among), (*params, *listed))
+        return found
+
     def run_among(self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any] = ()) -> int:
         """Run a write whose ``{among}`` stands for ``column`` being one of ``values``; rows changed.
 
@@ -191,4 +210,4 @@ class Dialect(ABC):
         return changed
 
 
-__all__ = ["Dialect", "Params", "Row"]
+__all__ = ["Dialect", "Params", "Row", "time_range"]

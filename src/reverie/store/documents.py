@@ -156,30 +156,28 @@ class Documents:
 
     def get_chunks(self, chunk_ids: Sequence[int], user_id: int | None = None) -> list[ChunkRow]:
         """Chunks by id, with their file (any order); those the viewer may not see are left out."""
-        found: list[ChunkRow] = []
-        for batch in self.db.batches(list(chunk_ids)):
-            among, params = self.db.one_of("c.id", batch)
-            rows = self.db.rows(
-                "SELECT c.id, c.document_id, c.chunk_index, c.text, c.heading, c.page, c.token_count,"
-                " d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id"
-                f" WHERE {among} AND {_VISIBLE_DOC}",
-                [*params, _viewer(user_id)],
+        rows = self.db.rows_among(
+            "SELECT c.id, c.document_id, c.chunk_index, c.text, c.heading, c.page, c.token_count,"
+            " d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id"
+            f" WHERE {_VISIBLE_DOC} AND {{among}}",
+            "c.id",
+            list(chunk_ids),
+            (_viewer(user_id),),
+        )
+        return [
+            ChunkRow(
+                id=row["id"],
+                document_id=row["document_id"],
+                index=row["chunk_index"],
+                text=row["text"],
+                heading=row["heading"],
+                page=row["page"],
+                token_count=row["token_count"],
+                file_name=row["file_name"],
+                path=row["path"],
             )
-            found.extend(
-                ChunkRow(
-                    id=row["id"],
-                    document_id=row["document_id"],
-                    index=row["chunk_index"],
-                    text=row["text"],
-                    heading=row["heading"],
-                    page=row["page"],
-                    token_count=row["token_count"],
-                    file_name=row["file_name"],
-                    path=row["path"],
-                )
-                for row in rows
-            )
-        return found
+            for row in rows
+        ]
 
     def chunk_vectors(self, model_id: str, user_id: int | None = None) -> tuple[list[int], list[bytes]]:
         """Ids (ascending) and vectors of the chunks the viewer may see, embedded by this model."""

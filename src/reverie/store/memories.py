@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from reverie.store.dialect import Dialect, Row
+from reverie.store.dialect import Dialect, Row, time_range
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
 MEMORY_NAMES = (
@@ -134,13 +134,8 @@ class Memories:
         if where.source:
             clauses.append("source = ?")
             params.append(where.source)
-        if where.created_from is not None:
-            clauses.append("created_at >= ?")
-            params.append(where.created_from)
-        if where.created_to is not None:
-            clauses.append("created_at < ?")
-            params.append(where.created_to)
-        return " AND ".join(clauses), params
+        dates, date_params = time_range("created_at", where.created_from, where.created_to)
+        return " AND ".join(clauses) + dates, [*params, *date_params]
 
     def list_memories(self, where: MemoryFilter) -> list[MemoryRow]:
         """Memories matching the filter."""
@@ -229,15 +224,13 @@ class Memories:
 
     def get_memories(self, memory_ids: Sequence[int]) -> list[MemoryRow]:
         """The memories with these ids that belong to this user."""
-        found: list[MemoryRow] = []
-        for batch in self.db.batches(memory_ids):
-            among, listed = self.db.one_of("id", batch)
-            rows = self.db.rows(
-                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE +user_id = ? AND {among}",
-                [self.user_id, *listed],
-            )
-            found += [memory_row(row) for row in rows]
-        return found
+        rows = self.db.rows_among(
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE +user_id = ? AND {{among}}",
+            "id",
+            memory_ids,
+            (self.user_id,),
+        )
+        return [memory_row(row) for row in rows]
 
     def search_memories(
         self,
@@ -254,13 +247,9 @@ class Memories:
             return []
         among, params = self.db.one_of("m.kind", kinds)
         filters = f"m.user_id = ? AND m.status = 'active' AND {among}"
-        params = [self.user_id, *params]
-        if created_from is not None:
-            filters += " AND m.created_at >= ?"
-            params.append(created_from)
-        if created_to is not None:
-            filters += " AND m.created_at < ?"
-            params.append(created_to)
+        dates, date_params = time_range("m.created_at", created_from, created_to)
+        filters += dates
+        params = [self.user_id, *params, *date_params]
         rows = self.db.search_memories(self.user_id, terms, MEMORY_NAMES, filters, params, limit, min_match)
         return [(memory_row(row), float(row["score"])) for row in rows]
 

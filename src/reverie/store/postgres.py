@@ -22,7 +22,7 @@ from reverie.store.base import Store
 from reverie.store.dialect import Dialect
 from reverie.store.postgres_dialect import PgDialect
 from reverie.store.postgres_vectors import register_vector
-from reverie.store.schema import shipped_migrations
+from reverie.store.schema import pending_migrations, shipped_migrations
 
 Conn = psycopg.Connection[dict[str, Any]]
 # Advisory lock keys (any constants, the same in every process).
@@ -184,16 +184,7 @@ class PgStore(Store):
             " version integer PRIMARY KEY, name text NOT NULL, applied_at double precision NOT NULL)"
         )
         applied = {int(row[0]) for row in conn.execute("SELECT version FROM schema_migrations")}
-        shipped = shipped_migrations("postgres")
-        newest = max((v for v, _, _ in shipped), default=0)
-        if applied and max(applied) > newest:
-            raise MigrationError(
-                f"{redact(self.url)} has schema version {max(applied)}, newer than this Reverie "
-                f"knows ({newest}); upgrade Reverie before opening it"
-            )
-        for version, name, sql in shipped:
-            if version in applied:
-                continue
+        for version, name, sql in pending_migrations("postgres", applied, redact(self.url)):
             try:
                 with conn.transaction():
                     conn.execute(sql.encode())  # several statements: simple query protocol

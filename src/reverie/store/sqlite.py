@@ -12,7 +12,7 @@ from pathlib import Path
 from reverie.errors import MigrationError
 from reverie.store.base import Store
 from reverie.store.dialect import Dialect
-from reverie.store.schema import shipped_migrations
+from reverie.store.schema import pending_migrations
 from reverie.store.sqlite_dialect import SqliteDialect
 
 BUSY_TIMEOUT_MS = 5000
@@ -107,16 +107,7 @@ class SqliteStore(Store):
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
         )
         applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
-        shipped = shipped_migrations("sqlite")
-        newest = max((v for v, _, _ in shipped), default=0)
-        if applied and max(applied) > newest:
-            raise MigrationError(
-                f"{self.path} has schema version {max(applied)}, newer than this Reverie "
-                f"knows ({newest}); upgrade Reverie before opening it"
-            )
-        for version, name, sql in shipped:
-            if version in applied:
-                continue
+        for version, name, sql in pending_migrations("sqlite", applied, str(self.path)):
             try:
                 # executescript commits on its own, so the migration carries its own BEGIN.
                 conn.executescript(

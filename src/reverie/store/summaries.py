@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
-from reverie.store.dialect import Dialect, Row
+from reverie.store.dialect import Dialect, Row, time_range
 from reverie.store.rows import NewSummary, SummaryRow
 
 SUMMARY_COLUMNS = (
@@ -28,17 +27,6 @@ def summary_row(row: Row) -> SummaryRow:
         incorporated=bool(row["incorporated"]),
         duration_seconds=row["duration_seconds"],
     )
-
-
-def _range(created_from: float | None, created_to: float | None) -> tuple[str, list[Any]]:
-    sql, params = "", []
-    if created_from is not None:
-        sql += " AND s.created_at >= ?"
-        params.append(created_from)
-    if created_to is not None:
-        sql += " AND s.created_at < ?"
-        params.append(created_to)
-    return sql, params
 
 
 class Summaries:
@@ -81,7 +69,7 @@ class Summaries:
         offset: int = 0,
     ) -> list[SummaryRow]:
         """Summaries, newest first."""
-        extra, params = _range(created_from, created_to)
+        extra, params = time_range("s.created_at", created_from, created_to)
         rows = self.db.rows(
             f"SELECT {_PREFIXED} FROM summaries s WHERE s.user_id = ?{extra}"
             " ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
@@ -100,7 +88,7 @@ class Summaries:
         """Summaries matching any term in text or topics, best first."""
         if not terms:
             return []
-        extra, params = _range(created_from, created_to)
+        extra, params = time_range("s.created_at", created_from, created_to)
         rows = self.db.search_summaries(self.user_id, terms, _PREFIXED, extra, params, limit)
         return [(summary_row(row), float(row["score"])) for row in rows]
 
@@ -112,15 +100,13 @@ class Summaries:
 
     def get_summaries(self, summary_ids: Sequence[int]) -> list[SummaryRow]:
         """The summaries with these ids that belong to this user."""
-        found: list[SummaryRow] = []
-        for batch in self.db.batches(summary_ids):
-            among, listed = self.db.one_of("id", batch)
-            rows = self.db.rows(
-                f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE +user_id = ? AND {among}",
-                [self.user_id, *listed],
-            )
-            found += [summary_row(row) for row in rows]
-        return found
+        rows = self.db.rows_among(
+            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE +user_id = ? AND {{among}}",
+            "id",
+            summary_ids,
+            (self.user_id,),
+        )
+        return [summary_row(row) for row in rows]
 
     def unincorporated_summaries(self) -> list[SummaryRow]:
         """Summaries not yet distilled into the base memory, oldest first."""

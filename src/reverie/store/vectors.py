@@ -57,15 +57,6 @@ class Vectors:
         """
         return self.db.load_vectors(self.user_id, kind, model_id, after, self._join(kind))
 
-    def count_loadable(self, kind: VectorKind, model_id: str) -> int:
-        """How many vectors :meth:`load_vectors` returns in all."""
-        row = self.db.row(
-            f"SELECT COUNT(*) AS n FROM vectors v{self._join(kind)}"
-            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ?",
-            (self.user_id, kind, model_id),
-        )
-        return int(row["n"]) if row else 0
-
     def vectors_version(self) -> int:
         """A number that changes whenever this user's searchable vectors change."""
         row = self.db.row("SELECT version FROM vector_versions WHERE user_id = ?", (self.user_id,))
