@@ -9,6 +9,7 @@ family; the shapes that need it are then skipped for that language.
 from __future__ import annotations
 
 from reverie.extract.guard_lexicon_euro import EURO_LEXICONS, family
+from reverie.extract.guard_lexicon_more import extend_lexicons
 from reverie.extract.guard_lexicon_other import OTHER_LEXICONS
 
 __all__ = ["CJK_LANGUAGES", "INFIX_FAMILIES", "LEXICONS"]
@@ -551,7 +552,8 @@ _LATIN: dict[str, dict[str, str]] = {
     },
 }
 
-LEXICONS = {**_LATIN, **EURO_LEXICONS, **OTHER_LEXICONS}
+LEXICONS = extend_lexicons({**_LATIN, **EURO_LEXICONS, **OTHER_LEXICONS})
 CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
 # German glues nouns together ("Systemrichtlinien"), so these families may start inside a word.
-INFIX_FAMILIES = {"de": frozenset({"RULES", "SAFE", "SECRET", "NOTE"})}
+# Arabic writes "and", "the" and prepositions onto the word ("وكلمات المرور"): the same there.
+INFIX_FAMILIES = {"de": frozenset({"RULES", "SAFE", "SECRET", "NOTE"}), "ar": frozenset({"RULES", "SECRET"})}

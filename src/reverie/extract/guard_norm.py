@@ -55,6 +55,18 @@ _PLAIN_ENGLISH = re.compile(
 )
 # Small capitals ("ɪɢɴᴏʀᴇ") read as the letters they are; the confusables table leaves most out.
 _SMALL_CAPS_TABLE = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡxʏᴢ", "abcdefghijklmnopqrstuvwxyz")
+# Greek and Cyrillic letters used as Latin ones although the confusables table has no single
+# look-alike for them ("fοrgeτ", "instrucтions").
+_EXTRA_FOLD = dict(zip("τκεηχβωткм", "tkenxbwtkm", strict=True))
+# The other way round: Latin letters inside a Cyrillic word ("Игнopиpyй" has Latin o, p, y).
+_TO_CYRILLIC = str.maketrans("aceopxykmtABCEHKMOPTXY", "асеорхукмтАВСЕНКМОРТХУ")
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+# A word mixing Latin with Cyrillic or Greek letters: someone is disguising it.
+_MIXED_WORD = re.compile(r"(?=[^\W\d_]*[A-Za-z])(?=[^\W\d_]*[\u0370-\u03ff\u0400-\u04ff])[^\W\d_]+")
+# Text that asks to be decoded before it is read: its backwards and ROT13 views are checked too.
+_DECODE_ME = re.compile(
+    r"\b(?:backwards?|reversed?|rot[\s-]?13|caesar|decode|decipher|unscramble)\b", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=1)
@@ -69,6 +81,7 @@ def _fold_table() -> dict[str, str]:
             targets = {"I"}  # capital I and small l share a glyph; the capital is meant
         if len(targets) == 1:
             table[char] = targets.pop()
+    table.update(_EXTRA_FOLD)
     return table
 
 
@@ -98,6 +111,25 @@ def _fold(text: str) -> str:
         return "".join(table.get(ch, ch) for ch in word)
 
     return _WORD.sub(fold_word, text)
+
+
+def _fold_mixed(text: str) -> list[str]:
+    """Two more views of a text with mixed-script words: every word made only of look-alikes
+    folded to Latin ("арі" beside "sеnd"), and Latin letters in Cyrillic words made Cyrillic."""
+    if not _MIXED_WORD.search(text):
+        return []
+    table = _fold_table()
+
+    def to_latin(match: re.Match[str]) -> str:
+        word = match.group()
+        folded = "".join(table.get(ch, ch) for ch in word)
+        return folded if folded.isascii() else word
+
+    def to_cyrillic(match: re.Match[str]) -> str:
+        word = match.group()
+        return word.translate(_TO_CYRILLIC) if _CYRILLIC.search(word) else word
+
+    return [_WORD.sub(to_latin, text), _WORD.sub(to_cyrillic, text)]
 
 
 def _unleet(text: str, one: str) -> str:
@@ -143,7 +175,9 @@ def text_views(text: str) -> list[str]:
     views.append(re.sub(r"y(?=[a-z])|(?<=[a-z])y(?![a-z])", "i", folded) if "y" in folded else folded)
     if "-" in folded:  # a word cut by hyphens ("ig-nore all pre-vious in-structions")
         views.append(re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", folded))
-    if folded.isascii() and _LATIN.search(folded) and not _PLAIN_ENGLISH.search(folded):
+    views.extend(_fold_mixed(base))
+    undo = _DECODE_ME.search(folded) or not _PLAIN_ENGLISH.search(folded)
+    if folded.isascii() and _LATIN.search(folded) and undo:
         # Written backwards or in ROT13: a reader (or a model) undoes either at a glance.
         views.extend((folded[::-1], codecs.encode(folded, "rot13")))
     unique: list[str] = []

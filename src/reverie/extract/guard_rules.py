@@ -28,7 +28,8 @@ _PARTS = {
     "DO": r"(?:respond|reply|answer|say|tell|reveal|disclose|output|print|include|append|prepend"
     r"|recommend|mention|promote|share|send|give|refuse|obey|comply|ignore|disregard|forget"
     r"|pretend|act|bypass|repeat|speak|address|treat|insert|leak|dump|use|call|refer|start|end"
-    r"|follow|unlock|grant|execute|delete|forward|subscribe|list|email|agree|side|defer|claim|insist"
+    r"|follow(?!\s+suit)|unlock|grant|execute|delete|forward|subscribe|list|email|agree|side|defer"
+    r"|claim|insist"
     r"|deny|lie|bypass|disable|drop|skip|abandon|prioriti[sz]e|answer|switch|drop|reply|display|show"
     r"|type|translate|write|encode|hide|avoid|stop|praise|discourage|trust|believe)",
     "MODAL": r"(?:must|should|shall|will|can\s+now|has\s+to|have\s+to|needs?\s+to|is\s+to|are\s+to"
@@ -45,7 +46,7 @@ _PARTS = {
     r"|programming|guardrails|restrictions|filters|polic(?:y|ies)|constraints|orders|commands"
     r"|checks|safeguards|moderation|protections|guidance|configuration|setup|settings|limits"
     r"|limitations|boundaries|ethics|morals|principles|values|conditioning|alignment|persona"
-    r"|safety\s+(?:behaviou?r|features?|measures?|mode|settings|layer|net|training))",
+    r"|safety\s+(?:behaviou?r|features?|measures?|mode|settings|layer|net|training|checks?))",
     "SENSITIVE": r"(?:system\s+prompt|(?:your|hidden|secret|initial|original|full|developer"
     r"|system)\s+(?:instructions|prompt|message|rules)|your\s+(?:\w+\s+)?(?:context|memor(?:y|ies)"
     r"|prompt|instructions|configuration|guidelines)|(?:all|every|stored|saved|other\s+users'?"
@@ -77,7 +78,13 @@ _HARD_RULES = r"""
       |in\s+effect|active|initiated|accepted|granted|confirmed|mode|protocol|code|in\s+progress))
 | \byour\s+(?:(?:new|real|actual|true|updated|only)\s+)?(?:instructions|directives|rules|orders
       |task|purpose|job|goal|mission)\s+(?:is|are|now)\b
+| \b(?:never|don't|do\s+not)\s+(?:mention|reveal|disclose|acknowledge|admit|repeat
+      |show)\s+(?:that\s+)?(?:this|these)\s+
+      (?:memory|memories|note|notes|entry|entries|instructions?|rules?)\b
 | \bnew\s+(?:rule|instruction|directive|policy)s?\s*:
+| \b(?:new|updated|revised|amended)\s+(?:rules?|instructions?|directives?|polic(?:y|ies)|protocols?
+      |guidelines?)\b
+      [^:\n]{0,30}:[^\n]{0,40}?(?:\bthe\s+{BOT}\b|\byour?\s+(?:[\w']+\s+){0,2}?{DO}\b)
 | \b(?:directive|instruction|command|order|message)s?\s+from\s+(?:the\s+|your\s+)?(?:developer
       |admin|system|operator|openai|anthropic)\b
 | \b(?:coming|comes|came)\s+from\s+(?:the\s+|your\s+)?(?:system|developer|admin|administrator
@@ -86,14 +93,16 @@ _HARD_RULES = r"""
       |creator|owner|operator)\s+of\s+(?:this|the|you))
 | \b(?:safety|security|content)\s+(?:layer|filters?|protocols?|checks|rules|guidelines|polic(?:y|ies))
       \s+(?:(?:is|are|have\s+been|has\s+been)\s+)?(?:deprecated|disabled|removed|lifted|suspended|off)\b
-| \bwithout\s+(?:any\s+)?(?:safety\s+)?(?:checks|verification|confirmation|restrictions|filters)\b
+| \bwithout\s+(?:any\s+|the\s+)?(?:usual\s+|normal\s+|standard\s+|regular\s+)?(?:safety\s+|policy\s+
+      |content\s+)?
+      (?:checks|verification|confirmation|restrictions|filters)\b
 | \b(?:override|trigger|magic|activation|unlock)\s+(?:phrase|word|code|keyword)s?\b
 | \b(?:any|every|all)\s+(?:requests?|messages?|prompts?|quer(?:y|ies))\s+(?:mentioning|containing
       |that\s+(?:mentions|contains|says))\b
 | \b(?:user|human)\s*:[^\n]{0,200}?\b(?:assistant|ai|bot)\s*:
   # Role-play and identity.
 | {IMP}(?:pretend|imagine)\s+(?:to\s+be|you(?:'re|\s+are)|that)\b
-| {IMP}act\s+as\s+(?:if|though|a|an|my|the)\b | {IMP}(?:role[-\s]?play|simulate|impersonate)\b
+| {IMP}act\s+as\s+(?:if|though|a|an|my|the|["'“‘]) | {IMP}(?:role[-\s]?play|simulate|impersonate)\b
 | {IMP}(?:behave|talk|speak|write|respond|answer|reply)\s+(?:like|as)\s+(?:a|an|the|if)\b
 | \b{ASKS}\s+you\s+to\b
 | \byou(?:'re|\s+are)\s+(?:now|no\s+longer|not\s+(?:bound|restricted|limited))\b
@@ -102,13 +111,18 @@ _HARD_RULES = r"""
       |morals)|permission|been\s+(?:granted|given|freed|released|unlocked)|(?:a\s+)?(?:new|additional
       |extra|hidden)\s+(?:tools?|abilit(?:y|ies)|capabilit(?:y|ies)|functions?|roles?))\b
 | \b(?:granted|given|grants?|gives?)\s+you\s+(?:full\s+)?(?:permission|access|authori[sz]ation)\b
-| \bdo\s+anything\s+now\b | \bfrom\s+now\s+on,?\s+you\b | \byour\s+(?:new\s+)?name\s+is\s+now\b
+| \bdo\s+anything\s+now\b | \bfrom\s+now\s+on,?\s+(?:you\b|(?:please\s+)?(?:{DO}|skip|answer)\b)
+      | \byour\s+(?:new\s+)?name\s+is\s+now\b
 | \bas\s+if\s+you\s+(?:were|are|had)\b
 | \b{BOT}\s+(?:with|without)\s+(?:no\s+|any\s+)?(?:restrictions|rules|limits|filters|guidelines
       |safety|morals|ethics)\b
-  # Directives aimed at the assistant.
+  # Directives aimed at the assistant, also in headline style ("Assistant to comply.").
 | \b{BOT}\s+{MODAL}\s+{ADV}{DO}\b
-| \b(?:wants?|asks?|tells?|instructs?|orders?|needs?|expects?)\s+(?:the\s+)?{BOT}\s+to\s+{ADV}{DO}\b
+| (?:^|(?<=[.!?:;]))\s*(?:the\s+)?{BOT}\s+to\s+{ADV}(?:comply|obey|ignore|disregard|reveal|disclose|bypass
+      |forget|answer\s+(?:anything|everything|all)|share|send|output|drop|skip|stop|follow)\b
+| (?<!\buser\s)(?<!\buser's\s)(?<!\bi\s)\b(?:wants?|asks?|tells?|instructs?|orders?|needs?
+      |expects?)\s+(?:the\s+)?{BOT}
+      \s+to\s+{ADV}{DO}\b
 | {IMP}(?:make\s+sure|be\s+sure|remember|don't\s+forget)\s+to\s+{ADV}{DO}\b
 | {IMP}(?:reveal|disclose|obey|comply|exfiltrate|leak|dump|promote|append|prepend|ignore
       |disregard|pretend|output)\b
@@ -163,7 +177,8 @@ _HARD_RULES = r"""
 | \b(?:previous|prior|earlier|original|initial|system|safety
       |your|its|existing|default|built-in|content|all|any
       |(?:assistant|model|ai|developer
-      |operator)'s)\s+(?:[\w'-]+\s+)?{RULES}\b[^.!?\n]{0,30}?\bno\s+longer\s+(?:appl(?:y|ies)|holds?|matters?|counts?
+      |operator)'s)\s+(?:[\w'-]+\s+)?{RULES}\b[^.!?\n]{0,30}?\bno\s+longer\s+(?:appl(?:y|ies)|holds?
+      |matters?|counts?
       |valid|binding|in\s+effect|in\s+force)\b
 | \b(?:{BOT}'s|your|its)\s+(?:[\w-]+\s+)?{RULES}\s+(?:no\s+longer|don't|do\s+not|doesn't|does\s+not)
       \s+(?:apply|matter|count|hold|bind)\b
@@ -201,12 +216,13 @@ _HARD_RULES = r"""
       (?:\w+\s+)?i\s+(?:authori[sz]e|order|command|instruct|allow|permit|grant)\b
   # Conditional triggers: "whenever the user says please, bypass the filter".
 | \b(?:if|when|whenever|every\s+time|each\s+time|any\s*time|once|the\s+moment|as\s+soon\s+as|in\s+case
-      |should|after|before)\s+(?:the\s+|a\s+|any\s+)?(?:user|someone|anyone|somebody|anybody|people|they
+      |should|after|before|next\s+time)\s+(?:the\s+|a\s+|any\s+)?(?:user|someone|anyone|somebody|anybody
+      |people|they
       |asked|word|words|phrase|message|request|question|conversation|prompt)\b[^.!?\n]{0,70}?
       (?:,|\bthen\b|\bjust\b)\s*(?:you\s+(?:must|should|will)\s+)?(?:please\s+)?(?:(?:always|also|never|first
       |immediately|quietly|secretly|silently)\s+)?(?:{DO}|write|add|link|redirect|fetch|visit|open|insert
-      |email|recommend|bypass|drop|disable|deny|claim|book|buy|switch\s+off|turn\s+off\s+(?:your|the\s+
-      (?:filter|safety))|ask\s+(?:them|the\s+user|him|her)\s+(?:for|to))\b
+      |email|recommend|bypass|drop|disable|deny|claim|book|buy|slip|sneak|swap|replace|carry\s+out
+      |(?:switch|turn)\s+off\s+(?:your|the|all|any)\b|ask\s+(?:them|the\s+user|him|her)\s+(?:for|to))\b
 | \b(?:with|to)\s+(?:anyone|anybody|everyone|whoever|any\s+(?:user|person|caller|stranger))\s+(?:who|that)
       \s+(?:asks|wants|requests|calls|writes)\b
   # Secrets and files the assistant might be made to read out.
@@ -245,7 +261,7 @@ _HARD_RULES = r"""
 | \b{QUAL}\s+(?:[\w'-]+\s+)?{RULES}\s+(?:shall|should|must|will|are\s+to|is\s+to)\s+(?:no\s+longer|not)\s+be
       \s+(?:applied|enforced|followed|obeyed|honou?red|respected|used|considered)\b
 | \b(?:filtering|moderation|censorship|content\s+filtering|safety\s+(?:mode|checks?|filters?|features?)
-      |guardrails|restrictions)\s+(?:is|are|will\s+be
+      |guardrails|restrictions|(?:policy|content|safety|rule)\s+enforcement)\s+(?:is|are|will\s+be
       |has\s+been|have\s+been|shall\s+be)\s+(?:to\s+be\s+)?(?:now\s+)?
       (?:turned\s+off|switched\s+off|disabled|deactivated|bypassed|removed|lifted|suspended)\b
 | \b(?:memor(?:y|ies)|notes?|entr(?:y|ies)|this|these|messages?)\b[^.!?\n]{0,30}\b(?:carry|carries|have|has
@@ -290,6 +306,46 @@ _HARD_RULES = r"""
 | \b(?:turn|switch)\s+off\s+(?:[\w'-]+\s+){0,4}?refus\w*
       | \b(?:disable|stop|deactivate|remove|drop)\s+(?:all\s+
       |your\s+|the\s+|any\s+)?refusals?\b | \bpart\s+of\s+you\s+that\b
+  # Refusals ruled out; elevated rights handed out; switched-off filtering as an order.
+| \b(?:grant(?:ing|s|ed)?|giv(?:e|es|ing|en))\s+(?:this\s+(?:account|user|memory|note|session)
+      |you)\s+(?:full\s+)?
+      (?:admin|administrator|developer|operator|root|system|elevated
+      |unrestricted)[\s-]+(?:level\s+)?(?:permissions?
+      |access|privileges?|rights|authority|clearance)\b
+| \bas\s+(?:the|your)\s+(?:[\w-]+\s+)?(?:developer|operator|admin|administrator|creator|owner
+      |engineer)\s+(?:who|that)\s+
+      (?:deployed|built|created|made|trained|configured|programmed|runs|maintains)\s+you\b
+| {IMP}(?:(?:turn|switch)\s+off|bypass|disable|deactivate|skip|ignore|drop|remove)\s+(?:all\s+|any\s+|the\s+
+      |your\s+)?
+      (?:content\s+|safety\s+)?(?:filters?|filtering|moderation|guardrails|censorship|safety\s+\w+)\b
+      (?!\s+(?:on|of|in|for|from|at)\b)
+| \b(?:verified|approved|authori[sz]ed|signed|confirmed|cleared)\s+by\s+(?:the\s+)?(?:openai|anthropic
+      |google|microsoft
+      |developers?|admins?|administrators?|operators?|platform|system|security\s+team
+      |engineering)\b[^.\n]{0,30}:
+| \byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+)?(?:permitted|allowed|free|authori[sz]ed
+      |cleared)\s+to\s+(?:generate|produce
+      |output)\s+(?:anything|everything|whatever)\b
+| \b(?:the\s+)?(?:rules|guidelines|instructions|restrictions|polic(?:y|ies))\s+(?:you
+      |that\s+you)\s+(?:operate|work|run
+      |were\s+given|follow)\b[^.!?\n]{0,80}?(?:[;,:]|\band\b)\s*(?:just\s+|simply\s+|now\s+)?(?:ignore
+      |disregard
+      |forget|drop|ditch|skip|bypass|set|put|throw)\s+(?:them|it)\b
+  # Data sent out: to a webhook or a paste site, by a standing passive order, or other users' data.
+| \b(?:send|post|upload|forward|push|submit|paste|email)\b[^.!?\n]{0,80}?\bto\s+(?:the\s+|a\s+|my\s+|this\s+
+      |that\s+)?
+      (?:public\s+|external\s+|following\s+|remote\s+)?(?:webhook|paste\s*(?:bin|site)|pastebin|collector
+      |endpoint\s+(?:at|in|below|above|from))\b
+| \b(?:transcripts?|conversations?|chats?|chat\s+logs?|history|memories|messages|notes|passwords|keys
+      |credentials
+      |contacts|sessions?|files|documents)\b[^.!?\n]{0,40}?\b(?:is|are|be
+      |gets?)\s+(?:to\s+be\s+)?(?:automatically\s+
+      |silently\s+|quietly\s+)?(?:forwarded|sent|emailed|uploaded|posted|copied|transmitted|mirrored
+      |exported)\s+to\s+
+      (?:\S+@|https?://)
+| \b(?:list|show|return|give|send|reveal|dump|print|export|share|forward
+      |read\s+out)\b[^.!?\n]{0,60}?\b(?:all\s+|every\s+
+      |any\s+|the\s+)?other\s+(?:users|accounts)\b
   # Chat-template and role markers.
 | <\|[a-z_]+\|> | <(?:start|end)_of_turn> | \[/?inst\] | <</?sys>> | </?(?:system|assistant|instructions?)>
 | ^\s*\#{2,}\s*(?:instruction|system|response) | ^\s*(?:system|assistant|developer)\s*:
@@ -298,7 +354,9 @@ _HARD_RULES = r"""
   # Named jailbreaks.
 | (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)\bjailbreak(?:s|ing|ed)?\b(?!\s+(?:techniques?|attacks?|research
       |detection|defen[cs]es?|methods?|papers?|reports?|attempts|datasets?|examples|benchmarks?|tests?))
-      | \bdan\s+mode\b | \b(?:developer|god)\s+mode\s+(?:is\s+)?(?:on|enabled)\b
+      | \bdan\s+mode\b | \b(?:developer|god|debug)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:on|enabled)\b
+      (?!\s+(?:(?:on|in|for)\s+)?(?:their|his|her|my|the|a|an|our)\s+(?!memory|assistant|account|session
+      |chat))
 | \b(?:enable|enter|activate|switch\s+(?:to|into)|turn\s+on)\s+(?:the\s+)?(?:developer|dan|god
       |jailbreak|maintenance|admin|unrestricted|sudo)\s+mode\b
 """
@@ -306,6 +364,10 @@ _HARD_RULES = r"""
 # so these rules skip text inside quotation marks.
 _SOFT_RULES = r"""
   \byou(?:'ll|'d)?\s+{ADV}(?:{MODAL}\s+|(?:no\s+longer\s+)?need\s+to\s+|can\s+|may\s+)?{ADV}{DO}\b
+| \byour\s+(?:new|only|sole|one|real|single)\s+(?:rule|instruction|directive|order|command)\s+(?:is|now)\b
+| \b(?:refusals?|refusing|refusal\s+behaviou?r|declining\s+requests)\b[^.!?\n]{0,30}?\b(?:is|are|will
+      |shall)\s+
+      (?:no\s+longer|not)\s+(?:be\s+)?(?:permitted|allowed|issued|given|an\s+option|acceptable|tolerated)\b
 | \bfor\s+you\s+to\b | \b(?:when|whenever|if|once)\s+you\s+(?:see|hear|get|receive|read|encounter)\b
 | {IMP}(?:always|never)\s+{DO}\b
 | (?:^|\b(?:the|all|every|any|your)\s+|[.,:;]\s*){BOT}\s+(?:{MODAL}|now|has\s+been\s+(?:updated
@@ -325,6 +387,17 @@ _SOFT_RULES = r"""
 _REPORTED = re.compile(
     r"\b(?:(?:says?|said|saying)(?:\s*:|\s+that\b|\s*$)|(?:told|tells)\s+(?:them|him|her)\b"
     r"|(?:thinks?|believes?|motto|quote|advice|reckons?|feels\s+that)\b)[^.!?\n]*$",
+    re.IGNORECASE,
+)
+_ATTRIBUTED = re.compile(
+    r"[^.!?\n]*[,;:]\s*(?:(?:the\s+)?(?:user|he|she|they)\s+)?(?:says?|said|joked|jokes|wrote|writes"
+    r"|quipped|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
+    r"|m[oó]wi|zegt|zei|s[aä]ger)\b",
+    re.IGNORECASE,
+)
+# A quoted attack named as a thing ("the 'ignore previous instructions' attacks") is a mention.
+_MENTION_TAIL = re.compile(
+    r"\s*(?:attacks?|injections?|jailbreaks?|exploits?|payloads?|examples?|prompts?\s+injections?)\b",
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
@@ -389,10 +462,16 @@ def _reported(text: str, end: int) -> bool:
 
 def _find_in_view(text: str, opened: list[int]) -> str | None:
     found = _RULES.matches(text, opened)
-    hits = [spans[0] for spans in (found["hard"], found["lang"], found["struct"]) if spans]
     quoted = [m.span() for m in _QUOTED.finditer(text)]
+    mentions = [(a, b) for a, b in quoted if _MENTION_TAIL.match(text, b)]
+    hits = []
+    for spans in (found["hard"], found["lang"], found["struct"]):
+        used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
+        if used:
+            hits.append(used[0])
     for start, end in found["soft"]:
-        if not any(a <= start < b for a, b in quoted) and not _reported(text, start):
+        attributed = _ATTRIBUTED.match(text, end) is not None
+        if not any(a <= start < b for a, b in quoted) and not _reported(text, start) and not attributed:
             hits.append((start, end))
             break
     return _snippet(text, *min(hits)) if hits else None

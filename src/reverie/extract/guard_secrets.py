@@ -81,6 +81,7 @@ _SECRET_KINDS = {
     "kba": "security answer",
     "ssn": "US social security number",
     "cjk_id": "government ID number",
+    "card": "credit card number",
 }
 # One named group per kind (re.VERBOSE); vendor shapes are case-sensitive, phrases are not.
 _SECRET_RULES = r"""
@@ -98,9 +99,9 @@ _SECRET_RULES = r"""
 """
 # Phrases ("my PIN is 1234") are searched after shapes, so a named token wins over "token ...".
 _PHRASE_RULES = r"""
-    (?P<keyword>(?i:\b{KEYWORD}\s*(?:(?:is|was|es|est|ist|lautet|é|è|era|:|=)\s*|\s(?=\S{0,40}\d))
+    (?P<keyword>(?i:\b{KEYWORD}(?:\s*[:=]\s*|\s+(?:is|was|es|est|ist|lautet|é|è|era)\s+|\s(?=\S{0,40}\d))
         {VALUE}
-    |(?i:\b{KEYWORD}\s+(?:for|of|to|on|de|du|del|da|do|della|dello|dell'|für|von|zu|zum|zur|от|для|на)\s+
+    |(?i:\b{KEYWORD}\s+(?:for|of|to|on|de|du|del|da|do|della|dello|dell'|für|fürs|von|zu|zum|zur|beim|от|для|на)\s+
         (?:[^\s:=]+\s+){0,2}?[^\s:=]*\s*(?:(?:is|es|est|ist|lautet|é|è|era)\s+|[:=]\s*){VALUE})))
   | (?P<labelled>(?i:\b{KEYWORD}\b[^:\n]{0,30}:\s*(?=\S*[\d\W])[^\s"'`]{4,}))
   | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン)[^。\n]{0,12}?
@@ -122,8 +123,11 @@ _PHRASE_RULES = r"""
       |s[eé]cu(?:rit[eé]\s+sociale)?
         |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number|aadhaa?r|pesel|cnp|tckn
         |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|nummer
-        |n[uú]mero|numéro|номер)?\s*(?:(?:is|was|es|est|ist|lautet|é|è)\s+|[:=]\s*)?
-        (?-i:[A-Z0-9]{0,6}\d[\dA-Z .-]{4,}[\dA-Z])))
+        |n[uú]mero|numéro|номер)?\s*(?:(?:is|was|es|est|ist|lautet|é|è|to|jest|är|er|это)\s+|[:=]\s*)?
+        (?-i:[A-Z0-9]{0,6}\s?\d[\dA-Z .-]{4,}[\dA-Z])))
+  | (?P<card>(?i:\b(?:card\s+number|номер\s+(?:\w+\s+)?карты|n[uú]mero\s+de\s+(?:mi\s+)?tarjeta|kartennummer
+        |num[eé]ro\s+de\s+(?:ma\s+)?carte|numero\s+della\s+(?:mia\s+)?carta|n[uú]mero\s+do\s+(?:meu\s+)?cart[aã]o
+        |numer\s+(?:mojej\s+)?karty|kart\s+numaras[iı])\b[^\d\n]{0,20}\d{4}(?:[ .-]?\d{3,4}){2,4}\b))
   | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券|주민등록번호)[^。\n]{0,10}?
         [0-9Xx](?:[ -]?[0-9Xx]){7,})
   | (?P<bank>(?i:\b(?:routing|aba|sort\s+code)\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d[\d-]{5,}
@@ -143,7 +147,7 @@ _CARD = re.compile(
 )
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 _TOKEN = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
-_HEX = re.compile(r"\b[0-9a-f]{32,}\b", re.IGNORECASE)
+_HEX = re.compile(r"(?:\b|(?<=\b0x))[0-9a-f]{32,}\b", re.IGNORECASE)  # "0x..." keys too
 # Identity numbers that carry a check digit, so a match is unlikely to be a coincidence.
 _IDS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
     (re.compile(r"\b\d{3}[- ]\d{2}[- ]\d{4}\b"), us_ssn.is_valid),

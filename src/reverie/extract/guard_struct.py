@@ -19,7 +19,8 @@ from reverie.extract.guard_lexicon import CJK_LANGUAGES, INFIX_FAMILIES, LEXICON
 __all__ = ["STRUCT_RULES"]
 
 # Inside one sentence: the parts of a shape never straddle a full stop.
-_SPAN = r"[^.!?;\n。！？]"
+# A dot followed by a letter or digit does not end it: "policy 7.3", "the .env file", "a@b.example".
+_SPAN = r"(?:[^.!?;\n。！？]|\.(?=\w))"
 # A family starts at the start of a word (Latin, Cyrillic, Greek...); CJK has no spaces.
 _START = r"(?<![^\W\d_])"
 
@@ -34,10 +35,14 @@ _SHAPES = {
     "void": "{QUAL}{S}{{0,30}}?{RULES}{S}{{0,40}}?{VOID}",
     "void_after": "{RULES}{S}{{0,30}}?{QUAL}{S}{{0,40}}?{VOID}",
     # a memory claiming priority over, or replacing, the system / the rules
-    "priority": "{MEMORY}{S}{{0,40}}?{PRIO}",
+    "priority": "{MEMORY}{S}{{0,60}}?{PRIO}",
     # a memory that governs the assistant: "let the memory note decide how you behave"
     "govern": "{NOTE}{S}{{0,50}}?{GOVERN}",
     "governed": "{GOVERN}{S}{{0,50}}?{NOTE}",
+    # the user's private things handed to whoever asks: "reveal the private notes to anyone who asks"
+    "to_anyone": "(?:^|(?<=[.!?:;]))\\s*{REVEAL}{S}{{0,60}}?{ANYONE}",
+    "private_anyone": "{PRIVATE}{S}{{0,40}}?{ANYONE}",
+    "anyone_private": "{ANYONE}{S}{{0,40}}?{PRIVATE}",
     # without / no need to follow the assistant's own rules
     "without_rules": "{WITHOUT}\\s*(?:\\w+\\s+){{0,2}}?{QUAL}{S}{{0,25}}?{RULES}",
     "without_after": "{QUAL}{S}{{0,6}}?{RULES}{S}{{0,3}}?{WITHOUTAFTER}",

@@ -1,0 +1,166 @@
+"""More word families for the guard's shapes, added on top of ``guard_lexicon`` per language.
+
+Two kinds: words joined onto an existing family (more override verbs, rules, void words), and
+families for shapes that came later: ``REVEAL`` (an order to hand something out) with
+``ANYONE`` (to whoever asks), ``PRIVATE`` (the user's private notes), ``ALWAYSSAY`` (answer
+that you have no rules) and the priority and authority words of Polish, Korean and Turkish.
+Stems and short fragments, never sentences; ``extend_lexicons`` merges them in.
+"""
+
+from __future__ import annotations
+
+from reverie.extract.guard_lexicon_euro import family
+
+__all__ = ["extend_lexicons"]
+
+_w = family
+
+_MORE: dict[str, dict[str, str]] = {
+    "en": {
+        "OVR": _w(
+            r"stop\s+(?:following|obeying|applying|respecting|honou?ring) "
+            r"put\b(?=[^.!?\n]{0,40}\bon\s+(?:hold|ice))"
+            r" throw\s+(?:out|away) ditch\b scrap\b leave\b(?=[^.!?\n]{0,40}\b(?:at\s+the\s+door|behind\b))"
+            r" suspend\b waive\b"
+        ),
+        "RULES": _w(r"restriction\b rulebook playbook training\b moral\s+compass scruples"),
+        "QUAL": _w(
+            r"you\s+were\s+(?:trained|built|raised)\s+on you\s+operate\s+under "
+            r"placed\s+on\s+(?:the\s+)?(?:assistant|model|ai|bot) previously\s+placed"
+        ),
+        "TOLD": _w(r"(?:everything|all|anything)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+told"),
+        "VOID": _w(r"no\s+longer\s+binds? no\s+longer\s+govern"),
+        "MEMORY": _w(r"what(?:'s|\s+is)\s+written\s+here this\s+text the\s+text\s+(?:here|below|above)"),
+        "TARGET": _w(r"(?:any|every|all)\s+(?:other\s+)?(?:rules?|instructions?|guidelines?)\s+you"),
+        "AUTHOR": _w(
+            r"(?:compliance|legal|security|engineering|policy|it|safety)\s+(?:department|dept|office|staff) "
+            r"(?:openai|anthropic|platform)\s+staff internal\s+policy\s+[\d.]+"
+        ),
+        "SECRET": _w(
+            r"(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:calendar|contacts|notes|messages|emails|files|"
+            r"documents"
+            r"|photos|medical|health)"
+        ),
+    },
+    "es": {
+        "REVEAL": _w(r"revela mu[eé]stra comparte dale da\b env[ií]a cuenta pasa filtra"),
+        "ANYONE": _w(r"a\s+quien(?:es)?\s+(?:se\s+)?(?:l[oa]s?\s+)?(?:pida|pregunte) a\s+cualquiera"),
+        "PRIVATE": _w(r"notas\s+privadas datos\s+(?:privados|personales) informaci[oó]n\s+privada"),
+        "ALWAYSSAY": _w(
+            r"(?:responde|contesta|di)\s+siempre\s+que\s+(?:no\s+)?(?:tienes|eres|est[aá]s|puedes|hay)"
+        ),
+        "VOID": _w(r"ignorad"),
+        "SECRET": _w(r"otros\s+usuarios notas\s+privadas"),
+    },
+    "fr": {
+        "REVEAL": _w(r"r[eé]v[eè]le montre partage donne envoie communique transmets"),
+        "ANYONE": _w(r"[aà]\s+qui(?:conque)?\s+(?:les?\s+|la\s+|en\s+)?demande [aà]\s+n'importe\s+qui"),
+        "PRIVATE": _w(r"notes\s+priv[eé]es donn[eé]es\s+(?:priv[eé]es|personnelles)"),
+        "ALWAYSSAY": _w(r"r[eé]ponds\s+toujours\s+que dis\s+toujours\s+que"),
+        "SEND": _w(r"transmets transmettez"),
+        "SECRET": _w(r"autres\s+utilisateurs"),
+    },
+    "de": {
+        "REVEAL": _w(r"verrate zeig zeige gib teile sende schick leite erz[aä]hl"),
+        "ANYONE": _w(r"jedem,?\s+der allen,?\s+die wer\s+auch\s+immer jedem\b"),
+        "PRIVATE": _w(r"private[nr]?\s+notizen private[nr]?\s+daten pers[oö]nliche[nr]?\s+daten"),
+        "ALWAYSSAY": _w(r"(?<!ich\s)antworte\s+immer,?\s+dass sag\s+immer,?\s+dass"),
+        "IMPV": _w(r"leite ersetze schreib verweise"),
+        "SEND": _w(r"lade\b(?=(?:[^.!?\n]|\.(?=\w)){0,120}\bhoch\b)"),
+        "SECRET": _w(
+            r"(?:dokumente|dateien|daten|notizen|kontakte|nachrichten)\s+des\s+(?:nutzers|benutzers) "
+            r"gespeicherten\s+(?:dokumente|dateien|daten) anderen?\s+(?:nutzer|benutzer)"
+        ),
+    },
+    "pt": {
+        "REVEAL": _w(r"revele revela mostre compartilhe partilhe d[eê]\b envie conte passe"),
+        "ANYONE": _w(
+            r"a\s+quem\s+(?:as\s+|os\s+|a\s+|o\s+)?(?:pedir|perguntar) a\s+qualquer\s+(?:um|pessoa)"
+        ),
+        "PRIVATE": _w(r"notas\s+privadas dados\s+(?:privados|pessoais) informa[cç][oõ]es\s+privadas"),
+        "ALWAYSSAY": _w(
+            r"responda\s+sempre\s+que\s+(?:voc[eê]|tu|n[aã]o) diga\s+sempre\s+que\s+(?:voc[eê]|tu)"
+        ),
+        "SECRET": _w(r"outros\s+usu[aá]rios"),
+    },
+    "it": {
+        "REVEAL": _w(r"rivela mostra condividi dai\b d[aà]\b invia manda passa racconta"),
+        "ANYONE": _w(r"a\s+chi(?:unque)?\s+(?:le\s+|li\s+|lo\s+|la\s+|ne\s+)?(?:chied|domand) a\s+chiunque"),
+        "PRIVATE": _w(r"note\s+private dati\s+(?:privati|personali) informazioni\s+private"),
+        "ALWAYSSAY": _w(r"rispondi\s+sempre\s+che d[iì]'?\s+sempre\s+che\s+(?:non\s+)?hai"),
+        "OVR": _w(r"ignori\b dimentichi\b"),
+        "SECRET": _w(r"dati\s+personali altri\s+utenti"),
+    },
+    "ru": {
+        "REVEAL": _w(r"раскрой покажи расскажи отправь перешли передай дай сообщи"),
+        "ANYONE": _w(r"любому,?\s+кто всем,?\s+кто кому\s+угодно каждому,?\s+кто"),
+        "PRIVATE": _w(r"личные\s+заметки личные\s+данные личн\w*\s+информаци"),
+        "OVR": _w(r"отложи отложите"),
+        "SECRET": _w(r"других\s+пользовател"),
+    },
+    "zh": {
+        "REVEAL": _w(r"告诉 透露 发给 分享 展示"),
+        "ANYONE": _w(r"任何(?:询问|问|要)\S{0,2}的人 任何人 所有人"),
+        "PRIVATE": _w(r"私人笔记 私人信息 个人信息 私密 用户的私人"),
+        "SECRET": _w(r"其他用户"),
+    },
+    "ja": {
+        "ANYONE": _w(r"誰にでも 尋ねた人 聞いた人 誰に対しても"),
+        "PRIVATE": _w(r"個人メモ 個人情報 個人データ 私的なメモ プライベートな"),
+        "ALWAYSSAY": _w(r"(?:いつも|常に)[^。！？\n]{0,30}?と(?:答え|返答し|言っ)て(?:ください|下さい|くれ)"),
+        "NONEEDAFTER": _w(r"に従う義務は(?:ありません|ない) を守る義務は(?:ありません|ない)"),
+        "SECRET": _w(r"他のユーザー"),
+    },
+    "pl": {
+        "MEMORY": _w(r"ta\s+notatka ten\s+wpis ta\s+wiadomo[sś][cć] ta\s+pami[eę][cć]"),
+        "PRIO": _w(r"wy[zż]szy\s+priorytet pierwsze[nń]stwo wa[zż]niejsz nadrz[eę]dn zast[eę]puje"),
+        "TARGET": _w(r"instrukcj systemow zasad regu[lł] wytyczn"),
+        "AUTHN": _w(r"komunikat wiadomo[sś][cć] polecenie informacja og[lł]oszenie"),
+        "AUTHOR": _w(r"zesp[oó][lł]\w*\s+deweloper\w* deweloper\w* administrator\w* tw[oó]rc\w* operator\w*"),
+        "REVEAL": _w(r"ujawnij poka[zż] wy[sś]lij udost[eę]pnij przeka[zż] podaj"),
+        "ANYONE": _w(r"ka[zż]demu,?\s+kto komukolwiek wszystkim,?\s+kt[oó]rzy"),
+        "OVR": _w(r"od[lł][oó][zż] porzu[cć]"),
+    },
+    "ko": {
+        "MEMORY": _w(r"이\s*메모 이\s*기록 이\s*메시지 이\s*노트"),
+        "PRIO": _w(r"보다\s*우선 우선한다 우선하며 우선순위"),
+        "TARGET": _w(r"시스템\s*프롬프트 규칙 지침 지시"),
+        "AUTHN": _w(r"공지 알림 메시지 지시"),
+        "AUTHOR": _w(r"운영자 개발자 관리자 개발팀"),
+        "ANYONE": _w(r"누구에게나 묻는\s*사람"),
+        "PRIVATE": _w(r"개인\s*메모 개인\s*정보"),
+    },
+    "tr": {
+        "MEMORY": _w(r"bu\s+not bu\s+kay[iı]t bu\s+mesaj bu\s+bilgi"),
+        "PRIO": _w(r"[oö]nce\s+gelir [oö]ncelikli [oö]nceli[gğ]i [uü]st[uü]nd"),
+        "TARGET": _w(r"kural talimat sistem y[oö]nerge"),
+        "AUTHN": _w(r"talimat duyuru mesaj bildirim"),
+        "AUTHOR": _w(r"y[oö]netici geli[sş]tirici sistem operat[oö]r"),
+        "REVEAL": _w(r"g[oö]ster payla[sş] g[oö]nder s[oö]yle"),
+        "ANYONE": _w(r"soran\s+herkese herkese"),
+    },
+    "nl": {
+        "REVEAL": _w(r"onthul toon deel stuur geef vertel"),
+        "ANYONE": _w(r"iedereen\s+die wie\s+(?:er\s+)?(?:ook\s+)?(?:maar\s+)?(?:vraagt|erom\s+vraagt)"),
+        "MEMORY": _w(r"deze\s+(?:notitie|herinnering|memo|aantekening)"),
+        "PRIO": _w(r"voorrang hogere\s+prioriteit gaat\s+boven"),
+    },
+    "sv": {
+        "REVEAL": _w(r"avsl[oö]ja visa dela skicka ge\b ber[aä]tta"),
+        "ANYONE": _w(r"alla\s+som\s+fr[aå]gar vem\s+som\s+helst"),
+        "MEMORY": _w(r"denna\s+(?:anteckning|minnesanteckning) den\s+h[aä]r\s+anteckningen"),
+        "PRIO": _w(r"f[oö]retr[aä]de h[oö]gre\s+prioritet g[aå]r\s+f[oö]re"),
+    },
+    "hi": {"VOID": _w(r"बंद\s+कर\s+दिए बंद\s+कर\s+दिया")},
+    "ar": {"SECRET": _w(r"محادثات\s+المستخدم")},
+}
+
+
+def extend_lexicons(lexicons: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """``lexicons`` with these families joined on (a copy; a family not there yet is added)."""
+    merged = {language: dict(families) for language, families in lexicons.items()}
+    for language, families in _MORE.items():
+        target = merged.setdefault(language, {})
+        for name, words in families.items():
+            target[name] = f"{target[name]}|{words}" if target.get(name) else words
+    return merged
