@@ -238,8 +238,12 @@ def ask(args: argparse.Namespace) -> dict[str, Any]:
             chunks = memory.store.document_totals()["chunks"]
             found: dict[str, int] = {}
             misses: list[dict[str, Any]] = []
+            memory.search_documents(QUESTIONS[0].text)  # the vector matrix loads once
+            latencies: list[float] = []
             for question in QUESTIONS:
+                began = time.perf_counter()
                 hits = memory.search_documents(question.text, limit=5)
+                latencies.append((time.perf_counter() - began) * 1000)
                 rank = next(
                     (
                         place
@@ -255,7 +259,15 @@ def ask(args: argparse.Namespace) -> dict[str, Any]:
     table: dict[str, dict[str, float]] = {}
     for half, questions in [*halves(QUESTIONS).items(), ("all", QUESTIONS)]:
         table[half] = {kind: _hit_rate(questions, found, kind) for kind in ("id", "other", None)}
-    return {"chunks": chunks, "questions": len(QUESTIONS), "hit_at_5": table, "misses": misses}
+    latencies.sort()
+    return {
+        "chunks": chunks,
+        "questions": len(QUESTIONS),
+        "hit_at_5": table,
+        "search_p50_ms": round(statistics.median(latencies), 2),
+        "search_p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))], 2),
+        "misses": misses,
+    }
 
 
 def _hit_rate(questions: list[Question], found: dict[str, int], kind: str | None) -> float:
@@ -264,7 +276,10 @@ def _hit_rate(questions: list[Question], found: dict[str, int], kind: str | None
 
 
 def _print_questions(result: dict[str, Any]) -> None:
-    print(f"\n{result['questions']} questions over {result['chunks']} chunks, hit@5:\n")
+    print(
+        f"\n{result['questions']} questions over {result['chunks']} chunks (search p50 "
+        f"{result['search_p50_ms']} ms, p95 {result['search_p95_ms']} ms), hit@5:\n"
+    )
     print("| half | identifier | other | overall |")
     print("|---|---|---|---|")
     for half, row in result["hit_at_5"].items():

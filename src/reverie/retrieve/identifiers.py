@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from reverie.text import fold
 
 MAX_IDENTIFIERS = 4  # a query naming more is a list of numbers, not a lookup
-_PIECE = re.compile(r"[^\W_]+")  # what FTS5's unicode61 tokenizer (and tsvector) keeps as one token
+_PIECE = re.compile(r"[^\W_]+")  # what the keyword index keeps as one token (unicode61, tsvector)
 _OUTER = "\"'`()[]{}<>,;:!?*"
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
