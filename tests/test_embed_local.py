@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -122,12 +124,20 @@ def test_the_integer_model_is_built_once_and_reused(tmp_path: Path, monkeypatch:
     stamp = built.stat().st_mtime_ns
     assert integer_model(source, MODEL_SHA256) == built
     assert built.stat().st_mtime_ns == stamp
-    # a cache folder that cannot be made: the model is built elsewhere, and still runs
+    # a cache folder that cannot be made: the user's own folder under the temporary one
     (tmp_path / "blocked").write_text("a file where the cache folder should be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "blocked"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     elsewhere = integer_model(source, MODEL_SHA256)
-    assert elsewhere.is_file()
-    assert not str(elsewhere).startswith(str(tmp_path / "blocked"))
+    assert elsewhere.parent == tmp_path / "tmp" / f"reverie-{os.getuid()}" / "models"
+    assert integer_model(source, MODEL_SHA256) == elsewhere
+    # ... unless others can write there: a model is code to run, so it is built for this process
+    (tmp_path / "tmp" / f"reverie-{os.getuid()}").chmod(0o777)
+    private = integer_model(source, MODEL_SHA256)
+    assert private.is_file()
+    assert private.parent.parent == tmp_path / "tmp"
+    assert private.parent.name.startswith("reverie-model-")
 
 
 def test_a_model_of_another_shape_is_refused_by_the_integer_build(tmp_path: Path) -> None:

@@ -23,8 +23,10 @@ at each start, nothing else.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import shutil
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
@@ -41,29 +43,31 @@ def integer_model(source: Path, source_sha256: str) -> Path:
     """The path of ``source`` rebuilt with integer matrix products (built and cached on first use)."""
     tools = f"ort{version('onnxruntime')}-onnx{version('onnx')}"  # without importing onnx: 0.3 s
     name = f"{source.stem}-{source_sha256[:16]}-dynamic-int8-{tools}.onnx"
-    folder = _cache_folder()
-    target = folder / name
-    if target.is_file():
+    for folder in _cache_folders():
+        target = folder / name
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not _private(folder):
+                log.info("the model cache %s can be written by others: not used", folder)
+                continue
+            if target.is_file():
+                return target
+            handle, scratch = tempfile.mkstemp(dir=folder, prefix=".building-", suffix=".onnx")
+            os.close(handle)
+        except OSError as exc:
+            log.info("cannot write the model cache %s (%s)", folder, exc)
+            continue
+        try:
+            _build(source, Path(scratch))
+            os.replace(scratch, target)
+        finally:
+            Path(scratch).unlink(missing_ok=True)
         return target
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, scratch = tempfile.mkstemp(dir=folder, prefix=".building-", suffix=".onnx")
-        os.close(handle)
-    except OSError as exc:
-        log.warning("cannot write the model cache %s (%s); building the integer model in memory", folder, exc)
-        return _build_in(Path(tempfile.mkdtemp(prefix="reverie-model-")), source, name)
-    try:
-        _build(source, Path(scratch))
-        os.replace(scratch, target)
-    finally:
-        Path(scratch).unlink(missing_ok=True)
-    return target
-
-
-def _build_in(folder: Path, source: Path, name: str) -> Path:
-    target = folder / name
-    _build(source, target)
-    return target
+    log.warning("no model cache folder can be written; building the integer model for this process only")
+    folder = Path(tempfile.mkdtemp(prefix="reverie-model-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _build(source, folder / name)
+    return folder / name
 
 
 def _build(source: Path, target: Path) -> None:
@@ -117,5 +121,23 @@ def _fold_int8_weights(model: Any) -> None:
             graph.initializer.remove(tensor)
 
 
-def _cache_folder() -> Path:
-    return Path(platformdirs.user_cache_dir("reverie")) / "models"
+def _cache_folders() -> list[Path]:
+    """The user's cache folder, then one of their own under the system's temporary folder."""
+    return [
+        Path(platformdirs.user_cache_dir("reverie")) / "models",
+        Path(tempfile.gettempdir()) / f"reverie-{os.getuid()}" / "models",
+    ]
+
+
+def _private(folder: Path) -> bool:
+    """No one but its owner, who runs this process, can write ``folder`` or the one above it.
+
+    A model file is code onnxruntime runs: one in a shared temporary folder that another user
+    could have placed is not trusted.
+    """
+    shared_above = folder.parent.parent == Path(tempfile.gettempdir())
+    for place in [folder, folder.parent] if shared_above else [folder]:
+        info = place.stat()
+        if info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return False
+    return True
