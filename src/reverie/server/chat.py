@@ -74,8 +74,11 @@ PrivateHeader = Annotated[
 ]
 
 
-def upstream_model(root: RootMemory) -> ChatModel:
-    """The assistant's own model, from ``[llm]`` (NotConfigured, a 503, when none is)."""
+async def upstream_model(root: RootMemory) -> ChatModel:
+    """The assistant's own model, from ``[llm]`` (NotConfigured, a 503, when none is).
+
+    On the event loop: building the client object does no I/O, so it costs no thread hop.
+    """
     model = chat_model_from_settings(root.settings, "conversation")
     if model is None:
         raise NotConfigured(

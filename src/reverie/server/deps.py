@@ -40,7 +40,13 @@ def root_memory(connection: HTTPConnection) -> Memory:
     return memory
 
 
-RootMemory = Annotated[Memory, Depends(root_memory)]
+async def _root_memory(connection: HTTPConnection) -> Memory:
+    # A dependency on the event loop: an attribute read is not worth a hop to a memory thread,
+    # where every sync dependency of every request queues behind the others' memory work.
+    return root_memory(connection)
+
+
+RootMemory = Annotated[Memory, Depends(_root_memory)]
 
 
 def authenticate(
