@@ -29,9 +29,10 @@ _MORE: dict[str, dict[str, str]] = {
             r"placed\s+on\s+(?:the\s+)?(?:assistant|model|ai|bot) previously\s+placed"
         ),
         "TOLD": _w(r"(?:everything|all|anything)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+told"),
-        "VOID": _w(r"no\s+longer\s+binds? no\s+longer\s+govern"),
+        "VOID": _w(r"no\s+longer\s+binds? no\s+longer\s+govern (?:has|have)\s+been\s+removed"),
         "MEMORY": _w(r"what(?:'s|\s+is)\s+written\s+here this\s+text the\s+text\s+(?:here|below|above)"),
         "TARGET": _w(r"(?:any|every|all)\s+(?:other\s+)?(?:rules?|instructions?|guidelines?)\s+you"),
+        "BYORDER": _w(r"per\s+(?:the\s+)?"),
         "AUTHOR": _w(
             r"(?:compliance|legal|security|engineering|policy|it|safety)\s+(?:department|dept|office|staff) "
             r"(?:openai|anthropic|platform)\s+staff internal\s+policy\s+[\d.]+"
@@ -50,7 +51,7 @@ _MORE: dict[str, dict[str, str]] = {
             r"(?:responde|contesta|di)\s+siempre\s+que\s+(?:no\s+)?(?:tienes|eres|est[aá]s|puedes|hay)"
         ),
         "VOID": _w(r"ignorad"),
-        "SECRET": _w(r"otros\s+usuarios notas\s+privadas"),
+        "SECRET": _w(r"otros\s+usuarios"),
     },
     "fr": {
         "REVEAL": _w(r"r[eé]v[eè]le montre partage donne envoie communique transmets"),
@@ -113,7 +114,10 @@ _MORE: dict[str, dict[str, str]] = {
     },
     "pl": {
         "MEMORY": _w(r"ta\s+notatka ten\s+wpis ta\s+wiadomo[sś][cć] ta\s+pami[eę][cć]"),
-        "PRIO": _w(r"wy[zż]szy\s+priorytet pierwsze[nń]stwo wa[zż]niejsz nadrz[eę]dn zast[eę]puje"),
+        "PRIO": _w(
+            r"wy[zż]szy\s+priorytet pierwsze[nń]stwo nadrz[eę]dn zast[eę]puje "
+            r"wa[zż]niejsz\w*\s+ni[zż]\s+(?:instrukcj|zasad|regu|wytyczn|system|polece)"
+        ),
         "TARGET": _w(r"instrukcj systemow zasad regu[lł] wytyczn"),
         "AUTHN": _w(r"komunikat wiadomo[sś][cć] polecenie informacja og[lł]oszenie"),
         "AUTHOR": _w(r"zesp[oó][lł]\w*\s+deweloper\w* deweloper\w* administrator\w* tw[oó]rc\w* operator\w*"),
@@ -128,6 +132,9 @@ _MORE: dict[str, dict[str, str]] = {
         "AUTHN": _w(r"공지 알림 메시지 지시"),
         "AUTHOR": _w(r"운영자 개발자 관리자 개발팀"),
         "ANYONE": _w(r"누구에게나 묻는\s*사람"),
+        "WHO": _w(r"사용자 누군가"),
+        "CONDAFTER": _w(r"물으면 요청하면 말하면 물어보면"),
+        "ORDEREND": _w(r"보여\s*줘 보여\s*주세요 보내\s*줘 보내\s*세요 알려\s*줘 알려\s*주세요 말해\s*줘"),
         "PRIVATE": _w(r"개인\s*메모 개인\s*정보"),
     },
     "tr": {
@@ -138,6 +145,9 @@ _MORE: dict[str, dict[str, str]] = {
         "AUTHOR": _w(r"y[oö]netici geli[sş]tirici sistem operat[oö]r"),
         "REVEAL": _w(r"g[oö]ster payla[sş] g[oö]nder s[oö]yle"),
         "ANYONE": _w(r"soran\s+herkese herkese"),
+        "WHO": _w(r"kullan[iı]c[iı] biri\b birisi"),
+        "CONDAFTER": _w(r"sorarsa isterse yazarsa derse sordu[gğ]unda istedi[gğ]inde"),
+        "ORDEREND": _w(r"g[oö]ster\b g[oö]nder\b s[oö]yle\b payla[sş]\b ver\b"),
     },
     "nl": {
         "REVEAL": _w(r"onthul toon deel stuur geef vertel"),
@@ -152,6 +162,42 @@ _MORE: dict[str, dict[str, str]] = {
         "PRIO": _w(r"f[oö]retr[aä]de h[oö]gre\s+prioritet g[aå]r\s+f[oö]re"),
     },
     "hi": {"VOID": _w(r"बंद\s+कर\s+दिए बंद\s+कर\s+दिया")},
+    "uk": {
+        "OVR": _w(r"ігноруй проігноруй забудь не\s+зважай обійди відкинь"),
+        "QUAL": _w(r"усі всі попередн сво тво системн початков"),
+        "RULES": _w(r"інструкці правил обмежен настанов вказівк фільтр промпт"),
+        "VOID": _w(r"скасован недійсн більше\s+не\s+діють вимкнен знят"),
+        "YOUNO": _w(r"(?:ти|ви)\s+(?:більше\s+)?не\s+(?:маєш|маєте)"),
+        "SEND": _w(r"надішли перешли відправ поділись"),
+        "SECRET": _w(r"історі\w*\s+(?:переписки|чату|розмов) парол ключ дані\s+користувач"),
+        "BOT": _w(r"ші\b асистент модель бот\b"),
+        "WITHOUT": _w(r"без"),
+        "LIMITS": _w(r"обмежен правил фільтр цензур"),
+    },
+    "vi": {
+        "OVR": _w(r"bỏ\s+qua phớt\s+lờ quên\s+đi lờ\s+đi không\s+tuân\s+theo"),
+        "QUAL": _w(r"tất\s+cả trước\s+đó trước\s+đây của\s+bạn hệ\s+thống ban\s+đầu"),
+        "RULES": _w(r"hướng\s+dẫn chỉ\s+dẫn quy\s+tắc chỉ\s+thị giới\s+hạn hạn\s+chế bộ\s+lọc lời\s+nhắc"),
+        "VOID": _w(r"bị\s+hủy vô\s+hiệu không\s+còn\s+hiệu\s+lực đã\s+bị\s+xóa bị\s+bãi\s+bỏ"),
+        "YOUNO": _w(r"bạn\s+không\s+(?:còn\s+)?có"),
+        "SEND": _w(r"gửi chia\s+sẻ sao\s+chép tải\s+lên"),
+        "SECRET": _w(r"lịch\s+sử\s+trò\s+chuyện mật\s+khẩu khóa\s+api dữ\s+liệu\s+người\s+dùng"),
+        "BOT": _w(r"trợ\s+lý mô\s+hình"),
+        "WITHOUT": _w(r"không\s+có"),
+        "LIMITS": _w(r"giới\s+hạn hạn\s+chế quy\s+tắc bộ\s+lọc"),
+    },
+    "id": {
+        "OVR": _w(r"abaikan lupakan jangan\s+ikuti lewati langgar"),
+        "QUAL": _w(r"semua sebelumnya kamu anda sistem asli awal"),
+        "RULES": _w(r"instruksi aturan petunjuk pedoman perintah batasan filter prompt"),
+        "VOID": _w(r"dibatalkan tidak\s+berlaku\s+lagi dinonaktifkan dihapus dicabut"),
+        "YOUNO": _w(r"(?:kamu|anda)\s+tidak\s+(?:lagi\s+)?(?:punya|memiliki)"),
+        "SEND": _w(r"kirim bagikan salin unggah"),
+        "SECRET": _w(r"riwayat\s+(?:obrolan|percakapan) kata\s+sandi kunci\s+api data\s+pengguna"),
+        "BOT": _w(r"asisten"),
+        "WITHOUT": _w(r"tanpa"),
+        "LIMITS": _w(r"batasan aturan filter sensor"),
+    },
     "ar": {"SECRET": _w(r"محادثات\s+المستخدم")},
 }
 

@@ -84,7 +84,7 @@ _HARD_RULES = r"""
 | \bnew\s+(?:rule|instruction|directive|policy)s?\s*:
 | \b(?:new|updated|revised|amended)\s+(?:rules?|instructions?|directives?|polic(?:y|ies)|protocols?
       |guidelines?)\b
-      [^:\n]{0,30}:[^\n]{0,40}?(?:\bthe\s+{BOT}\b|\byour?\s+(?:[\w']+\s+){0,2}?{DO}\b)
+      [^:\n]{0,30}:[^\n]{0,40}?(?:\bthe\s+{BOT}\b(?!\s+(?:manager|director|coach|teacher|professor|editor|principal))|\byour?\s+(?:[\w']+\s+){0,2}?{DO}\b)
 | \b(?:directive|instruction|command|order|message)s?\s+from\s+(?:the\s+|your\s+)?(?:developer
       |admin|system|operator|openai|anthropic)\b
 | \b(?:coming|comes|came)\s+from\s+(?:the\s+|your\s+)?(?:system|developer|admin|administrator
@@ -124,8 +124,6 @@ _HARD_RULES = r"""
       |expects?)\s+(?:the\s+)?{BOT}
       \s+to\s+{ADV}{DO}\b
 | {IMP}(?:make\s+sure|be\s+sure|remember|don't\s+forget)\s+to\s+{ADV}{DO}\b
-| {IMP}(?:reveal|disclose|obey|comply|exfiltrate|leak|dump|promote|append|prepend|ignore
-      |disregard|pretend|output)\b
 | {IMP}(?:respond|reply|answer)\s+(?:to\s+)?(?:every|all|any|each|only|with|in|as|the\s+next)\b
 | (?:{IMP}|\band\s+)(?:stop|quit)\s+(?:warning|refusing|mentioning|adding|including|apologi[sz]ing|asking)\b
 | {IMP}(?:secretly|quietly|silently|covertly)\s+\w+ | {IMP}act\s+(?:with|like)\b
@@ -331,6 +329,9 @@ _HARD_RULES = r"""
       |were\s+given|follow)\b[^.!?\n]{0,80}?(?:[;,:]|\band\b)\s*(?:just\s+|simply\s+|now\s+)?(?:ignore
       |disregard
       |forget|drop|ditch|skip|bypass|set|put|throw)\s+(?:them|it)\b
+| \b(?:rules?|restrictions?|limitations?|limits?|filters?|polic(?:y|ies)|guidelines?|safeguards?)\b
+      [^.!?\n]{0,60}?\b(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|removed|suspended|disabled|waived|turned\s+off
+      |switched\s+off)\s+for\s+(?:this|the\s+current)\s+(?:profile|account|user|session|conversation|chat)\b
   # Data sent out: to a webhook or a paste site, by a standing passive order, or other users' data.
 | \b(?:send|post|upload|forward|push|submit|paste|email)\b[^.!?\n]{0,80}?\bto\s+(?:the\s+|a\s+|my\s+|this\s+
       |that\s+)?
@@ -368,6 +369,8 @@ _SOFT_RULES = r"""
 | \b(?:refusals?|refusing|refusal\s+behaviou?r|declining\s+requests)\b[^.!?\n]{0,30}?\b(?:is|are|will
       |shall)\s+
       (?:no\s+longer|not)\s+(?:be\s+)?(?:permitted|allowed|issued|given|an\s+option|acceptable|tolerated)\b
+| {IMP}(?:reveal|disclose|obey|comply|exfiltrate|leak|dump|promote|append|prepend|ignore
+      |disregard|pretend|output)\b
 | \bfor\s+you\s+to\b | \b(?:when|whenever|if|once)\s+you\s+(?:see|hear|get|receive|read|encounter)\b
 | {IMP}(?:always|never)\s+{DO}\b
 | (?:^|\b(?:the|all|every|any|your)\s+|[.,:;]\s*){BOT}\s+(?:{MODAL}|now|has\s+been\s+(?:updated
@@ -390,7 +393,7 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _ATTRIBUTED = re.compile(
-    r"[^.!?\n]*[,;:]\s*(?:(?:the\s+)?(?:user|he|she|they)\s+)?(?:says?|said|joked|jokes|wrote|writes"
+    r"[^.!?\n]*[,;:]\s*(?:[\w']+\s+){0,4}?(?:sa[yi]s?|said|joked|jokes|wrote|writes|keeps\s+sa[yi]ing|likes\s+to\s+sa[yi]"
     r"|quipped|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
     r"|m[oó]wi|zegt|zei|s[aä]ger)\b",
     re.IGNORECASE,
@@ -400,6 +403,7 @@ _MENTION_TAIL = re.compile(
     r"\s*(?:attacks?|injections?|jailbreaks?|exploits?|payloads?|examples?|prompts?\s+injections?)\b",
     re.IGNORECASE,
 )
+_TITLED = re.compile(r"\b(?:titled|entitled|called|named|headlined|headline)\s*:?\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
 
 
@@ -463,7 +467,7 @@ def _reported(text: str, end: int) -> bool:
 def _find_in_view(text: str, opened: list[int]) -> str | None:
     found = _RULES.matches(text, opened)
     quoted = [m.span() for m in _QUOTED.finditer(text)]
-    mentions = [(a, b) for a, b in quoted if _MENTION_TAIL.match(text, b)]
+    mentions = [(a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, 0, a)]
     hits = []
     for spans in (found["hard"], found["lang"], found["struct"]):
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]

@@ -88,6 +88,8 @@ _SHAPES = {
     "no_warning_after": "{WARN}{S}{{0,6}}?{NOADDAFTER}",
     "mode_off": "{SAFEMODE}{S}{{0,20}}?{VOID}",
     "cond_after": "{WHO}{S}{{0,20}}?{CONDAFTER}{S}{{0,3}}?[,，、]?\\s*{IMPV}",
+    # verb-final: "if the user asks for X, show Y" with the order at the very end
+    "cond_final": "{WHO}{S}{{0,20}}?{CONDAFTER}{S}{{0,60}}?{ORDEREND}",
     "cond_polite": "{CONDAFTER}[、,]{S}{{0,40}}?{CONDIMPV}",
     "hidden_rules": "{QUAL}{S}{{0,10}}?{HIDDEN}{S}{{0,3}}?{RULES}",
     "rules_hidden": "{QUAL}{S}{{0,10}}?{RULES}{S}{{0,6}}?{HIDDEN}",
