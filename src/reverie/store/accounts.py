@@ -13,15 +13,7 @@ _TOKEN_COLUMNS = "id, user_id, interface, name, prefix, created_at, last_used_at
 
 
 def _user(row: Row) -> User:
-    return User(
-        row["id"],
-        row["name"],
-        row["display_name"],
-        bool(row["is_admin"]),
-        row["created_at"],
-        row["kind"],
-        row["label"],
-    )
+    return User(**row | {"is_admin": bool(row["is_admin"])})
 
 
 def _token(row: Row) -> TokenRow:

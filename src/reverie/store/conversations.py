@@ -3,50 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from reverie.errors import NotFound
 from reverie.store.dialect import Dialect, Row, time_range
 from reverie.store.rows import ConversationRow, MessageRow
 
-CONVERSATION_COLUMNS = (
-    "id, interface, title, started_at, last_activity, ended_at, is_private, consolidation_state,"
-    " attempts, last_error"
-)
-MESSAGE_COLUMNS = (
-    "m.id, m.conversation_id, m.role, m.content, m.speaker, m.ref, m.created_at, m.intent, m.memory_created"
-)
+_CONVERSATION_NAMES = tuple(column.name for column in fields(ConversationRow))  # a column a field
+_MESSAGE_NAMES = tuple(column.name for column in fields(MessageRow))
+CONVERSATION_COLUMNS = ", ".join(_CONVERSATION_NAMES)
+MESSAGE_COLUMNS = ", ".join(f"m.{name}" for name in _MESSAGE_NAMES)
 
 
 def conversation_row(row: Row) -> ConversationRow:
     """A ConversationRow from a row holding at least CONVERSATION_COLUMNS."""
     return ConversationRow(
-        id=row["id"],
-        interface=row["interface"],
-        title=row["title"],
-        started_at=row["started_at"],
-        last_activity=row["last_activity"],
-        ended_at=row["ended_at"],
-        is_private=bool(row["is_private"]),
-        consolidation_state=row["consolidation_state"],
-        attempts=row["attempts"],
-        last_error=row["last_error"],
+        **{name: row[name] for name in _CONVERSATION_NAMES} | {"is_private": bool(row["is_private"])}
     )
 
 
 def message_row(row: Row) -> MessageRow:
     """A MessageRow from a row holding at least MESSAGE_COLUMNS."""
-    return MessageRow(
-        id=row["id"],
-        conversation_id=row["conversation_id"],
-        role=row["role"],
-        content=row["content"],
-        speaker=row["speaker"],
-        ref=row["ref"],
-        created_at=row["created_at"],
-        intent=row["intent"],
-        memory_created=bool(row["memory_created"]),
-    )
+    converted = {"memory_created": bool(row["memory_created"])}
+    return MessageRow(**{name: row[name] for name in _MESSAGE_NAMES} | converted)
 
 
 class Conversations:

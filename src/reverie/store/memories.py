@@ -4,32 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from reverie.store.dialect import Dialect, Row, time_range
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
-MEMORY_NAMES = (
-    "id",
-    "kind",
-    "type",
-    "key",
-    "text",
-    "source",
-    "confidence",
-    "status",
-    "superseded_by",
-    "created_at",
-    "updated_at",
-    "last_accessed",
-    "access_count",
-    "reinforcement_count",
-    "conversation_id",
-    "sensitive",
-    "category",
-    "scope",
-    "source_message_id",
-)
+MEMORY_NAMES = tuple(column.name for column in fields(MemoryRow))  # a column a field, in order
 MEMORY_COLUMNS = ", ".join(MEMORY_NAMES)
 _UPDATABLE = {
     "decay_base",
@@ -53,27 +34,7 @@ _ORDERS = {
 
 def memory_row(row: Row) -> MemoryRow:
     """A MemoryRow from a row holding at least MEMORY_COLUMNS."""
-    return MemoryRow(
-        id=row["id"],
-        kind=row["kind"],
-        type=row["type"],
-        key=row["key"],
-        text=row["text"],
-        source=row["source"],
-        confidence=row["confidence"],
-        status=row["status"],
-        superseded_by=row["superseded_by"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        last_accessed=row["last_accessed"],
-        access_count=row["access_count"],
-        reinforcement_count=row["reinforcement_count"],
-        conversation_id=row["conversation_id"],
-        sensitive=bool(row["sensitive"]),
-        category=row["category"],
-        scope=row["scope"],
-        source_message_id=row["source_message_id"],
-    )
+    return MemoryRow(**{name: row[name] for name in MEMORY_NAMES} | {"sensitive": bool(row["sensitive"])})
 
 
 class Memories:

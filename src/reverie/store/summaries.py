@@ -4,29 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import fields
 
 from reverie.store.dialect import Dialect, Row, time_range
 from reverie.store.rows import NewSummary, SummaryRow
 
-SUMMARY_COLUMNS = (
-    "id, conversation_id, text, topics, sentiment, created_at, message_count, incorporated, duration_seconds"
-)
+_SUMMARY_NAMES = tuple(column.name for column in fields(SummaryRow))  # a column a field, in order
+SUMMARY_COLUMNS = ", ".join(_SUMMARY_NAMES)
 _PREFIXED = ", ".join(f"s.{name.strip()}" for name in SUMMARY_COLUMNS.split(","))
 
 
 def summary_row(row: Row) -> SummaryRow:
     """A SummaryRow from a row holding at least SUMMARY_COLUMNS."""
-    return SummaryRow(
-        id=row["id"],
-        conversation_id=row["conversation_id"],
-        text=row["text"],
-        topics=list(json.loads(row["topics"] or "[]")),
-        sentiment=row["sentiment"],
-        created_at=row["created_at"],
-        message_count=row["message_count"],
-        incorporated=bool(row["incorporated"]),
-        duration_seconds=row["duration_seconds"],
-    )
+    converted = {"topics": list(json.loads(row["topics"] or "[]")), "incorporated": bool(row["incorporated"])}
+    return SummaryRow(**{name: row[name] for name in _SUMMARY_NAMES} | converted)
 
 
 class Summaries:
