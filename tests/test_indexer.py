@@ -10,8 +10,9 @@ import numpy as np
 from conftest import Clock
 
 from reverie import Memory, Settings, load_settings
-from reverie.retrieve.episodes import window_vector_text
+from reverie.retrieve.episodes import turn_vector_text, window_vector
 from reverie.retrieve.indexer import MessageIndexer
+from reverie.store.base import MessageRow
 
 WAIT = 60.0  # a deadline, not a delay: every wait returns as soon as the batch landed
 
@@ -71,9 +72,17 @@ def test_the_window_before_a_new_turn_is_refreshed(memory: Memory) -> None:
     refreshed = _vector(memory, "message_window", first.id)
     service = memory.embeddings
     assert service is not None and alone is not None and refreshed is not None
-    expected = service.embed([window_vector_text(None, first, second, memory.tz)])[0]
+    expected = _window(memory, first, second)
     assert float(np.dot(refreshed, expected)) > 0.999
     assert float(np.dot(alone, expected)) < 0.99
+
+
+def _window(memory: Memory, *turns: MessageRow) -> np.ndarray:
+    """A window's vector as the indexer makes it: the mean of its turns' own vectors."""
+    service = memory.embeddings  # not the indexer's own (maybe counted) embedder
+    assert service is not None
+    texts = [turn_vector_text(turn, memory.tz) for turn in turns]
+    return window_vector(zip(texts, service.embed(texts), strict=True))
 
 
 def test_turns_left_without_vectors_are_indexed_on_start(tmp_path: Path, clock: Clock) -> None:
@@ -142,8 +151,8 @@ class _Counting:
         return self._embed(texts)
 
 
-def test_each_window_is_embedded_once_when_its_next_turn_comes(memory: Memory) -> None:
-    """A turn's window waits for the next turn instead of being embedded twice."""
+def test_each_turn_is_embedded_once_and_its_window_written_when_its_next_turn_comes(memory: Memory) -> None:
+    """A turn's window waits for the next turn; windows are made of the turns' vectors, never embedded."""
     indexer = memory.indexer
     assert indexer is not None
     counting = _Counting(memory)
@@ -161,15 +170,13 @@ def test_each_window_is_embedded_once_when_its_next_turn_comes(memory: Memory) -
     assert indexer.wait(WAIT, windows=False)
     window = _vector(memory, "message_window", second.id)
     assert window is not None
-    service = memory.embeddings  # not the indexer's own (counted) embedder
-    assert service is not None
-    expected = service.embed([window_vector_text(first, second, third, memory.tz)])[0]
-    assert float(np.dot(window, expected)) > 0.999
-    assert len(counting.texts) == 5  # three turns, two whole windows; nothing embedded twice
-    # Waiting for everything embeds the last turn's open window as it is.
+    assert float(np.dot(window, _window(memory, first, second, third))) > 0.999
+    assert len(counting.texts) == 3  # three turns, each once; a window costs no embedding
+    # Waiting for everything writes the last turn's open window as it is.
     assert memory.wait_indexed(WAIT)
-    assert _vector(memory, "message_window", third.id) is not None
-    assert indexer.open_windows == 0 and len(counting.texts) == 6
+    last = _vector(memory, "message_window", third.id)
+    assert last is not None and float(np.dot(last, _window(memory, second, third))) > 0.999
+    assert indexer.open_windows == 0 and len(counting.texts) == 3
 
 
 def test_an_open_window_is_embedded_when_no_next_turn_comes(memory: Memory) -> None:
@@ -190,3 +197,26 @@ def test_an_open_window_is_embedded_when_no_next_turn_comes(memory: Memory) -> N
         assert _vector(memory, "message_window", row.id) is not None
     finally:
         indexer.close()
+
+
+def test_reindex_makes_windows_as_the_indexer_does(tmp_path: Path, clock: Clock) -> None:
+    """`reverie reindex` gives a turn left without vectors the same window: its turns' mean vector."""
+    home = tmp_path / "home"
+    base = {"REVERIE_MEMORY__TIMEZONE": "UTC"}
+    with Memory(
+        load_settings(home=home, environ={**base, "REVERIE_EMBEDDINGS__ENABLED": "false"}), clock=clock
+    ) as off:
+        conv = off.start_conversation("chat")
+        rows = [
+            off.add_message(conv, "user", "Is the bakery on Rue Cler open on Sundays?"),
+            off.add_message(conv, "assistant", "Yes, until one in the afternoon"),
+            off.add_message(conv, "user", "Then croissants it is"),
+        ]
+    with Memory(load_settings(home=home, environ=base), clock=clock) as memory:
+        counts = memory.reindex()
+        assert counts["message"] == 3 and counts["message_window"] == 3
+        for index, row in enumerate(rows):
+            window = _vector(memory, "message_window", row.id)
+            assert window is not None
+            expected = _window(memory, *rows[max(0, index - 1) : index + 2])
+            assert float(np.dot(window, expected)) > 0.999

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
+
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound, ReverieError, TooLarge
 from reverie.extract.extraction import Extraction, extract_exchange, validate
 from reverie.extract.gate import TurnReading, read_turn
 from reverie.extract.merge import MergePolicy, remember_fact
-from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector_text
+from reverie.retrieve.episodes import turn_line, turn_vector_text, window_keyword_text, window_vector
 from reverie.retrieve.timeutil import check_timestamp
 from reverie.store.base import MessageRow, VectorKind
 
@@ -331,7 +334,11 @@ class Conversations:
         done = sum(have for have, _ in totals.values())
         for kind in VECTOR_KINDS:
             while batch := scope.missing_vectors(kind, service.model_id, REINDEX_BATCH):
-                vectors = service.embed(self._vector_texts(kind, batch))
+                vectors = (
+                    self._window_vectors(batch)
+                    if kind == "message_window"
+                    else service.embed(self._vector_texts(kind, batch))
+                )
                 scope.put_vectors(
                     kind,
                     [(item_id, to_blob(v)) for (item_id, _), v in zip(batch, vectors, strict=True)],
@@ -345,23 +352,28 @@ class Conversations:
         return counts
 
     def _vector_texts(self, kind: VectorKind, batch: list[tuple[int, str]]) -> list[str]:
-        """What is embedded for each item; messages are dated and windowed as in add_messages."""
+        """What is embedded for each item; messages are dated as in add_messages."""
         if kind in ("memory", "summary"):
             return [text for _, text in batch]
-        scope = self.scope
+        rows = self.scope.get_messages([item_id for item_id, _ in batch])
+        found = {row.id: row for row in rows}
+        return [turn_vector_text(found[item_id], self.tz) for item_id, _ in batch]
+
+    def _window_vectors(self, batch: list[tuple[int, str]]) -> list[npt.NDArray[np.float32]]:
+        """Each turn's window as the indexer makes it: the mean of its turns' vectors."""
+        service, scope = self.embeddings, self.scope
+        assert service is not None
         rows = {row.id: row for row in scope.get_messages([item_id for item_id, _ in batch])}
-        if kind == "message":
-            return [turn_vector_text(rows[item_id], self.tz) for item_id, _ in batch]
+        spans = []
+        for item_id, _ in batch:
+            before, after = scope.message_neighbours(item_id)
+            spans.append([m for m in (before, rows[item_id], after) if m is not None])
+        texts = list(dict.fromkeys(turn_vector_text(m, self.tz) for span in spans for m in span))
+        vectors = dict(zip(texts, service.embed(texts), strict=True))
         return [
-            window_vector_text(*_around(scope.message_neighbours(item_id), rows[item_id]), self.tz)
-            for item_id, _ in batch
+            window_vector((text, vectors[text]) for text in (turn_vector_text(m, self.tz) for m in span))
+            for span in spans
         ]
-
-
-def _around(
-    pair: tuple[MessageRow | None, MessageRow | None], row: MessageRow
-) -> tuple[MessageRow | None, MessageRow, MessageRow | None]:
-    return pair[0], row, pair[1]
 
 
 __all__ = [

@@ -2,7 +2,10 @@
 
 Each turn is indexed four ways: keywords of the turn (``speaker: text``) and of its window
 (the previous turn of the same conversation and this one), and vectors of the dated turn
-(``[8 May 2023] speaker: text``) and of its dated window (previous, this and next turn). An
+(``[8 May 2023] speaker: text``) and of its window (previous, this and next turn): the window's
+vector is the mean of those turns' vectors weighted by their lengths, so each turn is embedded
+once. Embedding the window's text as well cost three turns' worth of tokens again for no
+recall (LoCoMo dev, all-in R@5 / R@10: 0.711 / 0.802 embedded, 0.712 / 0.806 as a mean). An
 answer is very often a reply to the question just before it, so the window carries words the
 turn itself lacks. A query then scores each candidate turn as
 
@@ -103,12 +106,19 @@ def turn_vector_text(row: MessageRow, tz: tzinfo) -> str:
     return f"[{day_label(row.created_at, tz)}] {turn_line(row.content, row.speaker, row.role)}"
 
 
-def window_vector_text(
-    previous: MessageRow | None, row: MessageRow, following: MessageRow | None, tz: tzinfo
-) -> str:
-    """What is embedded for the turn's window: the previous, this and the next turn, dated."""
-    lines = [turn_line(m.content, m.speaker, m.role) for m in (previous, row, following) if m is not None]
-    return f"[{day_label(row.created_at, tz)}] " + "\n".join(lines)
+def window_vector(turns: Iterable[tuple[str, npt.NDArray[np.float32]]]) -> npt.NDArray[np.float32]:
+    """The window's vector from its turns' (text, vector) pairs (previous, this, next).
+
+    Their mean weighted by each text's length, scaled to unit length: embedding the three turns
+    as one text pools over their tokens, so a long turn weighs more than a short one there too.
+    """
+    pairs = list(turns)
+    weights = np.array([max(len(text), 1) for text, _ in pairs], dtype=np.float32)
+    total: npt.NDArray[np.float32] = (
+        np.stack([v for _, v in pairs]).astype(np.float32) * weights[:, None]
+    ).sum(axis=0)
+    norm = float(np.linalg.norm(total))
+    return total / np.float32(norm) if norm > 0 else total
 
 
 def _min_max(scores: dict[int, float], min_span: float) -> dict[int, float]:
@@ -430,5 +440,5 @@ __all__ = [
     "turn_line",
     "turn_vector_text",
     "window_keyword_text",
-    "window_vector_text",
+    "window_vector",
 ]

@@ -1,16 +1,18 @@
 """Vectors of new conversation turns, computed in background batches shortly after they are recorded.
 
 Recording a turn is a plain insert: its keyword rows are written in the same transaction, so
-it is searchable by keywords at once. Its two vectors (the dated turn and its dated window,
-see :mod:`reverie.retrieve.episodes`) cost embeddings, which a spoken reply must not wait for.
-They are made here, on one thread, a batch at a time: a turn becomes searchable by meaning as
-soon as its batch lands (tens of milliseconds later when the machine is idle).
+it is searchable by keywords at once. Its two vectors (the dated turn, and its window: the mean
+of the previous, this and the next turn's vectors, see :mod:`reverie.retrieve.episodes`) cost
+an embedding, which a spoken reply must not wait for. They are made here, on one thread, a
+batch at a time: a turn becomes searchable by meaning as soon as its batch lands (tens of
+milliseconds later when the machine is idle). Each turn's text is embedded once; a window
+only adds up vectors.
 
-Each window is embedded once, when it is whole: a turn's window takes in the next turn, so it
-waits (an *open* window) until that turn is recorded, or for :data:`OPEN_WINDOW_SECONDS`
-when none comes (the conversation's last turn); only a window that waited that long and then
-got a next turn is embedded again. Until its window lands a turn is found by its own vector.
-:meth:`MessageIndexer.wait` and :meth:`MessageIndexer.close` embed open windows at once.
+A window is written once it is whole: a turn's window takes in the next turn, so it waits
+(an *open* window) until that turn is recorded, or for :data:`OPEN_WINDOW_SECONDS` when none
+comes (the conversation's last turn); only a window that waited that long and then got a next
+turn is written again. Until its window lands a turn is found by its own vector.
+:meth:`MessageIndexer.wait` and :meth:`MessageIndexer.close` write open windows at once.
 
 Nothing is lost in a crash: a turn without its vectors stays in the database and
 :meth:`MessageIndexer.recover` (run when a server starts) finds every such turn and indexes it.
@@ -26,9 +28,12 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from datetime import tzinfo
 
+import numpy as np
+import numpy.typing as npt
+
 from reverie.embed.service import EmbeddingService, to_blob
 from reverie.errors import ReverieError
-from reverie.retrieve.episodes import turn_vector_text, window_vector_text
+from reverie.retrieve.episodes import turn_vector_text, window_vector
 from reverie.store.base import MessageRow, Store, UserStore, VectorKind
 
 log = logging.getLogger(__name__)
@@ -242,37 +247,36 @@ class MessageIndexer:
         rows = scope.get_messages([*turns, *windows])
         chosen = {row.id for row in rows}
         whole = set(turns)
-        texts: list[str] = []
-        items: list[tuple[VectorKind, int]] = []
+        spans: list[tuple[int, list[MessageRow]]] = []  # a window: its turn and the turns it spans
         left_open: list[int] = []
         closed: set[int] = set()
         for row in rows:
             before, after = scope.message_neighbours(row.id)
-            if row.id in whole:
-                texts.append(turn_vector_text(row, self.tz))
-                items.append(("message", row.id))
             if after is None and defer and row.id in whole:
                 left_open.append(row.id)  # its window waits for the next turn
             else:
-                texts.append(window_vector_text(before, row, after, self.tz))
-                items.append(("message_window", row.id))
+                spans.append((row.id, [m for m in (before, row, after) if m is not None]))
             if row.id in whole and before is not None and before.id not in chosen and before.id not in closed:
                 # The turn before now has a next turn: its window is whole.
-                texts.append(self._window_before(scope, before, row))
-                items.append(("message_window", before.id))
+                earlier, _ = scope.message_neighbours(before.id)
+                spans.append((before.id, [m for m in (earlier, before, row) if m is not None]))
                 closed.add(before.id)
+        # Each turn is embedded once (a turn embedded lately comes from memory); windows are
+        # the mean of their turns' vectors, with no embedding of their own.
+        texts = {m.id: turn_vector_text(m, self.tz) for m in rows if m.id in whole}
+        for _, span in spans:
+            texts.update((m.id, turn_vector_text(m, self.tz)) for m in span if m.id not in texts)
+        ids = list(texts)
+        vectors = dict(zip(ids, self._embed([texts[item] for item in ids]), strict=True))
+        found: dict[VectorKind, list[tuple[int, bytes]]] = {
+            "message": [(row.id, vectors[row.id]) for row in rows if row.id in whole],
+            "message_window": [
+                (item, to_blob(window_vector((texts[m.id], _unpacked(vectors[m.id])) for m in span)))
+                for item, span in spans
+            ],
+        }
         service = self.service
-        found: dict[VectorKind, list[tuple[int, bytes]]] = {}
-        for kind in ("message", "message_window"):
-            # Turns and windows apart: one run pads every text to the longest, and a window is
-            # two or three turns long (a batch of both took a third more CPU than two runs).
-            chosen_items = [(i, item_id) for i, (k, item_id) in enumerate(items) if k == kind]
-            if chosen_items:
-                blobs = self._embed([texts[i] for i, _ in chosen_items])
-                found[kind] = [
-                    (item_id, blob) for (_, item_id), blob in zip(chosen_items, blobs, strict=True)
-                ]
-        if found:
+        if any(found.values()):
             with scope.transaction():
                 for kind, vectors_of in found.items():
                     scope.put_vectors(kind, vectors_of, service.model_id, service.dimensions)
@@ -303,9 +307,9 @@ class MessageIndexer:
             if not windows:
                 del self._open[user_id]
 
-    def _window_before(self, scope: UserStore, before: MessageRow, row: MessageRow) -> str:
-        earlier, _ = scope.message_neighbours(before.id)
-        return window_vector_text(earlier, before, row, self.tz)
+
+def _unpacked(blob: bytes) -> npt.NDArray[np.float32]:
+    return np.frombuffer(blob, dtype="<f4")
 
 
 def _lower_priority() -> None:
