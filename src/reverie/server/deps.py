@@ -105,18 +105,27 @@ def memory_of(root: Memory, credential: Credential) -> Memory:
 
 
 def current_credential(connection: HTTPConnection, root: RootMemory) -> Credential:
-    """The caller's credential (401 without one)."""
+    """The caller's credential (401 without one), checked once per request."""
+    found = connection.scope.get("reverie.credential")
+    if isinstance(found, Credential):
+        return found
     method = connection.scope.get("method", "GET")
     websocket = connection.scope.get("type") == "websocket"
-    return authenticate(root, connection.headers, connection.cookies, method, websocket=websocket)
+    credential = authenticate(root, connection.headers, connection.cookies, method, websocket=websocket)
+    connection.scope["reverie.credential"] = credential
+    return credential
 
 
 CredentialDep = Annotated[Credential, Depends(current_credential)]
 
 
-def current_memory(root: RootMemory, credential: CredentialDep) -> Memory:
-    """The memory this request acts on: its user's, or its device's interface's."""
-    return memory_of(root, credential)
+def current_memory(connection: HTTPConnection, root: RootMemory) -> Memory:
+    """The memory this request acts on: its user's, or its device's interface's.
+
+    The credential is checked here rather than in a dependency of its own: each sync
+    dependency is a hop to a memory thread, queued behind other requests' memory work.
+    """
+    return memory_of(root, current_credential(connection, root))
 
 
 MemoryDep = Annotated[Memory, Depends(current_memory)]
