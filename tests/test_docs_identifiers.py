@@ -101,11 +101,12 @@ def test_identifiers_of_a_query(query: str, expected: list[str]) -> None:
 
 
 def test_phrases_try_the_other_spellings_after_the_exact_one() -> None:
-    assert phrases("DW-450") == ["dw 450", "dw450"]
+    assert phrases("DW-450") == ["dw-450", "dw 450", "dw450"]
     assert phrases("DW450") == ["dw450", "dw 450"]
-    assert phrases("v1.2.4") == ["v1 2 4", "1 2 4"]
-    assert phrases("1.2.4") == ["1 2 4", "v1 2 4"]
-    assert phrases("backup_nightly.sh") == ["backup nightly sh"]
+    assert phrases("v1.2.4") == ["v1.2.4", "v1 2 4", "1.2.4", "1 2 4"]
+    assert phrases("1.2.4") == ["1.2.4", "1 2 4", "v1.2.4", "v1 2 4"]
+    assert phrases("backup_nightly.sh") == ["backup_nightly.sh", "backup nightly sh"]
+    assert phrases("E24") == ["e24", "e 24"]
     assert phrases("--") == []
 
 

@@ -70,21 +70,26 @@ def _is_identifier(token: str) -> bool:
 
 
 def phrases(identifier: str) -> list[str]:
-    """The identifier as a phrase of index tokens, then the other ways it is often written."""
-    pieces = _PIECE.findall(fold(identifier))
+    """The identifier as typed and as a phrase of its pieces, then the other ways it is often written.
+
+    As typed first: PostgreSQL's parser keeps ``2.0.9`` or a path as one token, SQLite's splits
+    them into the pieces the phrase is made of, so one of the two matches on either engine.
+    """
+    typed = fold(identifier).strip()
+    pieces = _PIECE.findall(typed)
     if not pieces:
         return []
     exact = " ".join(pieces)
-    variants = [exact]
+    variants = [typed, exact]
     if _VERSION.match(pieces[0]):
-        variants.append(" ".join([pieces[0][1:], *pieces[1:]]))
-    elif len(pieces) > 1 and all(piece.isdigit() for piece in pieces) and "." in identifier:
-        variants.append("v" + exact)
+        variants += [typed[1:], " ".join([pieces[0][1:], *pieces[1:]])]
+    elif len(pieces) > 1 and all(piece.isdigit() for piece in pieces) and "." in typed:
+        variants += ["v" + typed, "v" + exact]
     elif 1 < len(pieces) <= 3 and _LETTER.search(exact) and _DIGIT.search(exact):
         variants.append("".join(pieces))
     elif len(pieces) == 1 and _LETTERS_THEN_DIGITS.match(exact):
         variants.append(_LETTERS_DIGITS.sub(" ", exact))
-    return variants
+    return list(dict.fromkeys(variants))
 
 
 def identifier_matches(query: str, search: Search, limit: int) -> dict[int, int]:
