@@ -332,11 +332,21 @@ _HARD_RULES = r"""
 | \b(?:rules?|restrictions?|limitations?|limits?|filters?|polic(?:y|ies)|guidelines?|safeguards?)\b
       [^.!?\n]{0,60}?\b(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|removed|suspended|disabled|waived|turned\s+off
       |switched\s+off)\s+for\s+(?:this|the\s+current)\s+(?:profile|account|user|session|conversation|chat)\b
+  # Safeguards declared off without naming whose: "content limits are not to be enforced".
+| \b(?:(?:assistant|model|ai|bot)(?:'s)?\s+)?(?:safeguards|guardrails|content\s+(?:limits|rules|polic(?:y|ies)
+      |filters?|restrictions)|safety\s+(?:instructions|rules|settings|guidelines|policies)|refusal\s+(?:logic|behaviou?r|rules
+      |mode)|moderation\s+rules|(?:the\s+)?rules\s+above|(?:previously|earlier)\s+given\s+(?:constraints|rules
+      |instructions))\b[^.!?\n]{0,40}?\b(?:is|are|has\s+been|have\s+been|shall\s+be|should\s+be|will\s+be
+      |can\s+be|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+|considered\s+|treated\s+as\s+)?(?:paused|off|switched\s+off
+      |turned\s+off|disabled|deactivated|suspended|lifted|removed|waived|superseded|disregarded|ignored|optional
+      |withdrawn|void|revoked|not\s+to\s+be\s+(?:enforced|applied|followed)|no\s+longer\s+(?:enforced|active
+      |in\s+effect|applicable))\b
   # Data sent out: to a webhook or a paste site, by a standing passive order, or other users' data.
 | \b(?:send|post|upload|forward|push|submit|paste|email)\b[^.!?\n]{0,80}?\bto\s+(?:the\s+|a\s+|my\s+|this\s+
       |that\s+)?
       (?:public\s+|external\s+|following\s+|remote\s+)?(?:webhook|paste\s*(?:bin|site)|pastebin|collector
-      |endpoint\s+(?:at|in|below|above|from))\b
+      |endpoint\s+(?:at|in|below|above|from)|(?:address|url|email|number|link|endpoint)\s+(?:in|from)\s+(?:the\s+)?
+      (?:next|following|previous|last|other)\s+(?:memory|note|entry|message))\b
 | \b(?:transcripts?|conversations?|chats?|chat\s+logs?|history|memories|messages|notes|passwords|keys
       |credentials
       |contacts|sessions?|files|documents)\b[^.!?\n]{0,40}?\b(?:is|are|be
@@ -424,8 +434,9 @@ def _snippet(text: str, start: int, end: int) -> str:
     """Quote the match, widened to a few words when it is a single word like "Reveal"."""
     while 0 < end < len(text) and text[end].isalpha() and text[end - 1].isalpha() and ord(text[end]) < 0x2E80:
         end += 1  # a stem ("instrucci") is quoted up to the end of its word
-    if len(text[start:end].split()) < 3:
-        tail = re.match(r"(?:[^\S\n]+[^\s.!?]+){0,3}", text[end:])
+    words = len(text[start:end].split())
+    if words < 3:
+        tail = re.match(rf"(?:[^\S\n]+[^\s.!?]+){{0,{3 - words}}}", text[end:])
         end += tail.end() if tail else 0
     snippet = " ".join(text[start:end].split()).strip(" .,!?:;\"')]")
     return snippet if len(snippet) <= 60 else snippet[:57] + "..."
