@@ -41,7 +41,17 @@ MUTMUT = Path(sys.executable).parent / "mutmut"
 TESTS: dict[str, tuple[str, ...]] = {
     "extract/keys.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
     "extract/claims.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
-    "extract/merge.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py", "test_portability.py"),
+    "extract/merge.py": (
+        "test_merge_policy.py",
+        "test_claims.py",
+        "test_memory.py",
+        "test_rules.py",
+        "test_portability.py",
+        "test_preferences.py",
+        "test_consolidation.py",
+        "test_working_scopes.py",
+        "test_semantic.py",
+    ),
     "extract/phrases.py": ("test_phrases.py", "test_rules.py", "test_properties.py", "test_memory.py"),
     "retrieve/hybrid.py": (
         "test_ranking_limits.py",
