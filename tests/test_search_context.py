@@ -216,3 +216,21 @@ def test_token_counts_of_recent_texts_are_remembered() -> None:
     assert service.count_tokens("two words") == 2
     assert tokenizer.counted == ["- The user likes tea", "two words"]
     assert EmbeddingService(_NoTokenizer()).count_tokens("no tokenizer of its own") is None
+
+
+def test_facts_found_earlier_in_a_conversation_come_most_recent_first(tmp_path, clock: Clock) -> None:
+    """More earlier-relevant facts than the section holds: the latest first, forgotten ones left out."""
+    environ = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__ENABLED": "false"}
+    with Memory(load_settings(home=tmp_path / "home", environ=environ), clock=clock) as memory:
+        birds = [f"bird{n:02d}" for n in range(70)]
+        rows = {bird: memory.remember(f"User once spotted a {bird} in the garden").memory for bird in birds}
+        conv = memory.start_conversation("chat")
+        for bird in birds:
+            clock.advance(1)
+            memory.context(f"Was it a {bird}?", conversation_id=conv.id)
+        memory.delete(rows[birds[-2]].id)
+        clock.advance(1)
+        block = memory.context("Good morning", conversation_id=conv.id)
+        expected = [rows[bird].id for bird in reversed(birds) if bird != birds[-2]]
+        assert 10 < len(block.fact_ids) < len(expected)  # the section is full before the list ends
+        assert block.fact_ids == expected[: len(block.fact_ids)]

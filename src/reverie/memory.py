@@ -840,14 +840,11 @@ class Memory(Conversations):
             if self.semantic is not None and conf.relevant_top_k > 0 and text.strip()
             else None
         )
-        earlier: list[MemoryRow] = []
-        ids: list[int] = []
+        ids: list[int] = []  # found relevant earlier in the conversation, most recent first
         if conversation_id is not None:
             if scope.get_conversation(conversation_id) is None:
                 raise NotFound(f"No conversation with id {conversation_id}")
             ids = list(reversed(scope.list_relevant(conversation_id)))
-            rows = {row.id: row for row in scope.get_memories(ids)}
-            earlier = [rows[i] for i in ids if i in rows and rows[i].status == "active"]
         topic, recent = self._topic_context(conversation_id)
         working = (  # the conversation is known to be the user's (checked above)
             WorkingState.loads(scope.get_working_state(conversation_id)).lines(now, self.tz)
@@ -865,17 +862,15 @@ class Memory(Conversations):
         # Only ids not yet kept for the conversation are written (the insert skips the others anyway).
         known = set(ids)
         fresh = [row.id for row in relevant if row.id not in known] if conversation_id is not None else []
-        if conversation_id is not None:
-            seen = {row.id for row in relevant}
-            relevant += [row for row in earlier if row.id not in seen]
         if topic is not None:
-            relevant = []  # Rostro: the topic file replaces the accumulated relevant memories
+            relevant, ids = [], []  # Rostro: the topic file replaces the accumulated relevant memories
         block = build_context(
             scope,
             budget=budget,
             now=now,
             tz=self.tz,
             relevant=relevant,
+            earlier=ids,
             topic=topic,
             recent_topics=recent,
             working=working,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
@@ -21,6 +21,7 @@ PREAMBLE = (
 )
 _FENCE_TAG = re.compile(r"<\s*/?\s*remembered_user_data\s*>", re.IGNORECASE)
 _WHITESPACE = re.compile(r"\s+")
+_EARLIER_BATCH = 32  # earlier relevant facts read at a time (a section holds a few dozen lines)
 
 # Share of the budget each section may use; what a section leaves flows to the next one.
 _SHARES = {
@@ -80,17 +81,43 @@ def confidence_label(confidence: float) -> str:
 
 
 def _rank_facts(
-    facts: Sequence[MemoryRow], relevant: Sequence[MemoryRow], now: float, max_facts: int
-) -> list[MemoryRow]:
-    """Relevant facts first (all of them), then up to ``max_facts`` others by confidence and recency."""
+    facts: Sequence[MemoryRow],
+    relevant: Sequence[MemoryRow],
+    now: float,
+    max_facts: int,
+    earlier: Iterable[MemoryRow] = (),
+    earlier_ids: Collection[int] = (),
+) -> Iterator[MemoryRow]:
+    """Relevant facts first (all of them, then those of ``earlier``), then up to ``max_facts`` others
+    by confidence and recency."""
 
     def weight(row: MemoryRow) -> float:
         age_days = max(0.0, now - max(row.updated_at, row.last_accessed or 0.0)) / 86400
         return row.confidence + 0.15 * math.exp(-age_days / 30)
 
+    seen = {row.id for row in relevant} | set(earlier_ids)
+    yield from relevant
+    yield from earlier
+    yield from sorted((row for row in facts if row.id not in seen), key=weight, reverse=True)[:max_facts]
+
+
+def _earlier_facts(
+    scope: UserStore, ids: Sequence[int], relevant: Sequence[MemoryRow], min_confidence: float
+) -> Iterator[MemoryRow]:
+    """The facts of ``ids`` (found relevant earlier in the conversation) not in ``relevant``, in order.
+
+    Read a few at a time, as the facts section takes them: a long conversation gathers hundreds,
+    and the section has room for a few dozen.
+    """
     seen = {row.id for row in relevant}
-    rest = sorted((row for row in facts if row.id not in seen), key=weight, reverse=True)
-    return [*relevant, *rest[:max_facts]]
+    wanted = [item for item in ids if item not in seen]
+    for start in range(0, len(wanted), _EARLIER_BATCH):
+        batch = wanted[start : start + _EARLIER_BATCH]
+        rows = {row.id: row for row in scope.get_memories(batch)}
+        for item in batch:
+            row = rows.get(item)
+            if row is not None and row.status == "active" and row.confidence >= min_confidence:
+                yield row
 
 
 class _Section:
@@ -151,6 +178,7 @@ def build_context(
     now: float,
     tz: tzinfo,
     relevant: Sequence[MemoryRow] = (),
+    earlier: Sequence[int] = (),
     max_facts: int = 30,
     max_summaries: int = 3,
     documents: Sequence[DocumentExcerpt] = (),
@@ -167,8 +195,9 @@ def build_context(
     ``count`` counts tokens: the embedder's own tokenizer when it has one (exact), else the
     documented estimate :func:`reverie.text.count_tokens`; the block's ``tokens`` is its count.
 
-    ``relevant`` facts (found for the current message, accumulated over the conversation)
-    come first among the facts; the rest are ranked by confidence and recency. ``documents``
+    ``relevant`` facts (found for the current message) come first among the facts, then the
+    ``earlier`` ones (ids found relevant before in the conversation, most recent first; read
+    only as far as the section has room); the rest are ranked by confidence and recency. ``documents``
     (excerpts of the household's files that answer the message) get up to
     ``document_tokens``, at most half the budget, taken before the memory sections share
     the rest; they are rendered last. A detected ``topic`` (title, lines) takes the place of
@@ -237,7 +266,8 @@ def build_context(
     candidates = [row for row in candidates if row.confidence >= min_confidence]
     relevant = [row for row in relevant if row.confidence >= min_confidence]
     facts = open_section("facts", "Known facts:")
-    for row in _rank_facts(candidates, relevant, now, max_facts):
+    later = _earlier_facts(scope, earlier, relevant, min_confidence)
+    for row in _rank_facts(candidates, relevant, now, max_facts, later, earlier):
         line = f"- {_stored(row.text, 'fact')} ({row.source}, {confidence_label(row.confidence)})"
         if not facts.add(line, row.id):
             break
