@@ -32,6 +32,30 @@ def test_a_fact_about_someone_else_in_the_same_shape_is_kept(memory: Memory) -> 
     assert memory.count(kind="fact") == 6 and memory.count(status="superseded") == 0
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a named relative's traits are many: a second one is not a new value of the first
+        ("User's husband Idris is diabetic", "User's husband Idris is colour-blind"),
+        ("User's boss Marguerite is Canadian", "User's boss Marguerite is allergic to nuts"),
+        # working with someone names a colleague and a project, not an employer
+        ("User works with Priya on the tax app", "User works with Priya on the onboarding flow"),
+        ("User works with Lars at the bakery", "User works with Ona at the bakery"),
+    ],
+)
+def test_two_facts_about_a_named_person_or_a_colleague_are_both_kept(
+    memory: Memory, old: str, new: str
+) -> None:
+    status, texts = _pair(memory, old, new)
+    assert status == "stored"
+    assert texts == sorted([old, new])
+
+
+def test_the_attribute_itself_still_takes_one_value(memory: Memory) -> None:
+    status, texts = _pair(memory, "User's partner is Noor", "User's partner is Felix")
+    assert status == "superseded" and texts == ["User's partner is Felix"]
+
+
 def test_a_new_value_for_the_same_person_replaces_the_old_one_with_history(memory: Memory) -> None:
     old = memory.remember("User's godmother Ilse lives in Graz").memory
     memory.remember("User's neighbour Tariq lives in Graz")

@@ -142,7 +142,6 @@ SYNONYMS = {
     "be_employed_at": "work_at",
     "be_employed_by": "work_at",
     "be_employed_with": "work_at",
-    "work_with": "work_at",
     "join": "work_at",
     "own": "have",
     "possess": "have",

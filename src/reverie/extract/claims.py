@@ -501,7 +501,12 @@ _ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "able", "ible", "ic", "ish", "less", 
 
 def _attribute_predicate(subject: tuple[str, ...], predicate: str, value: list[str], names: set[str]) -> str:
     """ "User's manager is Dana": an attribute with one value; "User's dog is playful": a trait."""
-    if predicate in ("be_a", "be_identity") or any(w in _ATTRIBUTE_MARKS for w in subject[1:]):
+    # "User's partner is Dana" names an attribute; "User's partner Tomasz is vegetarian" is about
+    # Tomasz, whose traits are many ("vegetarian", "left-handed"): the mark does not count there.
+    about_named = subject[-1] in names or _noun(subject[-1]) in names
+    if predicate in ("be_a", "be_identity") or (
+        not about_named and any(w in _ATTRIBUTE_MARKS for w in subject[1:])
+    ):
         return "be_attr"
     content = _content(value)
     if not content or content[0] in _INTENSIFIERS or value[:1] and value[0] in _INTENSIFIERS:
