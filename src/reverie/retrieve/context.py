@@ -81,7 +81,7 @@ def confidence_label(confidence: float) -> str:
 
 
 def _rank_facts(
-    facts: Sequence[MemoryRow],
+    facts: Callable[[], Sequence[MemoryRow]],
     relevant: Sequence[MemoryRow],
     now: float,
     max_facts: int,
@@ -89,16 +89,16 @@ def _rank_facts(
     earlier_ids: Collection[int] = (),
 ) -> Iterator[MemoryRow]:
     """Relevant facts first (all of them, then those of ``earlier``), then up to ``max_facts`` others
-    by confidence and recency."""
+    by confidence and recency (``facts()`` is read only when the section gets that far)."""
 
     def weight(row: MemoryRow) -> float:
         age_days = max(0.0, now - max(row.updated_at, row.last_accessed or 0.0)) / 86400
         return row.confidence + 0.15 * math.exp(-age_days / 30)
 
-    seen = {row.id for row in relevant} | set(earlier_ids)
     yield from relevant
     yield from earlier
-    yield from sorted((row for row in facts if row.id not in seen), key=weight, reverse=True)[:max_facts]
+    seen = {row.id for row in relevant} | set(earlier_ids)
+    yield from sorted((row for row in facts() if row.id not in seen), key=weight, reverse=True)[:max_facts]
 
 
 def _earlier_facts(
@@ -262,8 +262,10 @@ def build_context(
                 break
         close_section(current)
 
-    candidates = scope.list_memories(MemoryFilter(kinds=("fact",), limit=max_facts * 3, order="confidence"))
-    candidates = [row for row in candidates if row.confidence >= min_confidence]
+    def candidates() -> list[MemoryRow]:
+        rows = scope.list_memories(MemoryFilter(kinds=("fact",), limit=max_facts * 3, order="confidence"))
+        return [row for row in rows if row.confidence >= min_confidence]
+
     relevant = [row for row in relevant if row.confidence >= min_confidence]
     facts = open_section("facts", "Known facts:")
     later = _earlier_facts(scope, earlier, relevant, min_confidence)
