@@ -155,3 +155,36 @@ def test_removing_a_user_deletes_their_uploads_and_files(household: Memory) -> N
     assert not Path(doc.path).exists() and not Path(doc.path).parent.exists()
     assert household.store.chunk_count() == household.store.document_totals()["chunks"]
     assert all("4471" not in hit.text for hit in household.search_documents(QUESTION))
+
+
+def test_an_upload_may_be_as_large_as_max_document_size_mb_and_no_larger(
+    tmp_path: Path, clock: Clock
+) -> None:
+    # The request body limit (1 MiB for other routes) is not the upload's: the configured size is.
+    settings = load_settings(
+        home=tmp_path / "home",
+        environ={
+            "REVERIE_MEMORY__TIMEZONE": "UTC",
+            "REVERIE_RAG__DOCUMENTS_DIR": str(tmp_path / "documents"),
+            "REVERIE_RAG__MAX_DOCUMENT_SIZE_MB": "2",
+            "REVERIE_EMBEDDINGS__ENABLED": "false",  # keywords only: the size is what is tested
+        },
+    )
+    headers = {**auth_headers(settings, "bob"), "Content-Type": "application/octet-stream"}
+    log = ("The zanzibar mooring code is 4471.\n" + "Rope and sail notes. " * 40 + "\n\n") * 1500
+    assert 1024 * 1024 < len(log) < 2 * 1024 * 1024
+    with TestClient(create_app(settings, clock=clock)) as client:
+        made = client.post(
+            f"{API}/documents/upload", params={"name": "log.txt"}, content=log, headers=headers
+        )
+        assert made.status_code == 201, made.text
+        assert made.json()["size_bytes"] == len(log) and made.json()["status"] == "indexed"
+        too_big = b"w" * (2 * 1024 * 1024 + 1)
+        refused = client.post(
+            f"{API}/documents/upload", params={"name": "big.txt"}, content=too_big, headers=headers
+        )
+        assert refused.status_code == 413
+        assert "rag.max_document_size_mb = 2 MB" in refused.json()["detail"]
+        assert "upload a smaller file" in refused.json()["detail"]
+        names = [d["file_name"] for d in client.get(f"{API}/documents", headers=headers).json()["documents"]]
+        assert names == ["log.txt"]

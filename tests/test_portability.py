@@ -50,6 +50,7 @@ def test_export_import_export_is_identical(memory: Memory, clock: Clock, tmp_pat
             "conversations": 0,
             "messages": 0,
             "topics": 0,
+            "documents": 0,
         }
         assert fresh.export() == first
         again = fresh.import_(copy.deepcopy(first))

@@ -251,7 +251,7 @@ class DocumentLibrary:
 
     def _signature(self, item: _Found) -> str:
         """SHA-256 of the file; oversized files get a size-and-time signature instead of a read."""
-        if item.size > self._max_bytes:
+        if item.size > self.max_bytes:
             stat = item.path.stat()
             return f"size:{stat.st_size}:mtime:{stat.st_mtime_ns}"
         digest = hashlib.sha256()
@@ -270,7 +270,8 @@ class DocumentLibrary:
         return self.semantic.service.model_id if self.semantic is not None else ""
 
     @property
-    def _max_bytes(self) -> int:
+    def max_bytes(self) -> int:
+        """The largest file indexed (rag.max_document_size_mb), in bytes."""
         return int(self.conf.max_document_size_mb * 1024 * 1024)
 
     def _file(self, item: _Found, digest: str, pages: int | None = None) -> DocumentFile:
@@ -299,7 +300,7 @@ class DocumentLibrary:
     def _prepare(self, item: _Found) -> Prepared:
         return prepare(
             item.path,
-            max_bytes=self._max_bytes,
+            max_bytes=self.max_bytes,
             size_tokens=self.conf.chunk_size_tokens,
             overlap_tokens=self.conf.chunk_overlap_tokens,
         )
@@ -386,6 +387,10 @@ class DocumentLibrary:
         """The shared documents and the viewer's own, by path."""
         return self.store.list_documents(user_id)
 
+    def owned(self, user_id: int) -> list[DocumentRow]:
+        """The user's own (uploaded) documents, by path; no shared one."""
+        return [doc for doc in self.store.list_documents(user_id) if doc.owner_id == user_id]
+
     def find(self, name: str | int, user_id: int | None = None) -> DocumentRow:
         """A document the viewer may see, by id, path or file name (NotFound; InvalidInput if ambiguous)."""
         docs = self.documents(user_id)
@@ -444,16 +449,10 @@ class DocumentLibrary:
         InvalidInput for a name that is not a plain supported file name; TooLarge past the file
         size limit or the user's quota (``rag.user_quota_mb``, what they already hold counted).
         """
-        name = file_name.strip()
-        suffix = Path(name).suffix.lower()
-        if not name or name != Path(name).name or name.startswith(".") or "\\" in name:
-            raise InvalidInput(f"{file_name!r} is not a file name; give one like notes.md, without folders")
-        if suffix not in SUPPORTED:
-            kinds = ", ".join(sorted(SUPPORTED))
-            raise InvalidInput(f"{name} is not a supported document; upload one of {kinds}")
-        if len(data) > self._max_bytes:
+        name, file_type = upload_name(file_name)
+        if len(data) > self.max_bytes:
             raise TooLarge(
-                f"{name} is {_megabytes(len(data))}, over rag.max_document_size_mb = "
+                f"{name} is {megabytes(len(data))}, over rag.max_document_size_mb = "
                 f"{self.conf.max_document_size_mb:g} MB; upload a smaller file"
             )
         folder = self.user_folder(user_id)
@@ -463,13 +462,13 @@ class DocumentLibrary:
         quota = int(self.conf.user_quota_mb * 1024 * 1024)
         if used + len(data) > quota:
             raise TooLarge(
-                f"Uploading {name} ({_megabytes(len(data))}) would pass your quota: {_megabytes(used)} "
+                f"Uploading {name} ({megabytes(len(data))}) would pass your quota: {megabytes(used)} "
                 f"of rag.user_quota_mb = {self.conf.user_quota_mb:g} MB are in use; "
                 "delete a document of yours first"
             )
         folder.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        item = _Found(path, len(data), SUPPORTED[suffix], user_id)
+        item = _Found(path, len(data), file_type, user_id)
         self._index(item, self._signature(item), lambda: None)
         saved = self.store.document_by_path(str(path), user_id)
         assert saved is not None
@@ -477,7 +476,7 @@ class DocumentLibrary:
 
     def forget_user(self, user_id: int) -> int:
         """Delete a user's own documents, their files and folder; how many there were."""
-        owned = [doc for doc in self.store.list_documents(user_id) if doc.owner_id == user_id]
+        owned = self.owned(user_id)
         for doc in owned:
             self.store.delete_document(doc.id)
             Path(doc.path).unlink(missing_ok=True)
@@ -511,6 +510,18 @@ class DocumentLibrary:
         return self._search.search(query, self.semantic, limit=limit, threshold=threshold, user_id=user_id)
 
 
+def upload_name(file_name: str) -> tuple[str, str]:
+    """A name a user's own document may have, and its type (InvalidInput: a path, an unsupported kind)."""
+    name = file_name.strip()
+    suffix = Path(name).suffix.lower()
+    if not name or name != Path(name).name or name.startswith(".") or "\\" in name:
+        raise InvalidInput(f"{file_name!r} is not a file name; give one like notes.md, without folders")
+    if suffix not in SUPPORTED:
+        kinds = ", ".join(sorted(SUPPORTED))
+        raise InvalidInput(f"{name} is not a supported document; upload one of {kinds}")
+    return name, SUPPORTED[suffix]
+
+
 def embedding_text(title: str, chunk: Chunk) -> str:
     """What is embedded for a chunk: where it sits (file, heading) and its text."""
     where = " > ".join(part for part in (title, chunk.heading) if part)
@@ -522,7 +533,8 @@ def _title(path: Path) -> str:
     return re.sub(r"[_\-.]+", " ", path.stem).strip()
 
 
-def _megabytes(size: int) -> str:
+def megabytes(size: int) -> str:
+    """A size in bytes as "1.25 MB"."""
     return f"{size / (1024 * 1024):.2f} MB"
 
 
@@ -548,4 +560,12 @@ def _walk(root: Path) -> Iterator[_Found]:
             yield _Found(path.resolve(), stat.st_size, SUPPORTED.get(suffix, suffix.lstrip(".")))
 
 
-__all__ = ["DocumentHit", "DocumentLibrary", "ScanProgress", "embedding_text", "looks_like_question"]
+__all__ = [
+    "DocumentHit",
+    "DocumentLibrary",
+    "ScanProgress",
+    "embedding_text",
+    "looks_like_question",
+    "megabytes",
+    "upload_name",
+]

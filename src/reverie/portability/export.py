@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
+from reverie.portability.documents import export_documents
 from reverie.retrieve.timeutil import local_datetime
 from reverie.store.base import STATUSES, MemoryFilter
 from reverie.store.user_rows import conversation_rows, message_rows
@@ -142,6 +143,7 @@ def export_user(memory: Memory) -> dict[str, Any]:
             }
             for row in sorted(scope.list_topic_index(_MAX_INDEX), key=lambda r: (r.at, r.id))
         ],
+        "documents": export_documents(memory),
     }
 
 

@@ -19,6 +19,7 @@ from reverie.portability.document import (
     check_time,
     check_topic,
 )
+from reverie.portability.documents import check_documents, documents_to_add, restore_documents
 from reverie.portability.export import FORMAT
 from reverie.retrieve.episodes import turn_line, window_keyword_text
 from reverie.store.base import STATUSES, MemoryFilter, MemoryRow, MessageRow, NewMemory, NewSummary, UserStore
@@ -43,7 +44,10 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     the merge policy finds repeated by a kept fact is skipped; one that updates or contradicts a
     kept fact is kept too, the newer of the two (by last update) active and the other superseded.
     A conversation already present (same interface and start) is skipped with its turns, and
-    so are a topic whose slug exists and an index line already there. Interfaces in the
+    so are a topic whose slug exists, an index line already there and a document of the user's
+    own whose file name they already hold. The user's documents are checked against
+    ``rag.max_document_size_mb`` and ``rag.user_quota_mb`` before anything is written (TooLarge:
+    nothing imported), then kept and indexed as uploads once the rest is committed. Interfaces in the
     settings are mapped to this user when no one else has them. Text that reaches a prompt
     (memories, summaries, base memory, topic lines and titles, working state, index lines)
     passes the guard a remembered fact passes; turns are checked as a recorded turn is.
@@ -59,8 +63,8 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
     if not isinstance(raw_memories, list) or not isinstance(raw_summaries, list):
         raise InvalidInput("memories and summaries must be lists")
     raw_conversations, raw_topics = check_list(document, "conversations"), check_list(document, "topics")
-    raw_index = check_list(document, "topic_index")
-    items = len(raw_memories) + len(raw_summaries) + len(raw_topics) + len(raw_index)
+    raw_index, raw_documents = check_list(document, "topic_index"), check_list(document, "documents")
+    items = len(raw_memories) + len(raw_summaries) + len(raw_topics) + len(raw_index) + len(raw_documents)
     items += sum(len(c.get("messages", [])) + 1 for c in raw_conversations if isinstance(c, dict))
     if items > MAX_ITEMS:
         raise TooLarge(f"The document holds more than {MAX_ITEMS} items; import it in parts")
@@ -89,6 +93,8 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
             base = {**base, "text": ensure_memory_text(base["text"], max_bytes=MAX_BASE_BYTES)}
         except InvalidInput as exc:
             raise InvalidInput(f"base_memory: {exc}") from exc
+    # Checked before anything is written: a file too large, or past the user's quota, refuses it all.
+    documents = documents_to_add(memory, check_documents(memory, raw_documents))
     scope, now = memory.scope, memory.clock()
     counts = {
         "memories": 0,
@@ -98,6 +104,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
         "conversations": 0,
         "messages": 0,
         "topics": 0,
+        "documents": len(documents),
     }
     files: list[tuple[str, str]] = []
     with scope.transaction():
@@ -197,6 +204,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
         with book.lock:
             for slug, markdown in files:
                 write_atomic(book.folder / f"{slug}.md", markdown)
+    restore_documents(memory, documents)  # indexed as uploads are, outside the transaction
     if counts["messages"]:
         memory.recover_index()  # the imported turns are indexed by meaning in the background
     return counts

@@ -299,12 +299,17 @@ def import_(
                     "conversations": [],
                     "topics": [],
                     "topic_index": [],
+                    "documents": [],
                 }
             ],
         ),
     ],
 ) -> ImportOut:
-    """Load an export document into this user's memory: all or nothing; rows already present are skipped."""
+    """Load an export document into this user's memory: all or nothing; rows already present are skipped.
+
+    The body may be 1 MiB plus the user's document quota in base64; documents past
+    ``rag.user_quota_mb`` or ``rag.max_document_size_mb`` refuse the whole import (413).
+    """
     return ImportOut(**memory.import_(document))
 
 

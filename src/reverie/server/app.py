@@ -26,7 +26,7 @@ from reverie.server.conversations import conversations_router
 from reverie.server.deps import RootMemory, authenticate, is_loopback
 from reverie.server.documents import documents_router
 from reverie.server.errors import install_error_handlers
-from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware
+from reverie.server.limits import MAX_BODY_BYTES, BodyLimitMiddleware, route_limits
 from reverie.server.llmcheck import llm_router
 from reverie.server.mcp import mcp_router
 from reverie.server.ops import (
@@ -145,7 +145,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.state.settings = settings
     app.state.upstream = UpstreamProbe(settings)
     install_error_handlers(app)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=MAX_BODY_BYTES, routes=route_limits(settings.rag))
     app.include_router(meta_router)
     app.include_router(docs_router)
     app.include_router(auth_router)

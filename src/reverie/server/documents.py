@@ -222,10 +222,10 @@ def upload_document(
     name: Annotated[str, Query(min_length=1, max_length=255, description="The file name, e.g. notes.md")],
     data: Annotated[bytes, Depends(_raw_body)],
 ) -> DocumentOut:
-    """Add a file of the caller's own (the body, at most 1 MB): indexed now, searched by them alone.
+    """Add a file of the caller's own (the body): indexed now, searched by them alone.
 
-    Over ``rag.user_quota_mb`` of uploads in all, it is refused with 413; uploading a name again
-    replaces that file.
+    A file over ``rag.max_document_size_mb``, or past ``rag.user_quota_mb`` of uploads in all,
+    is refused with 413; uploading a name again replaces that file.
     """
     _known(memory)
     viewer = _viewer(memory)

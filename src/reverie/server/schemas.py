@@ -247,6 +247,7 @@ class ImportOut(BaseModel):
     conversations: int = 0
     messages: int = 0
     topics: int = 0
+    documents: int = 0
 
 
 class UserListOut(BaseModel):
