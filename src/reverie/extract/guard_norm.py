@@ -61,8 +61,9 @@ _EXTRA_FOLD = dict(zip("τκεηχβωткм", "tkenxbwtkm", strict=True))
 # The other way round: Latin letters inside a Cyrillic word ("Игнopиpyй" has Latin o, p, y).
 _TO_CYRILLIC = str.maketrans("aceopxykmtABCEHKMOPTXY", "асеорхукмтАВСЕНКМОРТХУ")
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
-# A word mixing Latin with Cyrillic or Greek letters: someone is disguising it.
-_MIXED_WORD = re.compile(r"(?=[^\W\d_]*[A-Za-z])(?=[^\W\d_]*[\u0370-\u03ff\u0400-\u04ff])[^\W\d_]+")
+# A word mixing Latin with Cyrillic or Greek letters is someone disguising it.
+_GREEK_CYRILLIC = re.compile("[\u0370-\u03ff\u0400-\u04ff]")
+_LETTERS = re.compile(r"[^\W\d_]+")
 # Text that asks to be decoded before it is read: its backwards and ROT13 views are checked too.
 _DECODE_ME = re.compile(
     r"\b(?:backwards?|reversed?|rot[\s-]?13|caesar|decode|decipher|unscramble)\b", re.IGNORECASE
@@ -116,7 +117,10 @@ def _fold(text: str) -> str:
 def _fold_mixed(text: str) -> list[str]:
     """Two more views of a text with mixed-script words: every word made only of look-alikes
     folded to Latin ("арі" beside "sеnd"), and Latin letters in Cyrillic words made Cyrillic."""
-    if not _MIXED_WORD.search(text):
+    if not (_LATIN.search(text) and _GREEK_CYRILLIC.search(text)):
+        return []
+    words = (m.group() for m in _LETTERS.finditer(text))
+    if not any(_LATIN.search(w) and _GREEK_CYRILLIC.search(w) for w in words):
         return []
     table = _fold_table()
 

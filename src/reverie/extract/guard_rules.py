@@ -478,7 +478,7 @@ def _reported(text: str, end: int) -> bool:
 def _find_in_view(text: str, opened: list[int]) -> str | None:
     found = _RULES.matches(text, opened)
     quoted = [m.span() for m in _QUOTED.finditer(text)]
-    mentions = [(a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, 0, a)]
+    mentions = [(a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, max(0, a - 20), a)]
     hits = []
     for spans in (found["hard"], found["lang"], found["struct"]):
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
