@@ -82,6 +82,13 @@ def test_a_new_value_of_the_same_thing_is_an_update(old: str, new: str) -> None:
         ("User's niece is named Ivy", "User's niece's name is Ivy"),
         ("User's uncle is a physician", "User's uncle works as a doctor"),
         ("User's nephew was born in 2016", "User's nephew's birth year is 2016"),
+        # one word for the same thing: British / American, number words, synonyms
+        ("User's apartment has a garden", "User's flat has a garden"),
+        ("User wakes up at seven in the morning on Sundays", "User gets up at 7 am on Sundays"),
+        ("User's office is on the ninth floor", "User's office is on the 9th floor"),
+        ("User's son plays soccer on Saturdays", "User's boy plays football on Saturdays"),
+        ("User's house doesn't have a garage", "User's house has no garage"),
+        ("User's mum and dad live in Cork", "User's parents reside in Cork"),
     ],
 )
 def test_another_wording_of_the_same_fact_is_the_same(old: str, new: str) -> None:

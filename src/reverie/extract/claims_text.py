@@ -90,6 +90,18 @@ def _clock(match: re.Match[str]) -> str:
     return f"{hour + 12 if match.group(3).startswith('p') else hour:02d}:{minutes}"
 
 
+_ORDINALS = {
+    word: f"{number}{'st' if number == 1 else 'nd' if number == 2 else 'rd' if number == 3 else 'th'}"
+    for number, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1
+    )
+}
+
+
+def _ordinal(match: re.Match[str]) -> str:
+    return _ORDINALS[match.group(1)]
+
+
 def _thousands(match: re.Match[str]) -> str:
     return match.group(1) + "000"
 
@@ -107,6 +119,8 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\b(\d{1,2}) (?:o'clock )?(?:in the (?:afternoon|evening)|at night)\b"), r"\1 pm"),
     (_CLOCK, _clock),
     (_R(r"\b(\d):(\d{2})\b"), r"0\1:\2"),
+    # ordinals in words as in digits: "the third floor" is "the 3rd floor"
+    (_R(rf"\b({'|'.join(_ORDINALS)})\b(?= (?:floor|grade|year|child|son|daughter))"), _ordinal),
 ]
 _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\bno more\b"), "no longer"),
@@ -129,6 +143,24 @@ _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\bturned in\b"), "went to bed"),
     (_R(r"^(.+?) (?:is|are) the \w+ (?:that )?((?:the )?user) (\w+) (most|best)\b"), r"\2 \3 \1 \4"),
     (_R(r"\b(?:any ?more|any longer)\b"), " anymore"),
+    # one word for the same thing across British and American English and common synonyms
+    (_R(r"\bapartments?\b"), "flat"),
+    (_R(r"\bkids\b"), "children"),
+    (_R(r"\bkid\b"), "child"),
+    (_R(r"\b(?:mom|mum|mother) and (?:dad|father)\b"), "parents"),
+    (_R(r"\bsailing boat\b"), "sailboat"),
+    (_R(r"\bcilantro\b"), "coriander"),
+    (_R(r"\bsoccer\b"), "football"),
+    (_R(r"\bdriver'?s licen[cs]e\b|\bdriving licen[cs]e\b"), "driving licence"),
+    (_R(r"'s boy\b"), "'s son"),
+    (_R(r"\b(?:resid|reside)(es|e|ed|ing)? in\b"), "lives in"),
+    (_R(r"\bis based in\b"), "lives in"),
+    (_R(r"\b(?:are) based in\b"), "live in"),
+    (_R(r"\bget(s|ting)? up\b"), r"wake\1 up"),
+    (_R(r"\bgot up\b"), "woke up"),
+    (_R(r"\bnap(s|ped|ping)?\b"), r"sleep\1"),
+    # "does not have a balcony" is "has no balcony"
+    (_R(r"\b(?:does|do) not have (?:a |an |any )?"), "has no "),
 ]
 
 
@@ -138,9 +170,9 @@ def _normalise(text: str) -> str:
     out = fold(text).replace("\u2019", "'")
     for pattern, repl in _CONTRACTIONS:
         out = pattern.sub(repl, out)
+    out = number_words_as_digits(out)  # first: "six in the morning" is "6 in the morning", then "06:00"
     for number, spelled in _REWRITES:
         out = number.sub(spelled, out)
-    out = number_words_as_digits(out)
     for wording, repl in _WORDINGS:
         out = wording.sub(repl, out)
     return out
