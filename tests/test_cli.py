@@ -155,3 +155,40 @@ def test_reindex_and_message_search(run) -> None:
     assert "Embedded 0 items with all-MiniLM-L6-v2-int8" in out.output
     assert json.loads(run("stats", "--json").output)["embedded"]["memory"] == 1
     assert json.loads(run("search", "dog", "--scope", "messages", "--json").output)["messages"] == []
+
+
+def test_docs_with_user_lists_adds_searches_and_deletes_that_users_own_documents(run, tmp_path: Path) -> None:
+    folder = Path(os.environ["REVERIE_RAG__DOCUMENTS_DIR"])
+    folder.mkdir(parents=True)
+    (folder / "boiler.md").write_text(
+        "# Boiler\n\nKeep the boiler between 1 and 1.5 bar.\n", encoding="utf-8"
+    )
+    boat = tmp_path / "boat.md"
+    boat.write_text("# Boat\n\nThe zanzibar mooring code of my boat is 4471.\n", encoding="utf-8")
+    run("users", "add", "bob")
+    run("users", "add", "carol")
+    run("docs", "scan")
+    added = run("docs", "add", str(boat), "--user", "bob").output
+    assert "boat.md (bob's)  indexed" in added and "bob's own documents: 0.00 MB of" in added
+    mine = run("docs", "list", "--user", "bob").output.splitlines()
+    assert {line.split("  ")[0].split(" ", 1)[1] for line in mine} == {
+        "boiler.md (shared)",
+        "boat.md (bob's)",
+    }
+    assert "boat.md (bob's)" in run("--user", "bob", "docs", "list").output  # reverie's own --user too
+    # The shared view, and another user's, never show bob's upload (the web UI's scoping).
+    assert "boat.md" not in run("docs", "list").output
+    assert "boat.md" not in run("docs", "list", "--user", "carol").output
+    listed = json.loads(run("docs", "list", "--user", "bob", "--json").output)
+    assert {(d["file_name"], d["shared"]) for d in listed} == {("boiler.md", True), ("boat.md", False)}
+    assert "4471" in run("docs", "search", "zanzibar mooring code", "--user", "bob").output
+    assert "4471" not in run("docs", "search", "zanzibar mooring code", "--user", "carol").output
+    assert "4471" not in run("docs", "search", "zanzibar mooring code").output
+    status = json.loads(run("docs", "status", "--user", "bob", "--json").output)
+    assert status["documents"] == 2 and status["used_bytes"] == boat.stat().st_size
+    assert "No document 'boat.md'" in run("docs", "remove", "boat.md", "--user", "carol", code=1).stderr
+    assert "No user named 'dave'" in run("docs", "list", "--user", "dave", code=1).stderr
+    deleted = run("docs", "remove", "boat.md", "--user", "bob").output
+    assert "Deleted" in deleted and "bob's own document, and its file" in deleted
+    assert "boat.md" not in run("docs", "list", "--user", "bob").output
+    assert not any(folder.joinpath(".users").rglob("boat.md"))
