@@ -281,6 +281,16 @@ def test_question_heuristics() -> None:
     assert looks_like_question("According to the recipe, how much flour")
     assert not looks_like_question("I bought a new router today.")
     assert not looks_like_question("")
+    # a model number, an error code or a file name is what a manual is read for
+    assert looks_like_question("My DW-450 shows E24 again")
+    assert looks_like_question("the printer log mentions spooler.cfg")
+    assert not looks_like_question("I walked 5 km with 2 friends today.")
+
+
+def test_a_message_naming_an_identifier_gets_the_document_that_holds_it(docs_memory: Memory) -> None:
+    docs_memory.documents.scan()
+    block = docs_memory.context("Guests cannot see Attic-5G from the garden")
+    assert "Attic-5G" in block.text and "[network.docx" in block.text
 
 
 def test_cli_docs_commands(tmp_path: Path) -> None:

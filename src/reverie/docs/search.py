@@ -14,7 +14,7 @@ from reverie.config import RagSettings
 from reverie.embed.service import from_blobs
 from reverie.errors import InvalidInput
 from reverie.retrieve.hybrid import Semantic, fuse
-from reverie.retrieve.identifiers import identifier_matches, promote
+from reverie.retrieve.identifiers import identifier_matches, identifiers, promote
 from reverie.store.base import Store
 from reverie.text import check_query, keyword_terms
 
@@ -31,14 +31,20 @@ _LOOKUP = re.compile(
 
 
 def looks_like_question(text: str) -> bool:
-    """DAWN §9.2: a question mark, a leading question word, or a lookup phrase."""
+    """DAWN §9.2: a question mark, a leading question word, or a lookup phrase; or an identifier.
+
+    "My DW-450 shows E24" asks nothing, but a model number or an error code is what manuals
+    are read for: a message naming one consults the documents too.
+    """
     stripped = text.strip()
     if not stripped:
         return False
     if "?" in stripped:
         return True
     first = stripped.split(maxsplit=1)[0].lower().strip(",.:;!")
-    return first in _QUESTION_WORDS or _LOOKUP.search(stripped) is not None
+    if first in _QUESTION_WORDS or _LOOKUP.search(stripped) is not None:
+        return True
+    return bool(identifiers(stripped))
 
 
 @dataclass(frozen=True)
