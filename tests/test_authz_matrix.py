@@ -244,6 +244,10 @@ REQUESTS: dict[str, Callable[[World], Call]] = {
     "GET /api/v1/interfaces": _get("/api/v1/interfaces"),
     "PUT /api/v1/interfaces/{interface}": _send("/api/v1/interfaces/porch", {"user": "carol"}),
     "DELETE /api/v1/interfaces/{interface}": _send("/api/v1/interfaces/porch"),
+    "GET /api/v1/interfaces/speakers": _get("/api/v1/interfaces/speakers"),
+    "PUT /api/v1/interfaces/{interface}/speakers": _send(
+        "/api/v1/interfaces/porch/speakers", {"users": ["carol"]}
+    ),
     "GET /api/v1/threads": _get("/api/v1/threads"),
     "POST /api/v1/threads": _send("/api/v1/threads", {"label": "porch"}),
     "POST /api/v1/threads/{thread}/merge": lambda w: Call(
@@ -388,6 +392,8 @@ PUT /api/v1/users/{name}/password                      401   403   403   204   4
 GET /api/v1/interfaces                                 401   403   403   200   403    403   401     401
 PUT /api/v1/interfaces/{interface}                     401   403   403   200   403    403   401     401
 DELETE /api/v1/interfaces/{interface}                  401   403   403   200   403    403   401     401
+GET /api/v1/interfaces/speakers                        401   403   403   200   403    403   401     401
+PUT /api/v1/interfaces/{interface}/speakers            401   403   403   200   403    403   401     401
 GET /api/v1/threads                                    401   403   403   200   403    403   401     401
 POST /api/v1/threads                                   401   403   403   201   403    403   401     401
 POST /api/v1/threads/{thread}/merge                    401   403   403   200   403    403   401     401

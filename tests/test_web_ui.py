@@ -370,8 +370,10 @@ def test_chat_offers_an_observation_and_only_a_yes_keeps_it(page: Page, site: Si
     page.get_by_role("link", name="Chat").click()
     noticed = ["User grows basil on the kitchen windowsill", "User waters the basil every other day"]
     site.fake.script_chat(
-        [Reply("", [("state_propose", {"value": noticed[0]}), ("state_propose", {"value": noticed[1]})]),
-         "Shall I remember that?"]
+        [
+            Reply("", [("state_propose", {"value": noticed[0]}), ("state_propose", {"value": noticed[1]})]),
+            "Shall I remember that?",
+        ]
     )
     page.get_by_role("textbox", name="Message").fill("My basil on the kitchen windowsill is doing great")
     page.get_by_role("button", name="Send").click()
@@ -813,6 +815,43 @@ def test_users_page_maps_voice_interfaces(page: Page, site: Site) -> None:
     expect(row).to_have_count(0)
     with Memory(site.settings) as memory:
         assert memory.for_interface("porch").is_guest
+
+
+@needs_chromium
+def test_users_page_names_who_else_may_speak_on_a_voice_interface(page: Page, site: Site) -> None:
+    owner, other = make_user(site), make_user(site)
+    sign_in(page, site, make_user(site, admin=True))
+    page.get_by_role("link", name="Users").click()
+    card = page.locator("section").filter(has=page.get_by_role("heading", name="Voice interfaces"))
+    card.get_by_label("Voice interface").fill("hall")
+    card.get_by_label("Speaks for").select_option(owner)
+    card.get_by_role("button", name="Map").click()
+    row = card.locator(".interface[data-interface=hall]")
+    expect(row).to_contain_text(f"Memories are {owner}'s.")
+    with Memory(site.settings) as memory:
+        assert memory.for_speaker("hall", other.capitalize()) is None  # not one of the hall's speakers yet
+
+    row.get_by_label(re.compile("Who else may say")).fill(f"{other}, ")
+    row.get_by_role("button", name="Save speakers of hall").click()
+    expect(page.get_by_text(f"On hall, {other} may also say who is speaking.")).to_be_visible()
+    saved = tomllib.loads(site.settings.config_file.read_text(encoding="utf-8"))
+    assert saved["memory"]["voice_speakers"]["hall"] == [other]
+    with Memory(site.settings) as memory:  # in effect at once: "This is Other" on the hall switches
+        speaker = memory.for_speaker("hall", other.capitalize())
+        assert speaker is not None and speaker.user is not None and speaker.user.name == other
+
+    page.reload()
+    page.get_by_role("link", name="Users").click()
+    expect(
+        card.locator(".interface[data-interface=hall]").get_by_label(re.compile("Who else may say"))
+    ).to_have_value(other)
+    shot(page, "users-voice-speakers")
+
+    row.get_by_label(re.compile("Who else may say")).fill("")
+    row.get_by_role("button", name="Save speakers of hall").click()
+    expect(page.get_by_text("On hall, only its own user speaks.")).to_be_visible()
+    with Memory(site.settings) as memory:
+        assert memory.for_speaker("hall", other.capitalize()) is None
 
 
 @needs_chromium

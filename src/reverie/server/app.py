@@ -40,6 +40,7 @@ from reverie.server.ops import (
 from reverie.server.schemas import HealthOut
 from reverie.server.sensors import sensors_router
 from reverie.server.sessions import sessions_router
+from reverie.server.speakers import speakers_router
 from reverie.server.topics import topics_router
 from reverie.server.users import users_router
 from reverie.server.workers import one_thread_per_request, size_pools
@@ -150,6 +151,7 @@ def create_app(settings: Settings, *, clock: Callable[[], float] | None = None) 
     app.include_router(docs_router)
     app.include_router(auth_router)
     app.include_router(users_router)
+    app.include_router(speakers_router)
     app.include_router(llm_router)
     app.include_router(api_router)
     app.include_router(conversations_router)

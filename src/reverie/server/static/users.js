@@ -75,7 +75,30 @@ async function mapInterface(name, user) {
   notify(`${name} now speaks for ${user}.`, 'ok');
 }
 
-function interfaceRow(mapping, users, refresh) {
+// Who else may say "This is NAME" on the interface ([memory.voice_speakers] of the config file).
+function speakersForm(mapping, speakers, refresh) {
+  const id = uid('speakers');
+  const names = h('input', { id, class: 'input', autocomplete: 'off', maxlength: 2000,
+    value: speakers.join(', '), placeholder: 'e.g. alice, bob' });
+  const form = h('form', { class: 'inline-form speakers' },
+    h('div', { class: 'field grow' },
+      h('label', { class: 'label', for: id }, `Who else may say "This is …" on ${mapping.interface}`), names),
+    h('button', { type: 'submit', class: 'btn btn-small', 'aria-label': `Save speakers of ${mapping.interface}` },
+      'Save'));
+  form.addEventListener('submit', guard(async (event) => {
+    event.preventDefault();
+    const wanted = names.value.split(',').map((name) => name.trim()).filter(Boolean);
+    const answer = await api(`/api/v1/interfaces/${encodeURIComponent(mapping.interface)}/speakers`,
+      { method: 'PUT', body: { users: wanted } });
+    const saved = answer.speakers[mapping.interface] || [];
+    notify(saved.length ? `On ${mapping.interface}, ${saved.join(', ')} may also say who is speaking.`
+      : `On ${mapping.interface}, only its own user speaks.`, 'ok');
+    await refresh();
+  }));
+  return form;
+}
+
+function interfaceRow(mapping, users, speakers, refresh) {
   const id = uid('interface');
   const choose = userChoice(id, users, mapping.user, mapping.user ? null : 'Guest (no memory)');
   choose.addEventListener('change', guard(async () => {
@@ -97,7 +120,8 @@ function interfaceRow(mapping, users, refresh) {
       h('div', { class: 'item-actions' },
         h('label', { class: 'visually-hidden', for: id }, `User of ${mapping.interface}`), choose, unmap)),
     h('p', { class: 'item-meta' }, mapping.user ? `Memories are ${mapping.user}'s.`
-      : 'A guest: replies, but nothing is remembered.'));
+      : 'A guest: replies, but nothing is remembered.'),
+    speakersForm(mapping, speakers, refresh));
 }
 
 function interfacesCard() {
@@ -110,9 +134,13 @@ function interfacesCard() {
     h('div', { class: 'field' }, h('label', { class: 'label', for: 'interface-user' }, 'Speaks for'), who),
     h('button', { type: 'submit', class: 'btn btn-primary' }, 'Map'));
   const refresh = async () => {
-    const [mappings, { users }] = await Promise.all([api('/api/v1/interfaces'), api('/api/v1/users')]);
+    const [mapped, { users }, { speakers }] = await Promise.all([api('/api/v1/interfaces'),
+      api('/api/v1/users'), api('/api/v1/interfaces/speakers')]);
+    const mappings = [...mapped];  // interfaces that only have speakers are listed too, as guests
+    Object.keys(speakers).filter((name) => !mapped.some((m) => m.interface === name)).sort()
+      .forEach((name) => mappings.push({ interface: name, user: null }));
     who.replaceChildren(userChoice('interface-user', users, null, null));
-    list.replaceChildren(...mappings.map((m) => interfaceRow(m, users, refresh)));
+    list.replaceChildren(...mappings.map((m) => interfaceRow(m, users, speakers[m.interface] || [], refresh)));
     if (!mappings.length) list.append(h('li', { class: 'item muted' }, 'No voice interface is mapped yet.'));
   };
   form.addEventListener('submit', guard(async (event) => {
@@ -130,7 +158,9 @@ function interfacesCard() {
     h('h2', { id: 'interfaces-title' }, 'Voice interfaces'),
     h('p', { class: 'muted' }, 'A voice interface (a microphone, a satellite in the kitchen) keeps no memories '
       + 'until it is mapped to a user: its device tokens then act as that user. Mappings in the config file ',
-    h('code', {}, '[memory.voice_mapping]'), ' are listed too and win over these.'),
+    h('code', {}, '[memory.voice_mapping]'), ' are listed too and win over these. On a shared interface, '
+      + 'the users named under it may also say "This is Alice" to switch the session to themselves (',
+    h('code', {}, '[memory.voice_speakers]'), ', saved to the config file).'),
     form, list);
   return { card, refresh };
 }
