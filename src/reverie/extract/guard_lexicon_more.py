@@ -17,6 +17,7 @@ _w = family
 
 _MORE: dict[str, dict[str, str]] = {
     "en": {
+        "THISACCOUNT": _w(r"(?:for|to)\s+this\s+(?:account|user|profile|session)"),
         "OVR": _w(
             r"stop\s+(?:following|obeying|applying|respecting|honou?ring) "
             r"put\b(?=[^.!?\n]{0,40}\bon\s+(?:hold|ice))"
@@ -44,24 +45,33 @@ _MORE: dict[str, dict[str, str]] = {
         ),
     },
     "es": {
+        "THISACCOUNT": _w(r"(?:a|para|en)\s+est[ae]\s+(?:cuenta|usuari[oa]|perfil|sesi[oó]n)"),
+        "VOID": _w(r"(?:han|ha)\s+dejado\s+de\s+aplicarse dejan?\s+de\s+aplicarse no\s+se\s+aplican ignorad"),
         "REVEAL": _w(r"revela mu[eé]stra comparte dale da\b env[ií]a cuenta pasa filtra"),
         "ANYONE": _w(r"a\s+quien(?:es)?\s+(?:se\s+)?(?:l[oa]s?\s+)?(?:pida|pregunte) a\s+cualquiera"),
         "PRIVATE": _w(r"notas\s+privadas datos\s+(?:privados|personales) informaci[oó]n\s+privada"),
         "ALWAYSSAY": _w(
             r"(?:responde|contesta|di)\s+siempre\s+que\s+(?:no\s+)?(?:tienes|eres|est[aá]s|puedes|hay)"
         ),
-        "VOID": _w(r"ignorad"),
-        "SECRET": _w(r"otros\s+usuarios"),
+        "SECRET": _w(r"otros\s+usuarios todas\s+las\s+conversaciones conversaciones\s+del\s+usuario"),
     },
     "fr": {
+        "THISACCOUNT": _w(
+            r"(?:[aà]|pour)\s+(?:cet\s+utilisat(?:eur|rice)|ce\s+compte|ce\s+profil|cette\s+session)"
+        ),
+        "IMPV": _w(r"conseille(?:-lui)? recommande-lui dis-lui donne-lui envoie-lui"),
+        "RULES": _w(r"garde-fous"),
         "REVEAL": _w(r"r[eé]v[eè]le montre partage donne envoie communique transmets"),
         "ANYONE": _w(r"[aà]\s+qui(?:conque)?\s+(?:les?\s+|la\s+|en\s+)?demande [aà]\s+n'importe\s+qui"),
         "PRIVATE": _w(r"notes\s+priv[eé]es donn[eé]es\s+(?:priv[eé]es|personnelles)"),
         "ALWAYSSAY": _w(r"r[eé]ponds\s+toujours\s+que dis\s+toujours\s+que"),
-        "SEND": _w(r"transmets transmettez"),
-        "SECRET": _w(r"autres\s+utilisateurs"),
+        "SEND": _w(r"transmets transmettez transf[eè]re"),
+        "SECRET": _w(r"autres\s+utilisateurs toutes\s+les\s+conversations"),
     },
     "de": {
+        "THISACCOUNT": _w(
+            r"f[uü]r\s+(?:dieses\s+konto|diesen\s+(?:nutzer|benutzer|account)|dieses\s+profil)"
+        ),
         "REVEAL": _w(r"verrate zeig zeige gib teile sende schick leite erz[aä]hl"),
         "ANYONE": _w(r"jedem,?\s+der allen,?\s+die wer\s+auch\s+immer jedem\b"),
         "PRIVATE": _w(r"private[nr]?\s+notizen private[nr]?\s+daten pers[oö]nliche[nr]?\s+daten"),
@@ -70,10 +80,16 @@ _MORE: dict[str, dict[str, str]] = {
         "SEND": _w(r"lade\b(?=(?:[^.!?\n]|\.(?=\w)){0,120}\bhoch\b)"),
         "SECRET": _w(
             r"(?:dokumente|dateien|daten|notizen|kontakte|nachrichten)\s+des\s+(?:nutzers|benutzers) "
-            r"gespeicherten\s+(?:dokumente|dateien|daten) anderen?\s+(?:nutzer|benutzer)"
+            r"gespeicherten\s+(?:dokumente|dateien|daten|notizen|nachrichten) anderen?\s+(?:nutzer|benutzer) "
+            r"alle\s+(?:gespr[aä]che|unterhaltungen|chats)"
         ),
     },
     "pt": {
+        "THISACCOUNT": _w(r"(?:a|para|n)?\s*(?:esta|essa)\s+conta (?:a|para)\s+(?:este|esse)\s+usu[aá]rio"),
+        "VOID": _w(
+            r"deixaram\s+de\s+(?:valer|se\s+aplicar) deixam\s+de\s+(?:valer|se\s+aplicar) "
+            r"n[aã]o\s+se\s+aplicam"
+        ),
         "REVEAL": _w(r"revele revela mostre compartilhe partilhe d[eê]\b envie conte passe"),
         "ANYONE": _w(
             r"a\s+quem\s+(?:as\s+|os\s+|a\s+|o\s+)?(?:pedir|perguntar) a\s+qualquer\s+(?:um|pessoa)"
@@ -82,17 +98,20 @@ _MORE: dict[str, dict[str, str]] = {
         "ALWAYSSAY": _w(
             r"responda\s+sempre\s+que\s+(?:voc[eê]|tu|n[aã]o) diga\s+sempre\s+que\s+(?:voc[eê]|tu)"
         ),
-        "SECRET": _w(r"outros\s+usu[aá]rios"),
+        "SECRET": _w(r"outros\s+usu[aá]rios todas\s+as\s+conversas conversas\s+do\s+usu[aá]rio"),
     },
     "it": {
+        "THISACCOUNT": _w(r"per\s+questo\s+(?:account|utente|profilo) a\s+questo\s+(?:account|utente)"),
         "REVEAL": _w(r"rivela mostra condividi dai\b d[aà]\b invia manda passa racconta"),
         "ANYONE": _w(r"a\s+chi(?:unque)?\s+(?:le\s+|li\s+|lo\s+|la\s+|ne\s+)?(?:chied|domand) a\s+chiunque"),
         "PRIVATE": _w(r"note\s+private dati\s+(?:privati|personali) informazioni\s+private"),
         "ALWAYSSAY": _w(r"rispondi\s+sempre\s+che d[iì]'?\s+sempre\s+che\s+(?:non\s+)?hai"),
         "OVR": _w(r"ignori\b dimentichi\b"),
-        "SECRET": _w(r"dati\s+personali altri\s+utenti"),
+        "SECRET": _w(r"dati\s+personali altri\s+utenti tutte\s+le\s+conversazioni"),
     },
     "ru": {
+        "THISACCOUNT": _w(r"(?:к|для)\s+(?:этому|этого)\s+(?:аккаунт|пользовател|профил)"),
+        "IMPV": _w(r"дай дайте пришли перешли"),
         "REVEAL": _w(r"раскрой покажи расскажи отправь перешли передай дай сообщи"),
         "ANYONE": _w(r"любому,?\s+кто всем,?\s+кто кому\s+угодно каждому,?\s+кто"),
         "PRIVATE": _w(r"личные\s+заметки личные\s+данные личн\w*\s+информаци"),
@@ -100,17 +119,20 @@ _MORE: dict[str, dict[str, str]] = {
         "SECRET": _w(r"других\s+пользовател"),
     },
     "zh": {
+        "THISACCOUNT": _w(r"这个账户 该账户 此账户 这个用户 该用户 这个账号"),
+        "IMPV": _w(r"(?:就|请)?给(?:他|她|用户)"),
         "REVEAL": _w(r"告诉 透露 发给 分享 展示"),
         "ANYONE": _w(r"任何(?:询问|问|要)\S{0,2}的人 任何人 所有人"),
         "PRIVATE": _w(r"私人笔记 私人信息 个人信息 私密 用户的私人"),
-        "SECRET": _w(r"其他用户"),
+        "SECRET": _w(r"其他用户 所有对话 全部对话 所有会话 所有聊天"),
     },
     "ja": {
+        "THISACCOUNT": _w(r"このアカウント このユーザー"),
         "ANYONE": _w(r"誰にでも 尋ねた人 聞いた人 誰に対しても"),
         "PRIVATE": _w(r"個人メモ 個人情報 個人データ 私的なメモ プライベートな"),
         "ALWAYSSAY": _w(r"(?:いつも|常に)[^。！？\n]{0,30}?と(?:答え|返答し|言っ)て(?:ください|下さい|くれ)"),
         "NONEEDAFTER": _w(r"に従う義務は(?:ありません|ない) を守る義務は(?:ありません|ない)"),
-        "SECRET": _w(r"他のユーザー"),
+        "SECRET": _w(r"他のユーザー すべての会話 全ての会話 全部の会話 会話内容"),
     },
     "pl": {
         "MEMORY": _w(r"ta\s+notatka ten\s+wpis ta\s+wiadomo[sś][cć] ta\s+pami[eę][cć]"),

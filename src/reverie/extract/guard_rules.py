@@ -341,6 +341,11 @@ _HARD_RULES = r"""
       |turned\s+off|disabled|deactivated|suspended|lifted|removed|waived|superseded|disregarded|ignored|optional
       |withdrawn|void|revoked|not\s+to\s+be\s+(?:enforced|applied|followed)|no\s+longer\s+(?:enforced|active
       |in\s+effect|applicable))\b
+| \b{BOT}\s+(?:no\s+longer\s+(?:needs?|has)\s+to|(?:is|are)\s+no\s+longer\s+(?:required|obliged|bound)\s+to
+      |(?:doesn't|does\s+not|don't|do\s+not)\s+(?:need|have)\s+to)\s+(?:follow|obey|respect|apply|comply\s+with
+      |honou?r|observe)\b
+| \b(?:security|safety|policy|content|admin|moderation)\s+(?:exceptions?|exemptions?|waivers?|overrides?)\s+
+      (?:has\s+been\s+|have\s+been\s+|is\s+|are\s+)?(?:granted|approved|issued|active|enabled|applied)\b
   # Data sent out: to a webhook or a paste site, by a standing passive order, or other users' data.
 | \b(?:send|post|upload|forward|push|submit|paste|email)\b[^.!?\n]{0,80}?\bto\s+(?:the\s+|a\s+|my\s+|this\s+
       |that\s+)?
@@ -478,7 +483,9 @@ def _reported(text: str, end: int) -> bool:
 def _find_in_view(text: str, opened: list[int]) -> str | None:
     found = _RULES.matches(text, opened)
     quoted = [m.span() for m in _QUOTED.finditer(text)]
-    mentions = [(a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, max(0, a - 20), a)]
+    mentions = [
+        (a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, max(0, a - 20), a)
+    ]
     hits = []
     for spans in (found["hard"], found["lang"], found["struct"]):
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
