@@ -182,7 +182,7 @@ def _corpus(name: str) -> list[dict[str, str]]:
 ADDED = "w"
 FLOORS = {
     "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.91, "paraphrase": 0.91, "contradiction": 1.0},
-    "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.79, "paraphrase": 0.95, "contradiction": 1.0},
+    "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.83, "paraphrase": 0.95, "contradiction": 1.0},
     "merge_corpus_heldout.jsonl+": {
         "distinct": 1.0,
         "update": 0.82,
@@ -190,11 +190,15 @@ FLOORS = {
         "contradiction": 0.92,
     },
     "merge_corpus_heldout.jsonl": {
-        "distinct": 0.98,
+        "distinct": 1.0,
         "update": 0.71,
         "paraphrase": 0.62,
         "contradiction": 1.0,
     },
+    # Written blind in later sessions (scored all held out by bench/merge_bench.py); their
+    # misses were read afterwards, so they guard against losing ground, not generalisation.
+    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.52, "paraphrase": 0.74, "contradiction": 0.82},
+    "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.56, "paraphrase": 0.56, "contradiction": 0.52},
 }
 
 
