@@ -52,6 +52,15 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_working_scopes.py",
         "test_semantic.py",
     ),
+    "store/memories.py": (
+        "test_memory.py",
+        "test_maintenance.py",
+        "test_retention.py",
+        "test_keyword_window.py",
+        "test_tool_observe.py",
+        "test_export_everything.py",
+        "test_ranking_limits.py",
+    ),
     "extract/phrases.py": ("test_phrases.py", "test_rules.py", "test_properties.py", "test_memory.py"),
     "retrieve/hybrid.py": (
         "test_ranking_limits.py",

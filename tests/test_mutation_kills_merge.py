@@ -7,14 +7,19 @@ own store, policy, embedder and index.
 
 from __future__ import annotations
 
+import logging
+
+import fakeserver
 import pytest
 from conftest import Clock
+from fakeserver import FakeModelServer
 
 from reverie import GuardRejected, Memory, load_settings
 from reverie.extract.merge import RememberResult, correct_fact
 from reverie.store.rows import NewMemory
 
 HOUR = 3600.0
+fake_server = fakeserver.fake_server  # the fixture
 
 
 def _thread(memory: Memory, label: str = "before sign-in") -> tuple[Memory, str]:
@@ -139,6 +144,8 @@ def test_a_preference_of_the_same_category_and_key_is_the_twin(memory: Memory, c
     report = memory.merge_thread(name, "default")
     assert (report.moved, report.superseded) == (2, 1)
     assert memory.get(old.id).superseded_by == report.ids[0]
+    [entry] = [entry for entry in memory.scope.list_audit() if entry.action == "supersede"]
+    assert (entry.target_kind, entry.target_id) == ("preference", old.id)
     current = {(row.category, row.key): (row.text, row.scope) for row in memory.preferences()}
     assert current == {
         ("lights", "color"): ("deep blue", "default"),
@@ -225,6 +232,7 @@ def test_a_correction_replaces_the_fact_it_names_with_the_users_reason(memory: M
     assert _supersedes(memory) == [
         (old.id, "corrected by the user: misheard", {"superseded_by": result.memory.id})
     ]
+    assert [entry.target_kind for entry in memory.scope.list_audit()] == ["fact"]
     assert memory.preferences()[0].status == "active"  # a preference is never the corrected fact
 
 
@@ -310,6 +318,7 @@ def test_a_correction_keeps_the_facts_key_for_the_new_words(memory: Memory) -> N
     result = _correct(memory, "The guest network is called Pelican", "Visitors connect to Heron")
     assert (result.status, result.replaced) == ("superseded", [old])
     assert result.memory.key == "wifi_name"
+    assert [entry.target_kind for entry in memory.scope.list_audit()] == ["fact"]
     assert _supersedes(memory) == [
         (
             old.id,
@@ -364,3 +373,107 @@ def test_a_preference_is_kept_with_its_vector(memory: Memory) -> None:
     service = memory.embeddings
     assert service is not None
     assert memory.scope.count_vectors("memory", service.model_id) == (1, 1)
+
+
+def test_a_preference_said_again_explicitly_becomes_explicit_and_sure(memory: Memory) -> None:
+    inferred = memory.save_preference("lights", "color", "warm white", source="inferred")
+    assert (inferred.memory.source, inferred.memory.confidence) == ("inferred", 0.5)
+    twice = memory.save_preference("lights", "color", "warm white", source="inferred", confidence=0.4)
+    assert (twice.status, twice.memory.source, twice.memory.confidence) == ("reinforced", "inferred", 0.5)
+    again = memory.save_preference("lights", "color", "warm white")
+    assert (again.status, again.memory.id) == ("reinforced", inferred.memory.id)
+    assert (again.memory.source, again.memory.confidence, again.memory.reinforcement_count) == (
+        "explicit",
+        1.0,
+        3,
+    )
+    guessed = memory.save_preference("lights", "color", "warm white", source="inferred")
+    assert (guessed.memory.source, guessed.memory.confidence) == ("explicit", 1.0)  # never lowered
+
+
+def test_a_preference_value_exactly_as_alike_as_the_threshold_reinforces(tmp_path, clock: Clock) -> None:
+    settings = load_settings(home=tmp_path / "home", environ={"REVERIE_MEMORY__DUPLICATE_SIMILARITY": "0.5"})
+    with Memory(settings, clock=clock) as memory:
+        old = memory.save_preference("lights", "bulbs", "warm white bulbs").memory
+        again = memory.save_preference("lights", "bulbs", "warm white lamps")  # 2 of 4 words alike: 0.5
+        assert (again.status, again.memory.id, again.memory.text) == (
+            "reinforced",
+            old.id,
+            "warm white bulbs",
+        )
+        replaced = memory.save_preference("lights", "bulbs", "cool daylight lamps")
+        assert (replaced.status, replaced.replaced) == ("updated", [again.memory])
+        [entry] = memory.scope.list_audit()
+        assert (entry.action, entry.target_kind, entry.target_id, entry.reason, entry.detail) == (
+            "supersede",
+            "preference",
+            old.id,
+            "preference lights: bulbs set again",
+            {"superseded_by": replaced.memory.id, "text": "warm white bulbs", "kept": "cool daylight lamps"},
+        )
+
+
+# an embedding provider that fails ---------------------------------------------------------------
+def test_a_failing_embedder_stores_facts_and_preferences_without_vectors_and_says_so(
+    tmp_path, fake_server: FakeModelServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = load_settings(
+        home=tmp_path / "home",
+        environ={
+            "REVERIE_EMBEDDINGS__PROVIDER": "ollama",
+            "REVERIE_EMBEDDINGS__ENDPOINT": fake_server.url,
+            "REVERIE_EMBEDDINGS__MODEL": "fake-embed",
+        },
+    )
+    with Memory(settings) as memory:
+        memory.remember("User sings in a community choir")  # embedded while the server answers
+        fake_server.set_mode("error", status=400)  # fails at once (no retries)
+        caplog.set_level(logging.WARNING, logger="reverie.extract.merge")
+        fact = memory.remember("User keeps bees in the back garden")
+        pref = memory.save_preference("lights", "color", "warm white")
+        assert (fact.status, pref.status) == ("stored", "stored")
+        assert memory.scope.count_vectors("memory", "ollama:fake-embed") == (1, 3)
+        warned = [r.getMessage() for r in caplog.records if r.name == "reverie.extract.merge"]
+        assert len(warned) == 2
+        assert all(m.startswith("Stored without vectors (run `reverie reindex` later): ") for m in warned)
+        assert all("HTTP 400" in m for m in warned)
+        fake_server.set_mode("ok")
+        assert memory.reindex()["memory"] == 2
+        assert memory.scope.count_vectors("memory", "ollama:fake-embed") == (3, 3)
+
+
+def test_a_correction_to_words_the_user_said_before_in_others_reinforces_those(memory: Memory) -> None:
+    old = memory.remember("User plays chess online most evenings").memory
+    kept = memory.remember("User is a keen gardener").memory
+    # "enjoys gardening" shares no content word with "keen gardener": found by meaning, the same fact.
+    result = _correct(memory, "User plays chess online most evenings", "User enjoys gardening")
+    assert (result.status, result.memory.id, result.replaced) == ("superseded", kept.id, [old])
+    assert result.memory.reinforcement_count == 2
+    assert _active(memory) == ["User is a keen gardener"]
+
+
+def test_a_thread_with_more_memories_than_a_page_moves_them_all(memory: Memory, clock: Clock) -> None:
+    thread, name = _thread(memory)
+    for n in range(51):  # one more than a listing's default page
+        thread.scope.insert_memory(
+            NewMemory(
+                kind="fact",
+                text=f"User's locker number {n} holds item {n}",
+                source="explicit",
+                confidence=1.0,
+            ),
+            clock(),
+        )
+    report = memory.merge_thread(name, "default")
+    assert report.moved == 51 == memory.count(kind="fact")
+
+
+def test_a_preference_of_another_category_with_the_same_key_is_no_twin(memory: Memory, clock: Clock) -> None:
+    memory.save_preference("lights", "color", "warm white")
+    clock.advance(60)
+    thread, name = _thread(memory)
+    thread.save_preference("car", "color", "racing green")
+    report = memory.merge_thread(name, "default")
+    assert (report.moved, report.superseded) == (1, 0)
+    current = {(row.category, row.key): row.text for row in memory.preferences()}
+    assert current == {("lights", "color"): "warm white", ("car", "color"): "racing green"}
