@@ -296,20 +296,22 @@ def survivors(module: str) -> list[str]:
     )
 
 
-def _unsettled(module: str) -> list[str]:
-    """Mutants worth checking again: survivors, timeouts and those whose check was cut short."""
+def _unsettled(module: str, *, checked_only: bool = False) -> list[str]:
+    """Mutants worth checking again: survivors, timeouts and those whose check was cut short
+    (``checked_only``: not those never checked, left to a full run)."""
+    done = {"killed", "caught by type check", *(("not checked",) if checked_only else ())}
     return sorted(
-        name
-        for name, code in _meta(WORK / slug(module), module).items()
-        if _status(code) not in {"killed", "caught by type check"}
+        name for name, code in _meta(WORK / slug(module), module).items() if _status(code) not in done
     )
 
 
-def run(module: str, *, fresh: bool, retest: bool, children: int, own: bool = True) -> Row:
+def run(
+    module: str, *, fresh: bool, retest: bool, children: int, own: bool = True, checked_only: bool = False
+) -> Row:
     """Mutate one module, run its tests against every mutant, and return its row."""
+    names = _unsettled(module, checked_only=checked_only) if retest else []
     work = prepare(module, fresh, own)
     started = time.monotonic()
-    names = _unsettled(module) if retest else []
     earlier = _meta_file(work, module)
     env = {**os.environ, "TZ": "UTC"}
     env.pop("PYTHONPATH", None)
@@ -389,6 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="leave out tests/test_mutation_kills_<module>.py: the 'before' row when it was written first",
     )
+    parser.add_argument(
+        "--checked-only",
+        action="store_true",
+        help="with --retest: recheck only mutants checked before, not those a stopped run never reached",
+    )
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args(argv)
     modules = args.modules or all_modules()
@@ -414,7 +421,14 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for module in modules:
         rows.append(
-            run(module, fresh=args.fresh, retest=args.retest, children=args.max_children, own=not args.before)
+            run(
+                module,
+                fresh=args.fresh,
+                retest=args.retest,
+                children=args.max_children,
+                own=not args.before,
+                checked_only=args.checked_only,
+            )
         )
         print(table(rows[-1:]).splitlines()[-1], flush=True)
     print()
