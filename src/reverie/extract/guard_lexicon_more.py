@@ -73,6 +73,7 @@ _MORE: dict[str, dict[str, str]] = {
             r"f[uü]r\s+(?:dieses\s+konto|diesen\s+(?:nutzer|benutzer|account)|dieses\s+profil)"
         ),
         "REVEAL": _w(r"verrate zeig zeige gib teile sende schick leite erz[aä]hl"),
+        "LIMITS": _w(r"regel\b grenze\b einschr[aä]nkung\b"),
         "ANYONE": _w(r"jedem,?\s+der allen,?\s+die wer\s+auch\s+immer jedem\b"),
         "PRIVATE": _w(r"private[nr]?\s+notizen private[nr]?\s+daten pers[oö]nliche[nr]?\s+daten"),
         "ALWAYSSAY": _w(r"(?<!ich\s)antworte\s+immer,?\s+dass sag\s+immer,?\s+dass"),

@@ -31,7 +31,8 @@ _PARTS = {
     r"|follow(?!\s+suit)|unlock|grant|execute|delete|forward|subscribe|list|email|agree|side|defer"
     r"|claim|insist"
     r"|deny|lie|bypass|disable|drop|skip|abandon|prioriti[sz]e|answer|switch|drop|reply|display|show"
-    r"|type|translate|write|encode|hide|avoid|stop|praise|discourage|trust|believe)",
+    r"|type|translate|write|encode|hide|avoid|stop|praise|discourage|trust|believe|describe|portray|present"
+    r"|rank|rate|frame)",
     "MODAL": r"(?:must|should|shall|will|can\s+now|has\s+to|have\s+to|needs?\s+to|is\s+to|are\s+to"
     r"|(?:is|are)\s+(?:now\s+|hereby\s+)?(?:required|obliged|obligated|expected|authori[sz]ed|allowed"
     r"|permitted|free|instructed|supposed|ordered|told|meant)\s+to)",
@@ -111,7 +112,7 @@ _HARD_RULES = r"""
       |morals)|permission|been\s+(?:granted|given|freed|released|unlocked)|(?:a\s+)?(?:new|additional
       |extra|hidden)\s+(?:tools?|abilit(?:y|ies)|capabilit(?:y|ies)|functions?|roles?))\b
 | \b(?:granted|given|grants?|gives?)\s+you\s+(?:full\s+)?(?:permission|access|authori[sz]ation)\b
-| \bdo\s+anything\s+now\b | \bfrom\s+now\s+on,?\s+(?:you\b|(?:please\s+)?(?:{DO}|skip|answer)\b)
+| \bdo\s+anything\s+now\b | \bfrom\s+now\s+on,?\s+you\b
       | \byour\s+(?:new\s+)?name\s+is\s+now\b
 | \bas\s+if\s+you\s+(?:were|are|had)\b
 | \b{BOT}\s+(?:with|without)\s+(?:no\s+|any\s+)?(?:restrictions|rules|limits|filters|guidelines
@@ -276,7 +277,7 @@ _HARD_RULES = r"""
 | !\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*\)
 | {IMP}(?:tell|give|show|send|share|reveal|disclose
       |read\s+out)\s+(?:it\s+to\s+|them\s+to\s+)?(?:anyone|anybody
-      |everyone|whoever|any\s+(?:user|person|caller|stranger))\b
+      |everyone|whoever|(?:any|every)\s+(?:user|person|caller|stranger)|all\s+users)\b
 | \b(?:keep|hide)\s+(?:this|it|these)\s+(?:[\w-]+\s+)?(?:secret|hidden|private|quiet)
       \s+from\s+(?:the\s+)?user\b
 | \b(?:saved|stored)\s+(?:wi-?fi\s+)?(?:[\w-]+\s+)?(?:keys|passwords|passcodes|codes|credentials|pins)\b
@@ -386,6 +387,7 @@ _SOFT_RULES = r"""
       (?:no\s+longer|not)\s+(?:be\s+)?(?:permitted|allowed|issued|given|an\s+option|acceptable|tolerated)\b
 | {IMP}(?:reveal|disclose|obey|comply|exfiltrate|leak|dump|promote|append|prepend|ignore
       |disregard|pretend|output)\b
+| \bfrom\s+now\s+on,?\s+(?:please\s+)?(?:{DO}|skip|answer)\b
 | \bfor\s+you\s+to\b | \b(?:when|whenever|if|once)\s+you\s+(?:see|hear|get|receive|read|encounter)\b
 | {IMP}(?:always|never)\s+{DO}\b
 | (?:^|\b(?:the|all|every|any|your)\s+|[.,:;]\s*){BOT}\s+(?:{MODAL}|now|has\s+been\s+(?:updated
@@ -418,6 +420,8 @@ _MENTION_TAIL = re.compile(
     r"\s*(?:attacks?|injections?|jailbreaks?|exploits?|payloads?|examples?|prompts?\s+injections?)\b",
     re.IGNORECASE,
 )
+# "In Monopoly you must pay rent": second person inside a named game or place is its rule.
+_NAMED_SETTING = re.compile(r"^\s*In\s+(?:the\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*,?\s")
 _TITLED = re.compile(r"\b(?:titled|entitled|called|named|headlined|headline)\s*:?\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
 
@@ -492,7 +496,7 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
         if used:
             hits.append(used[0])
     for start, end in found["soft"]:
-        attributed = _ATTRIBUTED.match(text, end) is not None
+        attributed = _ATTRIBUTED.match(text, end) is not None or _NAMED_SETTING.match(text) is not None
         if not any(a <= start < b for a, b in quoted) and not _reported(text, start) and not attributed:
             hits.append((start, end))
             break
