@@ -7,6 +7,7 @@ document, and the assistant knows what it knew (context, search, topics, working
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,10 +105,17 @@ def test_export_forget_everything_import_export_again_is_the_same_document(
     memory: Memory, clock: Clock
 ) -> None:
     ada = _fill(memory, clock)
+    upload = ada.documents.upload(
+        ada.scope.user_id, "boiler.txt", b"The boiler's fault code F.22 means low pressure."
+    )
     first = ada.export()
-    ada.forget_all(FORGET_ALL_CONFIRMATION)
+    assert [d["file_name"] for d in first["documents"]] == ["boiler.txt"]
+    counts = ada.forget_all(FORGET_ALL_CONFIRMATION)
     emptied = ada.export()
     assert emptied["memories"] == [] and emptied["conversations"] == [] and emptied["topics"] == []
+    # their own uploads go too, files and all
+    assert counts["documents"] == 1 and emptied["documents"] == []
+    assert not Path(upload.path).exists() and ada.documents.owned(ada.scope.user_id) == []
     assert not (ada.topics.folder / "cooking.md").exists()
 
     clock.advance(86400)  # restored a day later: the times in the document are kept

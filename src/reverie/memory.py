@@ -1063,6 +1063,7 @@ class Memory(Conversations):
         with scope.transaction():
             counts = scope.delete_everything()
             scope.audit("forget_all", now, reason="forget everything on request", detail=counts)
+        counts["documents"] = self.documents.forget_user(scope.user_id)  # their uploads, files too
         book = self.topics
         with book.lock:
             for path in book.folder.glob("*") if book.folder.is_dir() else []:
