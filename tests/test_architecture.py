@@ -1,4 +1,4 @@
-"""Dependencies point inward: a package imports only packages listed above it in DESIGN.md."""
+"""Dependencies point inward: a module imports only modules of its own layer or below (STYLE.md, Layers)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ import pytest
 import reverie
 
 SRC = Path(reverie.__file__).parent
-# Lower rank = more basic. A module may import reverie modules of its own rank or lower.
+# Lower rank = more basic. A module may import reverie modules of its own rank or lower, and
+# that holds for every import: TYPE_CHECKING blocks and imports inside functions included.
+CORE = 8  # the memory core: remember, search, recent, forget, context
+FEATURES = 9  # built on the core, which they take as an argument
+ROOT = 10  # reverie.memory: the composition root every door builds from
 RANKS = {
     "errors": 0,
     "text": 0,
@@ -22,25 +26,26 @@ RANKS = {
     "llm": 4,
     "extract": 5,
     "retrieve": 6,
-    "maintain": 7,
     "sensors": 7,
-    "docs": 8,
-    "tools": 9,
-    "memory": 10,
-    "topics": 10,
-    "working": 10,
-    "accounts": 10,
-    "assistant": 10,
-    "conversations": 10,
-    "consolidation": 10,
-    "observe": 10,
-    "portability": 10,
-    "serialize": 10,
-    "mcp_server": 10,
-    "__init__": 10,
-    "__main__": 13,
-    "server": 11,
-    "cli": 12,
+    "accounts": 7,
+    "serialize": 7,
+    "conversations": CORE,
+    "core": CORE,
+    "consolidation": FEATURES,
+    "docs": FEATURES,
+    "maintain": FEATURES,
+    "observe": FEATURES,
+    "portability": FEATURES,
+    "tools": FEATURES,
+    "topics": FEATURES,
+    "working": FEATURES,
+    "memory": ROOT,
+    "__init__": ROOT + 1,
+    "assistant": ROOT + 1,
+    "mcp_server": ROOT + 1,
+    "server": ROOT + 2,
+    "cli": ROOT + 3,
+    "__main__": ROOT + 4,
 }
 
 
@@ -48,24 +53,6 @@ def _rank(module: str) -> int:
     parts = module.split(".")
     head = parts[1] if len(parts) > 1 else "__init__"
     return RANKS[head]
-
-
-def _runtime_imports(tree: ast.Module) -> list[str]:
-    """reverie imports outside ``if TYPE_CHECKING:`` blocks."""
-    found: list[str] = []
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
-            return
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("reverie"):
-            found.append(node.module)
-        elif isinstance(node, ast.Import):
-            found.extend(alias.name for alias in node.names if alias.name.startswith("reverie"))
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
 
 
 def test_every_package_is_ranked() -> None:
@@ -76,14 +63,37 @@ def test_every_package_is_ranked() -> None:
 
 
 def test_dependencies_point_inward() -> None:
-    problems = []
-    for path in sorted(SRC.rglob("*.py")):
-        module = "reverie." + ".".join(path.relative_to(SRC).with_suffix("").parts)
-        own = _rank(module)
-        for imported in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
-            if imported != "reverie" and _rank(imported) > own:
-                problems.append(f"{module} imports {imported}")
+    problems = [
+        f"{module} imports {imported}"
+        for module, imports in _modules("").items()
+        for imported in sorted(imports)
+        if imported != "reverie" and _rank(imported) > _rank(module)
+    ]
     assert problems == []
+
+
+def test_the_core_imports_no_feature() -> None:
+    """The memory core knows nothing of what is built on it: no feature, not the root, not a door."""
+    core = {name for name, rank in RANKS.items() if rank == CORE}
+    problems = [
+        f"{module} imports {imported}"
+        for module, imports in _modules("").items()
+        if module != "reverie" and module.split(".")[1] in core
+        for imported in sorted(imports)
+        if imported != "reverie" and _rank(imported) >= FEATURES
+    ]
+    assert core == {"core", "conversations"}
+    assert problems == []
+
+
+def test_no_import_circles_between_top_level_modules() -> None:
+    """Top-level modules and packages import each other in no circle, TYPE_CHECKING imports included."""
+    graph: dict[str, set[str]] = {}
+    for module, imports in _modules("").items():
+        head = ".".join(module.split(".")[:2])
+        graph.setdefault(head, set()).update(".".join(name.split(".")[:2]) for name in imports)
+    assert "reverie.memory" in graph and "reverie.core" in graph["reverie.memory"]
+    assert _cycle(graph) == []
 
 
 def test_no_sqlite_above_store() -> None:
@@ -127,11 +137,11 @@ def _all_imports(tree: ast.Module, module: str) -> set[str]:
 
 
 def _modules(under: str) -> dict[str, set[str]]:
-    """The modules of one package and the reverie modules each imports."""
+    """The modules of one package ('': all of them) and the reverie modules each imports."""
     graph: dict[str, set[str]] = {}
     for path in sorted((SRC / under).rglob("*.py")):
         parts = path.relative_to(SRC).with_suffix("").parts
-        module = "reverie." + ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        module = ".".join(["reverie", *(parts[:-1] if parts[-1] == "__init__" else parts)])
         graph[module] = _all_imports(ast.parse(path.read_text(encoding="utf-8")), module)
     return graph
 

@@ -33,7 +33,7 @@ from reverie.topics import TopicBook
 from reverie.working import WorkingState
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class CascadeResult:
 class Consolidator:
     """Claims queued conversations and consolidates them; safe to run in several processes."""
 
-    def __init__(self, memory: Memory, *, worker: str | None = None) -> None:
+    def __init__(self, memory: MemoryCore, *, worker: str | None = None) -> None:
         self.memory = memory
         self.settings = memory.settings.memory.extraction
         self.model: ChatModel | None = memory.extraction_model
@@ -151,7 +151,7 @@ class Consolidator:
             )
             return JobResult(conversation_id, user_id, "failed", error=str(exc))
 
-    def _settle_unsure(self, view: Memory) -> None:
+    def _settle_unsure(self, view: MemoryCore) -> None:
         """With an LLM, settle the pairs of facts the merge rules kept both of (extract/llm_merge.py)."""
         if self.model is None:
             return
@@ -165,7 +165,7 @@ class Consolidator:
         if any(settled.values()):
             log.info("Undecided pairs of facts settled by the LLM: %s", settled)
 
-    def _extract(self, view: Memory, messages: Sequence[MessageRow]) -> Extraction:
+    def _extract(self, view: MemoryCore, messages: Sequence[MessageRow]) -> Extraction:
         scope = view.scope
         facts = scope.list_memories(MemoryFilter(kinds=("fact",), limit=60, order="confidence"))
         prefs = scope.list_memories(MemoryFilter(kinds=("preference",), limit=30, order="confidence"))
@@ -174,7 +174,7 @@ class Consolidator:
 
     def _apply(
         self,
-        view: Memory,
+        view: MemoryCore,
         conversation_id: int,
         messages: Sequence[MessageRow],
         kept: Extraction,
@@ -337,7 +337,7 @@ class Consolidator:
         return results
 
     # cascades (Lo-Bug §7) ----------------------------------------------------------------
-    def run_cascades(self, view: Memory) -> CascadeResult:
+    def run_cascades(self, view: MemoryCore) -> CascadeResult:
         """Summarize old unsummarized turns and distil old summaries into the base memory."""
         if self.model is None:  # both steps need an LLM; the profile is built from the rules' memories
             return CascadeResult(profile_built=self._offline_profile(view))
@@ -349,7 +349,7 @@ class Consolidator:
             log.warning("Cascade skipped for now: %s", exc)
         return CascadeResult(summarized, distilled)
 
-    def _offline_profile(self, view: Memory) -> bool:
+    def _offline_profile(self, view: MemoryCore) -> bool:
         """Build the base memory from the strongest facts and preferences; True when it changed.
 
         A profile an LLM distilled is left alone: only an empty one or one built this way is rebuilt.
@@ -374,7 +374,7 @@ class Consolidator:
         view.set_base_memory(text)
         return True
 
-    def _short_term(self, view: Memory) -> int:
+    def _short_term(self, view: MemoryCore) -> int:
         assert self.model is not None
         scope = view.scope
         pending = scope.unsummarized_messages()
@@ -400,7 +400,7 @@ class Consolidator:
             scope.mark_summarized([m.id for m in older])
         return len(older)
 
-    def _long_term(self, view: Memory) -> int:
+    def _long_term(self, view: MemoryCore) -> int:
         assert self.model is not None
         scope = view.scope
         pending = scope.unincorporated_summaries()

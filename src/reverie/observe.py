@@ -13,13 +13,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from reverie.docs.library import WithDocuments
 from reverie.errors import GuardRejected, InvalidInput, NotFound
 from reverie.extract.phrases import detect_phrase
 from reverie.retrieve.context import preference_label
 from reverie.store.base import MemoryRow
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 CLEAR_CONFIRM_SECONDS = 120
 _SPOKEN_FACTS = 8
@@ -87,7 +88,7 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _show_facts(memory: Memory) -> Observation:
+def _show_facts(memory: MemoryCore) -> Observation:
     facts = memory.list_memories(kind="fact", order="confidence", limit=_SPOKEN_FACTS)
     if not facts:
         return Observation("show_facts", "I don't remember anything about you yet.")
@@ -101,7 +102,7 @@ def _show_facts(memory: Memory) -> Observation:
     return Observation("show_facts", f"Here's what I remember: {said}{more}.", facts)
 
 
-def _show_preferences(memory: Memory) -> Observation:
+def _show_preferences(memory: MemoryCore) -> Observation:
     prefs = memory.list_memories(kind="preference", order="confidence", limit=_SPOKEN_FACTS)
     if not prefs:
         return Observation("show_preferences", "You haven't told me any preferences yet.")
@@ -134,8 +135,8 @@ _REINDEX = re.compile(
 )
 
 
-def _reindex(memory: Memory) -> Observation:
-    if not memory.settings.rag.enabled:
+def _reindex(memory: MemoryCore) -> Observation:
+    if not memory.settings.rag.enabled or not isinstance(memory, WithDocuments):
         return Observation("reindex", "The knowledge base is turned off ([rag] enabled = false).")
     try:
         was = memory.documents.progress().state
@@ -144,11 +145,13 @@ def _reindex(memory: Memory) -> Observation:
         return Observation("reindex", f"I can't scan the documents: {exc}")
     if was == "running":
         return Observation("reindex", "I'm already scanning the documents.")
-    return Observation("reindex", "Scanning the documents folder now: new and changed files are indexed, "
-                       "deleted ones removed.")
+    return Observation(
+        "reindex",
+        "Scanning the documents folder now: new and changed files are indexed, deleted ones removed.",
+    )
 
 
-def observe(memory: Memory, utterance: str) -> Observation:
+def observe(memory: MemoryCore, utterance: str) -> Observation:
     """Detect a power phrase in ``utterance`` and act on it."""
     if _REINDEX.match(utterance[:200]):
         if memory.is_guest:

@@ -11,13 +11,20 @@ ends, unfinished tasks and reminders still ahead become task memories of the use
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import tzinfo
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from reverie.errors import InvalidInput, NotFound
 from reverie.extract.guard import ensure_memory_text, guard_prompt_text
 from reverie.retrieve.timeutil import check_timestamp, humanize_ago, local_datetime
+
+if TYPE_CHECKING:
+    from reverie.core import MemoryCore
+    from reverie.extract.merge import RememberResult
+
+_T = TypeVar("_T")
 
 TaskStatus = Literal["open", "in_progress", "blocked", "done"]
 TASK_STATUSES: tuple[TaskStatus, ...] = ("open", "in_progress", "blocked", "done")
@@ -223,6 +230,56 @@ class WorkingState:
         }
 
 
+def working_state(memory: MemoryCore, conversation_id: int) -> WorkingState:
+    """A conversation's timers, reminders, tasks and summary (NotFound for another user's)."""
+    scope = memory.scope
+    if scope.get_conversation(conversation_id) is None:
+        raise NotFound(f"No conversation with id {conversation_id}")
+    return WorkingState.loads(scope.get_working_state(conversation_id))
+
+
+def change_working_state(
+    memory: MemoryCore, conversation_id: int, change: Callable[[WorkingState], _T]
+) -> _T:
+    """Apply ``change`` to a conversation's working state and save it, atomically."""
+    scope = memory.scope
+    with scope.transaction():
+        state = working_state(memory, conversation_id)
+        result = change(state)
+        scope.put_working_state(conversation_id, state.dumps(), memory.clock())
+    return result
+
+
+def propose(memory: MemoryCore, conversation_id: int, text: str) -> Proposal:
+    """Keep an observation the assistant offered to remember until the user says yes or no."""
+    return change_working_state(memory, conversation_id, lambda state: state.propose(text, memory.clock()))
+
+
+def answer_proposals(
+    memory: MemoryCore, conversation_id: int, *, confirm: bool, item: int | None = None
+) -> list[RememberResult]:
+    """The user's answer to the proposals (one by id, or all): yes remembers them, no drops them.
+
+    Each confirmed observation goes through ``remember`` like anything the user said (the
+    guard, the merge policy); it is remembered as the user's own words, since the user
+    confirmed it.
+    """
+    taken = change_working_state(memory, conversation_id, lambda state: state.take_proposals(item))
+    if not confirm:
+        return []
+    return [memory.remember(proposal.text, conversation_id=conversation_id) for proposal in taken]
+
+
+def pending_proposals(memory: MemoryCore) -> list[tuple[int, Proposal]]:
+    """Every observation awaiting the user's answer, in the user's open conversations."""
+    scope = memory.scope
+    found = []
+    for conversation in scope.open_conversations():
+        state = WorkingState.loads(scope.get_working_state(conversation.id))
+        found += [(conversation.id, proposal) for proposal in state.proposals]
+    return sorted(found, key=lambda pair: pair[1].proposed_at)
+
+
 def _text(value: str, what: str, *, allow_empty: bool = False) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"The {what} must be text")
@@ -256,4 +313,17 @@ def _when(ts: float, tz: tzinfo) -> str:
     return local_datetime(ts, tz).strftime("%Y-%m-%d %H:%M")
 
 
-__all__ = ["MAX_PROPOSALS", "TASK_STATUSES", "Proposal", "Reminder", "Task", "Timer", "WorkingState"]
+__all__ = [
+    "MAX_PROPOSALS",
+    "TASK_STATUSES",
+    "Proposal",
+    "Reminder",
+    "Task",
+    "Timer",
+    "WorkingState",
+    "answer_proposals",
+    "change_working_state",
+    "pending_proposals",
+    "propose",
+    "working_state",
+]

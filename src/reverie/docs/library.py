@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from reverie.config import RagSettings
 from reverie.docs.chunker import Chunk
@@ -522,6 +522,17 @@ def upload_name(file_name: str) -> tuple[str, str]:
     return name, SUPPORTED[suffix]
 
 
+@runtime_checkable
+class WithDocuments(Protocol):
+    """A memory wired to the knowledge base, as the composition root (:class:`reverie.Memory`) is."""
+
+    documents: DocumentLibrary
+
+    def search_documents(self, query: str, *, limit: int | None = None) -> list[DocumentHit]:
+        """Search the shared documents and the user's own."""
+        ...
+
+
 def embedding_text(title: str, chunk: Chunk) -> str:
     """What is embedded for a chunk: where it sits (file, heading) and its text."""
     where = " > ".join(part for part in (title, chunk.heading) if part)
@@ -564,6 +575,7 @@ __all__ = [
     "DocumentHit",
     "DocumentLibrary",
     "ScanProgress",
+    "WithDocuments",
     "embedding_text",
     "looks_like_question",
     "megabytes",

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reverie.docs.library import megabytes, upload_name
+from reverie.docs.library import DocumentLibrary, WithDocuments, megabytes, upload_name
 from reverie.errors import InvalidInput, TooLarge
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,18 @@ class ImportedDocument:
     data: bytes
 
 
-def export_documents(memory: Memory) -> list[dict[str, Any]]:
+def _library(memory: MemoryCore) -> DocumentLibrary | None:
+    """The knowledge base, when the memory has one wired in (the composition root's has)."""
+    return memory.documents if isinstance(memory, WithDocuments) else None
+
+
+def export_documents(memory: MemoryCore) -> list[dict[str, Any]]:
     """The user's own documents, by file name; a file gone from disk has nothing to carry."""
-    if memory.user is None:
+    library = _library(memory)
+    if memory.user is None or library is None:
         return []
     found = []
-    for doc in sorted(memory.documents.owned(memory.user.id), key=lambda d: d.file_name):
+    for doc in sorted(library.owned(memory.user.id), key=lambda d: d.file_name):
         try:
             data = Path(doc.path).read_bytes()
         except OSError:
@@ -51,11 +57,11 @@ def export_documents(memory: Memory) -> list[dict[str, Any]]:
     return found
 
 
-def check_documents(memory: Memory, items: list[Any]) -> list[ImportedDocument]:
+def check_documents(memory: MemoryCore, items: list[Any]) -> list[ImportedDocument]:
     """Every item of "documents" checked: a plain supported file name (once), intact bytes, size limit."""
     checked: list[ImportedDocument] = []
     names: set[str] = set()
-    limit = memory.documents.max_bytes
+    limit = int(memory.settings.rag.max_document_size_mb * 1024 * 1024)  # the library's max_bytes
     for index, item in enumerate(items):
         where = f"documents[{index}]"
         if not isinstance(item, dict):
@@ -89,14 +95,15 @@ def check_documents(memory: Memory, items: list[Any]) -> list[ImportedDocument]:
     return checked
 
 
-def documents_to_add(memory: Memory, documents: list[ImportedDocument]) -> list[ImportedDocument]:
+def documents_to_add(memory: MemoryCore, documents: list[ImportedDocument]) -> list[ImportedDocument]:
     """The documents the user does not hold yet (by name); TooLarge when they would pass the quota.
 
     A document the user already holds under that name stays as it is.
     """
-    if memory.user is None or not documents:
+    library = _library(memory)
+    if memory.user is None or library is None or not documents:
         return []
-    held = {doc.file_name for doc in memory.documents.owned(memory.user.id)}
+    held = {doc.file_name for doc in library.owned(memory.user.id)}
     fresh = [doc for doc in documents if doc.file_name not in held]
     used = memory.store.owned_bytes(memory.user.id)
     adding = sum(len(doc.data) for doc in fresh)
@@ -110,12 +117,13 @@ def documents_to_add(memory: Memory, documents: list[ImportedDocument]) -> list[
     return fresh
 
 
-def restore_documents(memory: Memory, documents: list[ImportedDocument]) -> None:
+def restore_documents(memory: MemoryCore, documents: list[ImportedDocument]) -> None:
     """Keep and index each file as the user's own, as an upload is."""
-    if memory.user is None:
+    library = _library(memory)
+    if memory.user is None or library is None:
         return
     for doc in documents:
-        memory.documents.upload(memory.user.id, doc.file_name, doc.data)
+        library.upload(memory.user.id, doc.file_name, doc.data)
 
 
 __all__ = ["ImportedDocument", "check_documents", "documents_to_add", "export_documents", "restore_documents"]

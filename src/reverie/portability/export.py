@@ -11,9 +11,10 @@ from reverie.portability.documents import export_documents
 from reverie.retrieve.timeutil import local_datetime
 from reverie.store.base import STATUSES, MemoryFilter
 from reverie.store.user_rows import conversation_rows, message_rows
+from reverie.topics import TopicBook
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 FORMAT = "reverie-export"
 VERSION = 2
@@ -38,7 +39,7 @@ def _pages(read: Any) -> list[Any]:
             return rows
 
 
-def export_user(memory: Memory) -> dict[str, Any]:
+def export_user(memory: MemoryCore) -> dict[str, Any]:
     """Everything kept about ``memory``'s user, as one JSON-ready document.
 
     Ids in the document are the document's own (1, 2, 3 ... in store order) and references
@@ -147,7 +148,7 @@ def export_user(memory: Memory) -> dict[str, Any]:
     }
 
 
-def _settings(memory: Memory) -> dict[str, Any]:
+def _settings(memory: MemoryCore) -> dict[str, Any]:
     user = memory.user
     if user is None:
         return {}
@@ -169,10 +170,10 @@ def _working_state(stored: str | None) -> Any:
         return None  # a damaged state reads as empty everywhere else too
 
 
-def _topics(memory: Memory, local: Mapping[int, int]) -> list[dict[str, Any]]:
+def _topics(memory: MemoryCore, local: Mapping[int, int]) -> list[dict[str, Any]]:
     if memory.user is None:
         return []
-    scope, book = memory.scope, memory.topics
+    scope, book = memory.scope, TopicBook(memory)
     found = []
     for row in sorted(scope.list_topics(), key=lambda r: r.slug):
         path = book.folder / f"{row.slug}.md"

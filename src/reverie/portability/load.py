@@ -24,10 +24,10 @@ from reverie.portability.export import FORMAT
 from reverie.retrieve.episodes import turn_line, window_keyword_text
 from reverie.store.base import STATUSES, MemoryFilter, MemoryRow, MessageRow, NewMemory, NewSummary, UserStore
 from reverie.store.user_rows import conversation_rows, restore_conversation
-from reverie.topics import write_atomic
+from reverie.topics import TopicBook, write_atomic
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 READS = (1, 2)
 _MAX_INDEX = 1_000_000
@@ -35,7 +35,7 @@ _MAX_INDEX = 1_000_000
 MAX_ITEMS = 100_000
 
 
-def import_user(memory: Memory, document: Any) -> dict[str, int]:
+def import_user(memory: MemoryCore, document: Any) -> dict[str, int]:
     """Validate a whole export document, then load it in one transaction (nothing on error).
 
     Memories already present with the same kind, key, text and status are skipped, so
@@ -169,7 +169,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
                 base["text"], check_time(base.get("updated_at"), "base_memory.updated_at") or now
             )
             counts["base_memory"] = 1
-        folder = memory.topics.folder if memory.user is not None else None
+        folder = TopicBook(memory).folder if memory.user is not None else None
         for topic in topics:
             if folder is None:
                 break
@@ -200,7 +200,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
                     memory.store.map_interface(interface, memory.user.id, now)
         scope.audit("import", now, reason="import of an export document", detail=counts)
     if files and memory.user is not None:
-        book = memory.topics
+        book = TopicBook(memory)
         with book.lock:
             for slug, markdown in files:
                 write_atomic(book.folder / f"{slug}.md", markdown)
@@ -211,7 +211,7 @@ def import_user(memory: Memory, document: Any) -> dict[str, int]:
 
 
 def _import_conversations(
-    memory: Memory, conversations: list[dict[str, Any]], counts: dict[str, int], now: float
+    memory: MemoryCore, conversations: list[dict[str, Any]], counts: dict[str, int], now: float
 ) -> tuple[dict[Any, int], dict[Any, int]]:
     """Create the document's conversations with their turns; document id -> store id, of both."""
     scope = memory.scope

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reverie.errors import GuardRejected, ReverieError
+from reverie.docs.library import WithDocuments
+from reverie.errors import Conflict, GuardRejected, ReverieError
 from reverie.extract.guard import guard_prompt_text
 from reverie.retrieve.context import preference_label
 from reverie.retrieve.search import RecentResults, SearchResults
@@ -25,7 +26,7 @@ from reverie.tools.schemas import function_schema
 from reverie.tools.verbs import VERB_HANDLERS, VERB_SCHEMAS, VERBS, run_state
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 ACTIONS = ("search", "recent", "remember", "forget", "save_preference")
 _PREFERENCE_FIELDS = ("category", "key", "scope")
@@ -158,7 +159,7 @@ def _parse(command: str | bytes | dict[str, Any]) -> dict[str, Any]:
     return parsed
 
 
-def search_payload(results: SearchResults, memory: Memory) -> dict[str, Any]:
+def search_payload(results: SearchResults, memory: MemoryCore) -> dict[str, Any]:
     """DAWN §9.1.1's search response."""
     return {
         "facts": [
@@ -235,7 +236,7 @@ def _value(command: dict[str, Any], required: bool = True) -> str:
     return value
 
 
-def _search(memory: Memory, command: dict[str, Any]) -> ToolResponse:
+def _search(memory: MemoryCore, command: dict[str, Any]) -> ToolResponse:
     dates: dict[str, str | None] = {}
     for name in _SEARCH_FIELDS:
         raw = command.get(name)
@@ -251,12 +252,12 @@ def _search(memory: Memory, command: dict[str, Any]) -> ToolResponse:
     return ToolResponse(True, "search", search_payload(results, memory))
 
 
-def _recent(memory: Memory, command: dict[str, Any]) -> ToolResponse:
+def _recent(memory: MemoryCore, command: dict[str, Any]) -> ToolResponse:
     period = _value(command, required=False) or "7d"
     return ToolResponse(True, "recent", text=recent_text(memory.recent(period), memory.clock()))
 
 
-def _remember(memory: Memory, command: dict[str, Any]) -> ToolResponse:
+def _remember(memory: MemoryCore, command: dict[str, Any]) -> ToolResponse:
     sensitive = command.get("sensitive", False)
     if not isinstance(sensitive, bool):
         raise ValueError("'sensitive' must be true or false")
@@ -264,7 +265,7 @@ def _remember(memory: Memory, command: dict[str, Any]) -> ToolResponse:
     return ToolResponse(True, "remember", {"status": result.status, "fact": result.memory.text})
 
 
-def _save_preference(memory: Memory, command: dict[str, Any]) -> ToolResponse:
+def _save_preference(memory: MemoryCore, command: dict[str, Any]) -> ToolResponse:
     fields = {}
     for name in _PREFERENCE_FIELDS:
         raw = command.get(name, "default" if name == "scope" else None)
@@ -286,7 +287,7 @@ def _save_preference(memory: Memory, command: dict[str, Any]) -> ToolResponse:
     )
 
 
-def _forget(memory: Memory, command: dict[str, Any]) -> ToolResponse:
+def _forget(memory: MemoryCore, command: dict[str, Any]) -> ToolResponse:
     forgotten = memory.forget(_value(command))
     if not forgotten:
         return ToolResponse(
@@ -301,7 +302,9 @@ def _forget(memory: Memory, command: dict[str, Any]) -> ToolResponse:
     )
 
 
-def _documents(memory: Memory, command: dict[str, Any]) -> ToolResponse:
+def _documents(memory: MemoryCore, command: dict[str, Any]) -> ToolResponse:
+    if not isinstance(memory, WithDocuments):
+        raise Conflict("This memory has no document knowledge base wired in")
     hits = memory.search_documents(_value(command))
     results = [
         {
@@ -316,7 +319,7 @@ def _documents(memory: Memory, command: dict[str, Any]) -> ToolResponse:
     return ToolResponse(True, "search", {"status": status, "count": len(results), "results": results})
 
 
-_HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], ToolResponse]] = {
+_HANDLERS: dict[str, Callable[[MemoryCore, dict[str, Any]], ToolResponse]] = {
     "search": _search,
     "recent": _recent,
     "remember": _remember,
@@ -325,7 +328,7 @@ _HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], ToolResponse]] = {
 }
 
 
-def run_tool(memory: Memory, command: str | bytes | dict[str, Any]) -> ToolResponse:
+def run_tool(memory: MemoryCore, command: str | bytes | dict[str, Any]) -> ToolResponse:
     """Execute one DAWN memory command; every failure becomes a structured error response."""
     try:
         parsed = _parse(command)
@@ -361,7 +364,7 @@ def run_tool(memory: Memory, command: str | bytes | dict[str, Any]) -> ToolRespo
         return _error(action, exc.code, str(exc))
 
 
-def _run_documents(memory: Memory, parsed: dict[str, Any]) -> ToolResponse:
+def _run_documents(memory: MemoryCore, parsed: dict[str, Any]) -> ToolResponse:
     action = parsed.get("action")
     if action != "search":
         return _error(str(action or ""), "unknown_action", "the documents device has one action: search")
@@ -376,7 +379,7 @@ def _run_documents(memory: Memory, parsed: dict[str, Any]) -> ToolResponse:
         return _error(action, exc.code, str(exc))
 
 
-def _guarded(action: str, run: Callable[[], dict[str, Any]], memory: Memory) -> ToolResponse:
+def _guarded(action: str, run: Callable[[], dict[str, Any]], memory: MemoryCore) -> ToolResponse:
     """Run a handler for the caller; every failure becomes a structured error."""
     if memory.is_guest:
         detail = "Memory is off in a guest session; nothing is loaded or stored."
@@ -391,7 +394,7 @@ def _guarded(action: str, run: Callable[[], dict[str, Any]], memory: Memory) -> 
         return _error(action, exc.code, str(exc))
 
 
-def run_function(memory: Memory, name: str, arguments: str | dict[str, Any]) -> ToolResponse:
+def run_function(memory: MemoryCore, name: str, arguments: str | dict[str, Any]) -> ToolResponse:
     """Execute an OpenAI-style function call (``memory_search``, ``documents_search``, ``create_memory``…)."""
     if name in VERBS:
         try:

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 from reverie.errors import Conflict, InvalidInput
 from reverie.extract.phrases import preference_slot
 from reverie.tools.schemas import function_schema
+from reverie.working import answer_proposals, change_working_state, propose, working_state
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
     from reverie.store.base import MemoryRow
 
 MEMORY_TYPES = ("fact", "preference", "profile", "task", "note")
@@ -120,7 +121,7 @@ def _memory_dict(row: Any) -> dict[str, Any]:
     }
 
 
-def _create(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
+def _create(memory: MemoryCore, args: dict[str, Any]) -> dict[str, Any]:
     content = _string(args, "content")
     kind = args.get("memory_type") or "fact"
     if kind not in MEMORY_TYPES:
@@ -156,12 +157,12 @@ def _scope(args: dict[str, Any]) -> str:
     return str(scope)
 
 
-def _update(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
+def _update(memory: MemoryCore, args: dict[str, Any]) -> dict[str, Any]:
     row = memory.edit(_int(args, "id"), _string(args, "content"))
     return {"status": "updated", "id": row.id, "memory": _memory_dict(row)}
 
 
-def _delete(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
+def _delete(memory: MemoryCore, args: dict[str, Any]) -> dict[str, Any]:
     row = memory.delete(_int(args, "id"))
     return {"status": "deleted", "id": row.id}
 
@@ -174,7 +175,7 @@ def _of_type(row: MemoryRow, kind: str | None) -> bool:
     return True
 
 
-def _list(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
+def _list(memory: MemoryCore, args: dict[str, Any]) -> dict[str, Any]:
     limit = max(1, min(_int(args, "limit", 20), 200))
     kind = args.get("memory_type")
     if kind is not None and kind not in MEMORY_TYPES:
@@ -192,7 +193,7 @@ def _list(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
     return {"count": len(rows[:limit]), "memories": [_memory_dict(row) for row in rows[:limit]]}
 
 
-def _search(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
+def _search(memory: MemoryCore, args: dict[str, Any]) -> dict[str, Any]:
     found = memory.search(_string(args, "query"), limit=max(1, min(_int(args, "limit", 10), 50)))
     hits = [
         {**_memory_dict(hit.memory), "score": round(hit.score, 4)}
@@ -201,7 +202,7 @@ def _search(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
     return {"count": len(hits), "results": hits}
 
 
-def _forget(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
+def _forget(memory: MemoryCore, args: dict[str, Any]) -> dict[str, Any]:
     if args.get("id") is not None:
         row = memory.delete(_int(args, "id"))
         return {"status": "forgotten", "ids": [row.id]}
@@ -209,7 +210,7 @@ def _forget(memory: Memory, args: dict[str, Any]) -> dict[str, Any]:
     return {"status": "forgotten" if rows else "not_found", "ids": [row.id for row in rows]}
 
 
-VERB_HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], dict[str, Any]]] = {
+VERB_HANDLERS: dict[str, Callable[[MemoryCore, dict[str, Any]], dict[str, Any]]] = {
     "create_memory": _create,
     "update_memory": _update,
     "delete_memory": _delete,
@@ -221,7 +222,16 @@ VERB_HANDLERS: dict[str, Callable[[Memory, dict[str, Any]], dict[str, Any]]] = {
 
 # the working-state device ----------------------------------------------------------------
 STATE_ACTIONS = (
-    "show", "timer", "reminder", "task", "done", "summary", "remove", "propose", "confirm", "decline"
+    "show",
+    "timer",
+    "reminder",
+    "task",
+    "done",
+    "summary",
+    "remove",
+    "propose",
+    "confirm",
+    "decline",
 )
 
 
@@ -229,7 +239,7 @@ _MAX_ID = 2**63 - 1  # the largest id a database column holds
 _MAX_REMINDER_SECONDS = 3653 * 86400
 
 
-def _conversation(memory: Memory, command: dict[str, Any]) -> int:
+def _conversation(memory: MemoryCore, command: dict[str, Any]) -> int:
     named = command.get("conversation")
     if named is not None:
         if isinstance(named, bool) or not isinstance(named, int) or not 1 <= named <= _MAX_ID:
@@ -241,7 +251,7 @@ def _conversation(memory: Memory, command: dict[str, Any]) -> int:
     return max(open_ones, key=lambda row: row.last_activity).id
 
 
-def _due(memory: Memory, command: dict[str, Any]) -> float:
+def _due(memory: MemoryCore, command: dict[str, Any]) -> float:
     if command.get("in") is not None:
         seconds = command["in"]
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
@@ -267,7 +277,7 @@ def _proposal_id(value: Any) -> int:
     return value
 
 
-def run_state(memory: Memory, command: dict[str, Any]) -> dict[str, Any]:
+def run_state(memory: MemoryCore, command: dict[str, Any]) -> dict[str, Any]:
     """One working-state command; answers the changed item and the state."""
     action = command.get("action")
     if action not in STATE_ACTIONS:
@@ -276,11 +286,11 @@ def run_state(memory: Memory, command: dict[str, Any]) -> dict[str, Any]:
     now = memory.clock()
     value = command.get("value")
     if action == "show":
-        return {"conversation": conversation, "state": memory.working_state(conversation).to_dict(now)}
+        return {"conversation": conversation, "state": working_state(memory, conversation).to_dict(now)}
     if action == "propose":
         if memory.conversation(conversation).is_private:
             raise Conflict("This conversation is private: nothing said in it is kept, so nothing is proposed")
-        proposal = memory.propose(conversation, _string(command, "value"))
+        proposal = propose(memory, conversation, _string(command, "value"))
         return {
             "status": "proposed",
             "conversation": conversation,
@@ -289,12 +299,12 @@ def run_state(memory: Memory, command: dict[str, Any]) -> dict[str, Any]:
         }
     if action in ("confirm", "decline"):
         which = None if value is None else _proposal_id(value)
-        results = memory.answer_proposals(conversation, confirm=action == "confirm", item=which)
+        results = answer_proposals(memory, conversation, confirm=action == "confirm", item=which)
         return {
             "status": "remembered" if action == "confirm" else "declined",
             "conversation": conversation,
             "memories": [{"id": r.memory.id, "text": r.memory.text, "status": r.status} for r in results],
-            "state": memory.working_state(conversation).to_dict(now),
+            "state": working_state(memory, conversation).to_dict(now),
         }
 
     def change(state: Any) -> Any:
@@ -322,13 +332,13 @@ def run_state(memory: Memory, command: dict[str, Any]) -> dict[str, Any]:
         return None
 
     try:
-        item = memory.change_working_state(conversation, change)
+        item = change_working_state(memory, conversation, change)
     except (TypeError, KeyError) as exc:
         raise InvalidInput(f"Bad state command: {exc}") from exc
     answer: dict[str, Any] = {"status": "ok", "conversation": conversation}
     if item is not None:
         answer["item"] = {"id": item.id, **{k: v for k, v in vars(item).items() if k != "id"}}
-    answer["state"] = memory.working_state(conversation).to_dict(now)
+    answer["state"] = working_state(memory, conversation).to_dict(now)
     return answer
 
 

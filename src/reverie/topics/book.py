@@ -34,7 +34,7 @@ from reverie.topics.files import (
 )
 
 if TYPE_CHECKING:
-    from reverie.memory import Memory
+    from reverie.core import MemoryCore
 
 log = logging.getLogger(__name__)
 # Filing a conclusion: a topic's title and its latest lines speak for it; a conclusion's score
@@ -49,7 +49,7 @@ _DOMAIN_NUDGE = 0.1
 class TopicBook:
     """One user's topic files and their memories."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: MemoryCore) -> None:
         if memory.user is None:
             raise Conflict("A guest session has no topics")
         self.memory = memory
@@ -146,6 +146,13 @@ class TopicBook:
             raise NotFound(f"No topic {slug!r}; `reverie topics list` shows them")
         title, lines = parse_topic(path.read_text(encoding="utf-8"))
         return TopicFile(path.stem, title, lines)
+
+    def delete_files(self) -> None:
+        """Delete the user's topic files and recent-topics index (all forgotten, or the user removed)."""
+        with self.lock:
+            for path in self.folder.glob("*") if self.folder.is_dir() else []:
+                if path.is_file() and (path.suffix == ".md" or path.name == "index.txt"):
+                    path.unlink()
 
     def recent(self, limit: int | None = None) -> list[str]:
         """The recent-topics index as lines with relative times, newest first."""
