@@ -443,14 +443,14 @@ def test_a_failing_embedder_stores_facts_and_preferences_without_vectors_and_say
         assert memory.scope.count_vectors("memory", "ollama:fake-embed") == (3, 3)
 
 
-def test_a_correction_to_words_the_user_said_before_in_others_reinforces_those(memory: Memory) -> None:
+def test_a_correction_to_words_close_in_meaning_to_another_fact_replaces_that_one_too(memory: Memory) -> None:
     old = memory.remember("User plays chess online most evenings").memory
-    kept = memory.remember("User is a keen gardener").memory
-    # "enjoys gardening" shares no content word with "keen gardener": found by meaning, the same fact.
-    result = _correct(memory, "User plays chess online most evenings", "User enjoys gardening")
-    assert (result.status, result.memory.id, result.replaced) == ("superseded", kept.id, [old])
-    assert result.memory.reinforcement_count == 2
-    assert _active(memory) == ["User is a keen gardener"]
+    poetry = memory.remember("User writes poetry").memory
+    # "composes poems" shares no word or stem with "writes poetry": only its meaning finds it (0.87).
+    result = _correct(memory, "User plays chess online most evenings", "User composes poems")
+    assert result.status == "superseded"
+    assert sorted(row.id for row in result.replaced) == [old.id, poetry.id]
+    assert _active(memory) == ["User composes poems"]
 
 
 def test_a_thread_with_more_memories_than_a_page_moves_them_all(memory: Memory, clock: Clock) -> None:
