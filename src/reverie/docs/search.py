@@ -16,7 +16,7 @@ from reverie.errors import InvalidInput
 from reverie.retrieve.hybrid import Semantic, fuse
 from reverie.retrieve.identifiers import identifier_matches, identifiers, promote
 from reverie.store.base import Store
-from reverie.text import check_query, keyword_terms
+from reverie.text import MAX_QUERY_BYTES, check_query, keyword_terms
 
 _STRONG_KEYWORD = 0.8  # keyword hits this close to the best one pass without the similarity threshold
 _QUESTION_WORDS = frozenset(
@@ -44,6 +44,10 @@ def looks_like_question(text: str) -> bool:
     first = stripped.split(maxsplit=1)[0].lower().strip(",.:;!")
     if first in _QUESTION_WORDS or _LOOKUP.search(stripped) is not None:
         return True
+    # Only a message a search can take: a longer one is refused by the search anyway, and reading
+    # a megabyte for identifiers would cost half a second.
+    if len(stripped) > MAX_QUERY_BYTES or len(stripped.encode("utf-8")) > MAX_QUERY_BYTES:
+        return False
     return bool(identifiers(stripped))
 
 
