@@ -401,8 +401,6 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
             if scope.get_conversation(conversation_id) is None:
                 raise NotFound(f"No conversation with id {conversation_id}")
             ids = list(reversed(scope.list_relevant(conversation_id)))
-        # A topic file, working state and documents, from the features (the conversation is the user's).
-        extras = self._context_extras(text, conversation_id, now)
         relevant = relevant_facts(
             scope,
             text,
@@ -411,6 +409,9 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
             min_similarity=conf.relevant_min_similarity,
             pending=pending,
         )
+        # A topic file, working state and documents, from the features (the conversation is the user's);
+        # after the ranking above, so a document search finds the query's vector already made.
+        extras = self._context_extras(text, conversation_id, now)
         # Only ids not yet kept for the conversation are written (the insert skips the others anyway).
         known = set(ids)
         fresh = [row.id for row in relevant if row.id not in known] if conversation_id is not None else []
