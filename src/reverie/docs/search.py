@@ -12,11 +12,11 @@ import numpy.typing as npt
 
 from reverie.config import RagSettings
 from reverie.embed.service import from_blobs
-from reverie.errors import InvalidInput
+from reverie.errors import InvalidInput, TooLarge
 from reverie.retrieve.hybrid import Semantic, fuse
 from reverie.retrieve.identifiers import identifier_matches, identifiers, promote
 from reverie.store.base import Store
-from reverie.text import MAX_QUERY_BYTES, check_query, keyword_terms
+from reverie.text import check_query, keyword_terms
 
 _STRONG_KEYWORD = 0.8  # keyword hits this close to the best one pass without the similarity threshold
 _QUESTION_WORDS = frozenset(
@@ -46,7 +46,9 @@ def looks_like_question(text: str) -> bool:
         return True
     # Only a message a search can take: a longer one is refused by the search anyway, and reading
     # a megabyte for identifiers would cost half a second.
-    if len(stripped) > MAX_QUERY_BYTES or len(stripped.encode("utf-8")) > MAX_QUERY_BYTES:
+    try:
+        check_query(stripped)
+    except TooLarge:
         return False
     return bool(identifiers(stripped))
 
