@@ -39,6 +39,7 @@ MUTMUT = Path(sys.executable).parent / "mutmut"
 # DEFAULT_TESTS; mutmut narrows either list, per mutant, to the tests that reached the mutated function.
 # tests/test_mutation_kills_<stem>.py joins a module's list when it exists.
 TESTS: dict[str, tuple[str, ...]] = {
+    "embed/integer.py": ("test_embed_local.py",),
     "extract/keys.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
     "extract/claims.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
     "extract/merge.py": (
