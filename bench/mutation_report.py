@@ -81,6 +81,35 @@ TESTS: dict[str, tuple[str, ...]] = {
     "sensors.py": ("test_sensors_audio.py",),
     "llm/transcribe.py": ("test_sensors_audio.py",),
     "working.py": ("test_observations.py", "test_working_scopes.py", "test_hardening.py"),
+    "core/people.py": (
+        "test_working_scopes.py",
+        "test_this_is.py",
+        "test_voice_speakers.py",
+        "test_documents_per_user.py",
+        "test_memory.py",
+        "test_cli.py",
+    ),
+    "core/preferences.py": (
+        "test_preferences.py",
+        "test_phrases.py",
+        "test_memory.py",
+        "test_search_context.py",
+    ),
+    "core/summaries.py": (
+        "test_memory.py",
+        "test_search_context.py",
+        "test_consolidation.py",
+        "test_portability.py",
+        "test_privacy.py",
+    ),
+    "retrieve/timeutil.py": (
+        "test_timeutil.py",
+        "test_properties.py",
+        "test_search_context.py",
+        "test_memory.py",
+    ),
+    "retrieve/identifiers.py": ("test_docs_identifiers.py", "test_properties.py"),
+    "retrieve/relevant.py": ("test_search_context.py", "test_semantic.py", "test_assistant_chat.py"),
 }
 # Browser tests need Chromium, PostgreSQL tests skip on SQLite, and the API fuzzer is slow and random.
 DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")

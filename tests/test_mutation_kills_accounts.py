@@ -6,10 +6,13 @@ Written for the mutants of accounts.py that survived `make mutation` (see tests/
 from __future__ import annotations
 
 import pytest
+from argon2 import PasswordHasher
+from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
 
 from reverie import Memory, Settings
 from reverie.accounts import LoginLimiter
+from reverie.cli import cli
 from reverie.errors import Conflict, InvalidInput, RateLimited
 from reverie.server import create_app
 from reverie.store.base import User
@@ -182,3 +185,81 @@ def test_a_token_needs_a_name_of_one_to_a_hundred_characters(settings: Settings,
             memory.accounts.create_token(bob, "kitchen speaker", interface="  ")
         assert str(no_interface.value) == "A device token needs the interface it speaks for"
         assert [t.name for t in memory.accounts.list_tokens(bob)] == ["x" * 100]
+
+
+def test_a_password_may_have_eight_to_1024_characters(settings: Settings) -> None:
+    runner = CliRunner()
+    home = ["--home", str(settings.home)]
+
+    def add(name: str, password: str) -> Result:
+        return runner.invoke(cli, [*home, "users", "add", name, "--password-stdin"], input=password + "\n")
+
+    assert add("ann", "eight ch").exit_code == 0
+    assert add("bob", "b" * 1024).exit_code == 0
+    too_long = add("cat", "c" * 1025)
+    assert too_long.exit_code == 1
+    assert "A password may have at most 1024 characters" in too_long.output
+    with Memory(settings) as memory:
+        assert memory.accounts.check_password("ann", "eight ch") is not None
+        assert memory.accounts.check_password("bob", "b" * 1024) is not None
+        assert memory.store.get_user("cat") is None
+
+
+def test_a_user_without_a_password_cannot_sign_in(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as memory:
+        memory.add_user("bob")  # made by an admin without a password: a token user only
+    with TestClient(create_app(settings, clock=clock)) as client:
+        # Not even with the password of the stand-in hash checked for unknown names.
+        for password in ["reverie-dummy-password", "any password at all"]:
+            answer = client.post(f"{API}/auth/login", json={"name": "bob", "password": password})
+            assert answer.status_code == 401, answer.text
+
+
+def test_an_older_password_hash_is_redone_at_sign_in(settings: Settings, clock: Clock) -> None:
+    weak = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    with Memory(settings, clock=clock) as memory:
+        bob = memory.add_user("bob")
+        memory.store.set_password_hash(bob.id, weak.hash("bob's long password"))
+    with TestClient(create_app(settings, clock=clock)) as client:
+
+        def login(password: str) -> int:
+            return client.post(f"{API}/auth/login", json={"name": "bob", "password": password}).status_code
+
+        assert login("bob's long password") == 200
+        assert login("bob's long password") == 200, "the new hash is of the same password"
+        assert login("not bob's password") == 401
+    with Memory(settings, clock=clock) as memory:
+        stored = memory.store.password_hash(bob.id)
+        # A copy of the database now holds only a hash at today's cost.
+        assert stored is not None and not PasswordHasher().check_needs_rehash(stored)
+
+
+def test_a_failure_counts_for_the_whole_window_to_the_second(clock: Clock) -> None:
+    limiter = LoginLimiter(max_failures=2, window_seconds=3600, clock=clock)
+    limiter.failed("ip:10.0.0.1")
+    clock.advance(60)
+    limiter.failed("ip:10.0.0.1")
+    clock.advance(3600 - 60)  # the first failure is exactly an hour old: still inside the hour
+    with pytest.raises(RateLimited) as refused:
+        limiter.check("ip:10.0.0.1")
+    assert str(refused.value) == "Too many failed sign-ins; try again in 1 minute(s)"
+    clock.advance(1)
+    limiter.check("ip:10.0.0.1")
+
+
+def test_an_account_locked_by_spread_guesses_opens_when_the_oldest_leaves(clock: Clock) -> None:
+    limiter = LoginLimiter(max_failures=2, window_seconds=3600, clock=clock)
+    for n in range(8):  # one wrong guess a minute from eight machines: the account's limit is 2 x 4
+        limiter.check_sign_in(f"203.0.113.{n}", "bob")
+        limiter.failed_sign_in(f"203.0.113.{n}", "bob")
+        clock.advance(60)
+    clock.advance(3600 - 8 * 60 - 30)  # thirty seconds before the first guess is an hour old
+    with pytest.raises(RateLimited) as refused:
+        limiter.check_sign_in("198.51.100.7", "bob")
+    assert str(refused.value) == (
+        "Too many failed sign-ins to this account; try again in 1 minute(s),"
+        " or from a machine it was signed in from before"
+    )
+    assert refused.value.retry_after == 30
+    clock.advance(31)
+    limiter.check_sign_in("198.51.100.7", "bob")

@@ -75,7 +75,8 @@ def test_search_answers_by_keyword_while_the_embedding_server_is_down(
         fake_server.mode = "down"
         with caplog.at_level(logging.WARNING, logger="reverie.retrieve.hybrid"):
             found = memory.search("bees garden", limit=5)
-        logged = [r.getMessage() for r in caplog.records if r.name == "reverie.retrieve.hybrid"]
+        records = [r for r in caplog.records if r.name == "reverie.retrieve.hybrid"]
+        logged = [r.getMessage() for r in records]
         # "garden" is in half the facts, so its BM25 score is tiny; the best keyword hit still counts whole.
         garden = memory.search("garden", limit=5).facts
     assert [hit.memory.text for hit in found.facts][0] == FACTS[0]
@@ -86,7 +87,26 @@ def test_search_answers_by_keyword_while_the_embedding_server_is_down(
     assert len(logged) == 1, logged
     assert logged[0].startswith("Semantic search unavailable, using keywords only: ")
     assert fake_server.url.removeprefix("http://") in logged[0]
+    # ...and, for a log format with %(threadName)s, that it came from the query-embedding thread.
+    assert records[0].threadName.startswith("reverie-query_"), records[0].threadName
 
 
 def _cosine(server: FakeModelServer, a: str, b: str) -> float:
     return sum(x * y for x, y in zip(server.embed(a), server.embed(b), strict=True))
+
+
+def test_a_fact_exactly_at_min_similarity_counts(tmp_path: Path, fake_server: FakeModelServer) -> None:
+    fake_server.dimensions = 256
+    fake_server.synonyms.update({"apiary": "bees", "keeps": "bees"})
+    best = "User keeps bees"  # the bees bucket twice: cosine 2 / sqrt(5) with "apiary"
+    at_cut = "User photographs wild bees"  # four words, one of them bees: cosine exactly 1/2
+    under = "User once saw bees swarming"  # five words: 1 / sqrt(5), under 1/2
+    settings = _settings(tmp_path, fake_server, REVERIE_EMBEDDINGS__HYBRID__MIN_SIMILARITY="0.5")
+    assert _cosine(fake_server, "apiary", at_cut) == 0.5, "the fixture needs four distinct word buckets"
+    assert _cosine(fake_server, "apiary", under) < 0.5 < 0.8 * _cosine(fake_server, "apiary", best)
+    with Memory(settings) as memory:
+        for fact in [best, at_cut, under]:
+            memory.remember(fact)
+        hits = memory.search("apiary", limit=10).facts  # no fact has the word: by meaning alone
+    # README: a vector hit counts at a cosine at or above min_similarity.
+    assert [hit.memory.text for hit in hits] == [best, at_cut]
