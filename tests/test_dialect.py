@@ -125,17 +125,13 @@ def test_a_written_row_comes_back_alike(settings: Settings) -> None:
     store, db = _dialect(settings)
     insert = "INSERT INTO users (name, display_name, is_admin, created_at) VALUES (?, ?, ?, ?)"
     try:
-        row = db.write_row(insert, ("ada", "Ada", True, 1.0), "id, name, is_admin", "users")
+        row = db.write_row(insert, ("ada", "Ada", True, 1.0), "id, name, is_admin")
         assert row is not None and row["name"] == "ada" and bool(row["is_admin"]) is True
         changed = db.write_row(
-            "UPDATE users SET is_admin = ? WHERE id = ?",
-            (False, row["id"]),
-            "id, is_admin",
-            "users",
-            row["id"],
+            "UPDATE users SET is_admin = ? WHERE id = ?", (False, row["id"]), "id, is_admin"
         )
         assert changed is not None and changed["id"] == row["id"] and bool(changed["is_admin"]) is False
-        missing = db.write_row("UPDATE users SET is_admin = ? WHERE id = ?", (True, -1), "id", "users", -1)
+        missing = db.write_row("UPDATE users SET is_admin = ? WHERE id = ?", (True, -1), "id")
         assert missing is None
         assert db.row(f"SELECT COUNT(*) AS n FROM users WHERE {db.is_false('is_admin')}") == {"n": 1}
     finally:

@@ -64,7 +64,6 @@ class Conversations:
             " VALUES (?, ?, ?, ?, ?)",
             (self.user_id, interface, now, now, is_private),
             CONVERSATION_COLUMNS,
-            "conversations",
         )
         assert row is not None
         return conversation_row(row)
@@ -210,8 +209,14 @@ class Conversations:
         """
         if not terms:
             return []
-        extra, params = time_range("m.created_at", created_from, created_to)
-        rows = self.db.search_messages(self.user_id, terms, MESSAGE_COLUMNS, extra, params, limit, windows)
+        ctes, params = self.db.ranked("message_windows" if windows else "messages", self.user_id, terms)
+        extra, dates = time_range("m.created_at", created_from, created_to)
+        rows = self.db.rows(
+            f"{ctes} SELECT {MESSAGE_COLUMNS}, r.score FROM ranked r JOIN messages m ON m.id = r.id"
+            f" JOIN conversations c ON c.id = m.conversation_id AND {self.db.is_false('c.is_private')}"
+            f" WHERE m.user_id = ?{extra} ORDER BY r.score DESC, m.id LIMIT ?",
+            [*params, self.user_id, *dates, limit],
+        )
         return [(message_row(row), float(row["score"])) for row in rows]
 
     def message_neighbours(self, message_id: int) -> tuple[MessageRow | None, MessageRow | None]:

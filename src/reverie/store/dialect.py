@@ -16,18 +16,33 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Literal
 
 from reverie.store.rows import VectorKind
 
 Params = Sequence[Any] | Mapping[str, Any]
 Row = dict[str, Any]
+KeywordIndex = Literal["memories", "summaries", "messages", "message_windows", "chunks"]
 
 
 def time_range(column: str, start: float | None, end: float | None) -> tuple[str, list[Any]]:
     """`` AND column >= ? AND column < ?`` for the bounds given (none: ''), and their parameters."""
     bounds = [(f" AND {column} >= ?", start), (f" AND {column} < ?", end)]
     return "".join(sql for sql, value in bounds if value is not None), [v for _, v in bounds if v is not None]
+
+
+def match_groups(terms: Sequence[str], min_match: int | None) -> list[list[str]]:
+    """Groups of terms, all of one group to be found, matching any term or at least ``min_match``.
+
+    "All but one" is a group a term left out; needing fewer than all but one falls back to any
+    term (the caller filters).
+    """
+    missing = len(terms) - (min_match if min_match is not None else 1)
+    if min_match is None or missing >= len(terms) - 1 or missing > 1:
+        return [[term] for term in terms]
+    if missing <= 0:
+        return [list(terms)]
+    return [[term for j, term in enumerate(terms) if j != skip] for skip in range(len(terms))]
 
 
 class Dialect(ABC):
@@ -56,12 +71,13 @@ class Dialect(ABC):
     def run_many(self, sql: str, params: Sequence[Params]) -> None:
         """Run one write once per parameter set, in one transaction."""
 
-    @abstractmethod
     def insert(self, sql: str, params: Params = ()) -> int | None:
         """Run an INSERT of one row into a table with an ``id`` key; the new row's id.
 
         None when it inserted nothing (``ON CONFLICT DO NOTHING`` met an existing row).
         """
+        row = self.write_row(sql, params, "id")
+        return int(row["id"]) if row else None
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[object]:
@@ -80,10 +96,12 @@ class Dialect(ABC):
         """Run a query of (id, vector) rows; the ids and the vectors as float32 bytes."""
 
     @abstractmethod
-    def rank_chunks(self, terms: Sequence[str], limit: int, viewer: int) -> list[tuple[int, float]]:
-        """Chunks of shared documents and of user ``viewer``'s (0: none) matching any term.
+    def ranked(
+        self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
+    ) -> tuple[str, list[Any]]:
+        """``WITH ranked(id, score)``: rows of ``index`` matching any term (or ``min_match``), by BM25.
 
-        (id, BM25 score) best first; the text weighs most.
+        ``owner`` bounds the rows: the user's, or for chunks the shared ones and viewer ``owner``'s.
         """
 
     @abstractmethod
@@ -99,13 +117,8 @@ class Dialect(ABC):
         """A condition that a boolean column is false, spelled as the engine's partial indexes are."""
 
     @abstractmethod
-    def write_row(
-        self, sql: str, params: Params, columns: str, table: str, key: int | None = None
-    ) -> Row | None:
-        """Run an INSERT or UPDATE of one row of ``table``; its ``columns`` after, None if none changed.
-
-        ``key`` is the id an UPDATE changes (an INSERT's new id is read from the engine).
-        """
+    def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
+        """Run an INSERT or UPDATE of one row with ``RETURNING columns``; the row, None if none changed."""
 
     @abstractmethod
     def search_memories(
@@ -119,25 +132,6 @@ class Dialect(ABC):
         min_match: int | None,
     ) -> list[Row]:
         """Memories ``m`` matching any term (or ``min_match``) and ``filters``, with ``score``, best first."""
-
-    @abstractmethod
-    def search_summaries(
-        self, user_id: int, terms: Sequence[str], columns: str, extra: str, params: Sequence[Any], limit: int
-    ) -> list[Row]:
-        """Summaries ``s`` of the user matching any term and ``extra``, with ``score``, best first."""
-
-    @abstractmethod
-    def search_messages(
-        self,
-        user_id: int,
-        terms: Sequence[str],
-        columns: str,
-        extra: str,
-        params: Sequence[Any],
-        limit: int,
-        windows: bool,
-    ) -> list[Row]:
-        """Turns ``m`` of public conversations matching any term and ``extra``, with ``score``, best first."""
 
     @abstractmethod
     def insert_message(
@@ -210,4 +204,4 @@ class Dialect(ABC):
         return changed
 
 
-__all__ = ["Dialect", "Params", "Row", "time_range"]
+__all__ = ["Dialect", "KeywordIndex", "Params", "Row", "match_groups", "time_range"]

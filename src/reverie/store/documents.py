@@ -152,7 +152,13 @@ class Documents:
         self, terms: Sequence[str], limit: int, user_id: int | None = None
     ) -> list[tuple[int, float]]:
         """Chunks the viewer may see matching any term, (id, BM25 score) best first; the text weighs most."""
-        return self.db.rank_chunks(terms, limit, _viewer(user_id)) if terms else []
+        if not terms:
+            return []
+        ctes, params = self.db.ranked("chunks", _viewer(user_id), terms)
+        rows = self.db.rows(
+            f"{ctes} SELECT id, score FROM ranked ORDER BY score DESC, id LIMIT ?", [*params, max(limit, 1)]
+        )
+        return [(int(row["id"]), float(row["score"])) for row in rows]
 
     def get_chunks(self, chunk_ids: Sequence[int], user_id: int | None = None) -> list[ChunkRow]:
         """Chunks by id, with their file (any order); those the viewer may not see are left out."""

@@ -75,7 +75,6 @@ class Memories:
                 memory.source_message_id,
             ),
             MEMORY_COLUMNS,
-            "memories",
         )
         assert row is not None
         return memory_row(row)
@@ -135,8 +134,6 @@ class Memories:
             f"UPDATE memories SET {assignments}, updated_at = ? WHERE id = ? AND user_id = ?",
             [*changes.values(), now, memory_id, self.user_id],
             MEMORY_COLUMNS,
-            "memories",
-            memory_id,
         )
         return memory_row(row) if row else None
 
@@ -157,8 +154,6 @@ class Memories:
             " WHERE id = ? AND user_id = ?",
             (confidence, confidence, now, memory_id, self.user_id),
             MEMORY_COLUMNS,
-            "memories",
-            memory_id,
         )
         return memory_row(row) if row else None
 

@@ -16,18 +16,29 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from reverie.store.dialect import Dialect, Params, Row
+from reverie.store.dialect import Dialect, KeywordIndex, Params, Row
 from reverie.store.postgres_search import ranked
 from reverie.store.postgres_vectors import Vector
 from reverie.store.rows import VectorKind
 
 Conn = psycopg.Connection[dict[str, Any]]
 # psycopg reads every % as a placeholder, even in quoted text; ? and :name in quoted text stay.
-# Chunk text, heading and file title weigh 1.0, 0.6 and 0.4, as in the SQLite engine.
-_CHUNK_WEIGHTS = (1.0, 0.6, 0.4, 0.0)
-# memories text 1.0 and key 0.5; summaries text and topics 1.0 each (as FTS5 weighs them).
-_MEMORY_WEIGHTS = (1.0, 0.5, 0.0, 0.0)
-_SUMMARY_WEIGHTS = (1.0, 1.0, 0.0, 0.0)
+_OWN = "t.user_id = ?"
+# index: table, tsvector column, its length, weights (A-D) as FTS5 weighs the columns, rows in scope
+_INDEXES: dict[str, tuple[str, str, str, tuple[float, float, float, float], str]] = {
+    "memories": ("memories", "tsv", "doclen", (1.0, 0.5, 0.0, 0.0), _OWN),  # text, key
+    "summaries": ("summaries", "tsv", "doclen", (1.0, 1.0, 0.0, 0.0), _OWN),  # text, topics
+    "messages": ("messages", "search_tsv", "search_len", (1.0, 1.0, 1.0, 1.0), _OWN),
+    "message_windows": ("messages", "window_tsv", "window_len", (1.0, 1.0, 1.0, 1.0), _OWN),
+    # text, heading, file title; shared documents and the viewer's own
+    "chunks": (
+        "chunks",
+        "tsv",
+        "doclen",
+        (1.0, 0.6, 0.4, 0.0),
+        "t.document_id IN (SELECT id FROM documents WHERE owner_id IS NULL OR owner_id = ?)",
+    ),
+}
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|::|\?|%|:([A-Za-z_]\w*)")
 
 
@@ -82,12 +93,6 @@ class PgDialect(Dialect):
         with self._transaction() as conn, conn.cursor() as cur:
             cur.executemany(pyformat(sql), params)
 
-    def insert(self, sql: str, params: Params = ()) -> int | None:
-        """Run an INSERT of one row; the new row's id by ``RETURNING id``, or None if it inserted nothing."""
-        with self._connection() as conn:
-            row = conn.execute(pyformat(sql + " RETURNING id"), params).fetchone()
-        return int(row["id"]) if row else None
-
     def transaction(self) -> AbstractContextManager[object]:
         """A transaction on a pooled connection held by this thread; nested calls join the outer one."""
         return self._transaction()
@@ -113,40 +118,31 @@ class PgDialect(Dialect):
             blobs.append(blob)
         return ids, blobs
 
-    def rank_chunks(self, terms: Sequence[str], limit: int, viewer: int) -> list[tuple[int, float]]:
-        """BM25 over the chunks' tsvector, computed as FTS5 does (see postgres_search); shared and own."""
-        ctes, params = ranked(
-            table="chunks",
-            tsv="tsv",
-            length="doclen",
-            scope="t.document_id IN (SELECT id FROM documents WHERE owner_id IS NULL OR owner_id = %s)",
-            scope_params=[viewer],
+    def ranked(
+        self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
+    ) -> tuple[str, list[Any]]:
+        """BM25 over the index's tsvector, computed as FTS5 does (see postgres_search), in scope only."""
+        table, tsv, length, weights, scope = _INDEXES[index]
+        return ranked(
+            table=table,
+            tsv=tsv,
+            length=length,
+            scope=scope,
+            scope_params=[owner],
             terms=terms,
-            weights=_CHUNK_WEIGHTS,
-            extra_tokens=0,
+            weights=weights,
+            min_match=min_match,
+            extra_tokens=0 if index == "chunks" else 1,  # chunks_fts has no owner column
         )
-        with self._connection() as conn:
-            rows = conn.execute(
-                f"{ctes} SELECT id, score FROM ranked ORDER BY score DESC, id LIMIT %s",
-                [*params, max(limit, 1)],
-            ).fetchall()
-        return [(int(row["id"]), float(row["score"])) for row in rows]
 
     def is_false(self, column: str) -> str:
         """``NOT column``, as the partial indexes say it."""
         return f"NOT {column}"
 
-    def write_row(
-        self, sql: str, params: Params, columns: str, table: str, key: int | None = None
-    ) -> Row | None:
+    def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
         """Run the write with ``RETURNING columns``: one round trip."""
         with self._connection() as conn:
-            return conn.execute(pyformat(sql) + f" RETURNING {columns}", params).fetchone()
-
-    def _ranked_rows(self, ctes: str, select: str, params: Sequence[Any]) -> list[Row]:
-        # The CTEs are psycopg text already; only the part written with ? is converted.
-        with self._connection() as conn:
-            return conn.execute(f"{ctes} {pyformat(select)}", params).fetchall()
+            return conn.execute(pyformat(f"{sql} RETURNING {columns}"), params).fetchone()
 
     def search_memories(
         self,
@@ -159,70 +155,12 @@ class PgDialect(Dialect):
         min_match: int | None,
     ) -> list[Row]:
         """BM25 over the user's memories' tsvector (text weighs 1.0, key 0.5)."""
-        ctes, ranked_params = ranked(
-            table="memories",
-            tsv="tsv",
-            length="doclen",
-            scope="t.user_id = %s",
-            scope_params=[user_id],
-            terms=terms,
-            weights=_MEMORY_WEIGHTS,
-            min_match=min_match,
-        )
+        ctes, ranked_params = self.ranked("memories", user_id, terms, min_match)
         prefixed = ", ".join("m." + name for name in columns)
-        return self._ranked_rows(
-            ctes,
-            f"SELECT {prefixed}, r.score FROM ranked r JOIN memories m ON m.id = r.id"
+        return self.rows(
+            f"{ctes} SELECT {prefixed}, r.score FROM ranked r JOIN memories m ON m.id = r.id"
             f" WHERE {filters} ORDER BY r.score DESC, m.confidence DESC, m.id LIMIT ?",
             [*ranked_params, *params, limit],
-        )
-
-    def search_summaries(
-        self, user_id: int, terms: Sequence[str], columns: str, extra: str, params: Sequence[Any], limit: int
-    ) -> list[Row]:
-        """BM25 over the user's summaries' tsvector (text and topics alike)."""
-        ctes, ranked_params = ranked(
-            table="summaries",
-            tsv="tsv",
-            length="doclen",
-            scope="t.user_id = %s",
-            scope_params=[user_id],
-            terms=terms,
-            weights=_SUMMARY_WEIGHTS,
-        )
-        return self._ranked_rows(
-            ctes,
-            f"SELECT {columns}, r.score FROM ranked r JOIN summaries s ON s.id = r.id"
-            f" WHERE s.user_id = ?{extra} ORDER BY r.score DESC, s.created_at DESC, s.id DESC LIMIT ?",
-            [*ranked_params, user_id, *params, limit],
-        )
-
-    def search_messages(
-        self,
-        user_id: int,
-        terms: Sequence[str],
-        columns: str,
-        extra: str,
-        params: Sequence[Any],
-        limit: int,
-        windows: bool,
-    ) -> list[Row]:
-        """BM25 over the turns' own tsvector (or their windows')."""
-        prefix = "window" if windows else "search"
-        ctes, ranked_params = ranked(
-            table="messages",
-            tsv=f"{prefix}_tsv",
-            length=f"{prefix}_len",
-            scope="t.user_id = %s",
-            scope_params=[user_id],
-            terms=terms,
-        )
-        return self._ranked_rows(
-            ctes,
-            f"SELECT {columns}, r.score FROM ranked r JOIN messages m ON m.id = r.id"
-            " JOIN conversations c ON c.id = m.conversation_id AND NOT c.is_private"
-            f" WHERE m.user_id = ?{extra} ORDER BY r.score DESC, m.id LIMIT ?",
-            [*ranked_params, user_id, *params, limit],
         )
 
     def insert_message(

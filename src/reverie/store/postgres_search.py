@@ -12,30 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reverie.store.dialect import match_groups
+
 K1 = 1.2
 B = 0.75
-_TERM = "phraseto_tsquery('reverie', %s)"
+_TERM = "phraseto_tsquery('reverie', ?)"
 
 
 def match_query(terms: Sequence[str], min_match: int | None = None) -> tuple[str, list[Any]]:
-    """A tsquery expression matching any term, or at least ``min_match`` of them.
-
-    As in the SQLite engine, "all but one" is an OR of AND-groups; needing fewer than all but one
-    falls back to any term (the caller filters).
-    """
-    count = len(terms)
-    missing = count - (min_match if min_match is not None else 1)
-    if min_match is None or missing >= count - 1 or missing > 1:
-        return "(" + " || ".join([_TERM] * count) + ")", list(terms)
-    if missing <= 0:
-        return "(" + " && ".join([_TERM] * count) + ")", list(terms)
-    groups: list[str] = []
-    params: list[Any] = []
-    for skip in range(count):
-        kept = [term for j, term in enumerate(terms) if j != skip]
-        groups.append("(" + " && ".join([_TERM] * len(kept)) + ")")
-        params.extend(kept)
-    return "(" + " || ".join(groups) + ")", params
+    """A tsquery expression matching any term, or at least ``min_match`` of them (as the SQLite engine)."""
+    groups = match_groups(terms, min_match)
+    parts = [" && ".join([_TERM] * len(group)) for group in groups]
+    if len(groups) > 1 and len(groups[0]) > 1:  # all but one: an OR of AND-groups
+        parts = [f"({part})" for part in parts]
+    return "(" + " || ".join(parts) + ")", [term for group in groups for term in group]
 
 
 def ranked(
@@ -52,7 +42,7 @@ def ranked(
 ) -> tuple[str, list[Any]]:
     """``WITH`` clauses ending in ``ranked(id, score)``: rows of ``table`` matching, BM25 score.
 
-    ``scope`` is a condition on ``t`` (e.g. ``t.user_id = %s``) that bounds both the matches and
+    ``scope`` is a condition on ``t`` (e.g. ``t.user_id = ?``) that bounds both the matches and
     the statistics; ``tsv`` and ``length`` name the tsvector column and its token count.
     ``extra_tokens`` is added to every length: FTS5 counts the owner column's token too.
     """
@@ -65,7 +55,7 @@ def ranked(
     sql = (
         "WITH q AS MATERIALIZED (SELECT u.i, phraseto_tsquery('reverie', u.t) AS tq,"
         " tsvector_to_array(to_tsvector('reverie', u.t)) AS lex"
-        " FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, i)),"
+        " FROM unnest(?::text[]) WITH ORDINALITY AS u(t, i)),"
         f" hits AS MATERIALIZED (SELECT t.id, t.{tsv} AS tsv, t.{length} + {extra} AS len"
         f" FROM {table} t WHERE {scope} AND t.{tsv} @@ {match}),"
         f" stats AS MATERIALIZED (SELECT COUNT(*)::float8 AS n,"
@@ -74,11 +64,11 @@ def ranked(
         " GREATEST(LN((s.n - c.hits + 0.5) / (c.hits + 0.5)), 1e-6) AS idf"
         " FROM q CROSS JOIN stats s CROSS JOIN LATERAL"
         " (SELECT COUNT(*)::float8 AS hits FROM hits h WHERE h.tsv @@ q.tq) c),"
-        " ranked AS (SELECT h.id, SUM(idf.idf * f.tf * %s::float8"
-        " / (f.tf + %s::float8 * (1 - %s::float8 + %s::float8 * h.len / GREATEST(s.avgdl, 1e-9)))) AS score"
+        " ranked AS (SELECT h.id, SUM(idf.idf * f.tf * ?::float8"
+        " / (f.tf + ?::float8 * (1 - ?::float8 + ?::float8 * h.len / GREATEST(s.avgdl, 1e-9)))) AS score"
         " FROM hits h CROSS JOIN stats s JOIN idf ON h.tsv @@ idf.tq"
-        " CROSS JOIN LATERAL (SELECT COALESCE(SUM(CASE w WHEN 'A' THEN %s::float8 WHEN 'B' THEN %s::float8"
-        " WHEN 'C' THEN %s::float8 ELSE %s::float8 END), 0) / GREATEST(cardinality(idf.lex), 1) AS tf"
+        " CROSS JOIN LATERAL (SELECT COALESCE(SUM(CASE w WHEN 'A' THEN ?::float8 WHEN 'B' THEN ?::float8"
+        " WHEN 'C' THEN ?::float8 ELSE ?::float8 END), 0) / GREATEST(cardinality(idf.lex), 1) AS tf"
         " FROM unnest(h.tsv) AS x(lexeme, positions, weights), unnest(x.weights) AS w"
         " WHERE x.lexeme = ANY(idf.lex)) f"
         " GROUP BY h.id)"

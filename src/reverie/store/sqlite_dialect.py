@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from reverie.store.dialect import Dialect, Params, Row
+from reverie.store.dialect import Dialect, KeywordIndex, Params, Row, match_groups
 from reverie.store.rows import VectorKind
 
 _BATCH = 500  # values per IN list, well under SQLite's limit on variables
@@ -24,26 +24,24 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _fts_terms(terms: Sequence[str], min_match: int | None = None) -> str:
-    """FTS5 text matching any term, or at least ``min_match`` of them.
-
-    "All but one" is written as an OR of AND-groups; needing fewer than all but one falls
-    back to any term (the caller filters).
-    """
-    quoted = [_quote(term) for term in terms]
-    missing = len(quoted) - (min_match if min_match is not None else 1)
-    if min_match is None or missing >= len(quoted) - 1 or missing > 1:
-        return " OR ".join(quoted)
-    if missing <= 0:
-        return " AND ".join(quoted)
-    groups = [" AND ".join(q for j, q in enumerate(quoted) if j != skip) for skip in range(len(quoted))]
-    return " OR ".join(f"({group})" for group in groups)
-
-
 def _fts_query(owner: str | None, terms: Sequence[str], columns: str, min_match: int | None = None) -> str:
     """FTS5 MATCH text over some columns, limited to one owner's rows when several users share the file."""
-    match = f"{{{columns}}}: ({_fts_terms(terms, min_match)})"
+    groups = match_groups(terms, min_match)
+    parts = [" AND ".join(_quote(term) for term in group) for group in groups]
+    if len(groups) > 1 and len(groups[0]) > 1:  # all but one: an OR of AND-groups
+        parts = [f"({part})" for part in parts]
+    match = f"{{{columns}}}: ({' OR '.join(parts)})"
     return f"owner:{owner} AND {match}" if owner else match
+
+
+# index: FTS5 table, the columns matched, their BM25 weights, and whether rows carry an owner
+_FTS = {
+    "memories": ("memories_fts", "text key", "1.0, 0.5, 0.0", True),
+    "summaries": ("summaries_fts", "text topics", "1.0, 1.0, 0.0", True),
+    "messages": ("messages_fts", "text", "1.0, 0.0", True),
+    "message_windows": ("message_windows_fts", "text", "1.0, 0.0", True),
+    "chunks": ("chunks_fts", "text heading title", "1.0, 0.6, 0.4", False),
+}
 
 
 class SqliteDialect(Dialect):
@@ -91,12 +89,6 @@ class SqliteDialect(Dialect):
         with self._transaction() as conn:
             conn.executemany(sql, params)
 
-    def insert(self, sql: str, params: Params = ()) -> int | None:
-        """Run an INSERT of one row; the new row's id, or None if it inserted nothing."""
-        with self._transaction() as conn:
-            cur = conn.execute(sql, params)
-        return int(cur.lastrowid or 0) if cur.rowcount == 1 else None
-
     def transaction(self) -> AbstractContextManager[object]:
         """This thread's write transaction (BEGIN IMMEDIATE); nested calls join the outer one."""
         return self._transaction()
@@ -117,32 +109,33 @@ class SqliteDialect(Dialect):
             blobs.append(bytes(row[1]))
         return ids, blobs
 
-    def rank_chunks(self, terms: Sequence[str], limit: int, viewer: int) -> list[tuple[int, float]]:
-        """FTS5 over chunks_fts, BM25 weights 1.0, 0.6 and 0.4; shared chunks and the viewer's own."""
-        match = "{text heading title}: (" + " OR ".join(_quote(term) for term in terms) + ")"
-        rows = self._connection().execute(
-            "SELECT f.rowid, -bm25(chunks_fts, 1.0, 0.6, 0.4) AS score FROM chunks_fts f"
-            " JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id"
-            " WHERE chunks_fts MATCH ? AND (d.owner_id IS NULL OR d.owner_id = ?)"
-            " ORDER BY score DESC LIMIT ?",
-            (match, viewer, max(limit, 1)),
+    def ranked(
+        self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
+    ) -> tuple[str, list[Any]]:
+        """FTS5's ``bm25()`` over the index, filtered by the owner column (chunks: by their document's)."""
+        table, columns, weights, owned = _FTS[index]
+        score = f"SELECT f.rowid AS id, -bm25({table}, {weights}) AS score FROM {table} f"
+        if owned:
+            query = _fts_query(f"u{owner}", terms, columns, min_match)
+            return f"WITH ranked AS ({score} WHERE {table} MATCH ?)", [query]
+        return (
+            f"WITH ranked AS ({score} JOIN chunks c ON c.id = f.rowid"
+            f" JOIN documents d ON d.id = c.document_id"
+            f" WHERE {table} MATCH ? AND (d.owner_id IS NULL OR d.owner_id = ?))",
+            [_fts_query(None, terms, columns, min_match), owner],
         )
-        return [(int(row[0]), float(row[1])) for row in rows]
 
     def is_false(self, column: str) -> str:
         """``column = 0``, as the partial indexes say it."""
         return f"{column} = 0"
 
-    def write_row(
-        self, sql: str, params: Params, columns: str, table: str, key: int | None = None
-    ) -> Row | None:
-        """Run the write, then read the row back by ``key`` or the new rowid."""
+    def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
+        """Run the write with ``RETURNING columns`` in a transaction (this thread's, if open)."""
         with self._transaction() as conn:
-            cur = conn.execute(sql, params)
-        if cur.rowcount != 1:
-            return None
-        found = key if key is not None else int(cur.lastrowid or 0)
-        return self.row(f"SELECT {columns} FROM {table} WHERE id = ?", (found,))
+            cur = conn.cursor()
+            cur.row_factory = None
+            found = cur.execute(f"{sql} RETURNING {columns}", params).fetchall()
+        return dict(zip([column[0] for column in cur.description], found[0], strict=True)) if found else None
 
     def shared(self) -> bool:
         """True when the file holds more than one user (keyword queries then filter by owner first)."""
@@ -219,39 +212,6 @@ class SqliteDialect(Dialect):
         }
         kept = [term for term in terms if counts[term] < cap]
         return kept or [min(terms, key=lambda term: counts[term])]
-
-    def search_summaries(
-        self, user_id: int, terms: Sequence[str], columns: str, extra: str, params: Sequence[Any], limit: int
-    ) -> list[Row]:
-        """FTS5 over summaries_fts, text and topics weighing alike."""
-        return self.rows(
-            f"SELECT {columns}, -bm25(summaries_fts, 1.0, 1.0, 0.0) AS score"
-            " FROM summaries_fts JOIN summaries s ON s.id = summaries_fts.rowid"
-            f" WHERE summaries_fts MATCH ? AND s.user_id = ?{extra}"
-            " ORDER BY score DESC, s.created_at DESC LIMIT ?",
-            [_fts_query(f"u{user_id}", terms, "text topics"), user_id, *params, limit],
-        )
-
-    def search_messages(
-        self,
-        user_id: int,
-        terms: Sequence[str],
-        columns: str,
-        extra: str,
-        params: Sequence[Any],
-        limit: int,
-        windows: bool,
-    ) -> list[Row]:
-        """FTS5 over messages_fts (or message_windows_fts), the owner's rows only."""
-        table = "message_windows_fts" if windows else "messages_fts"
-        quoted = " OR ".join(_quote(term) for term in terms)
-        return self.rows(
-            f"SELECT {columns}, -bm25({table}, 1.0, 0.0) AS score"
-            f" FROM {table} JOIN messages m ON m.id = {table}.rowid"
-            " JOIN conversations c ON c.id = m.conversation_id AND c.is_private = 0"
-            f" WHERE {table} MATCH ? AND m.user_id = ?{extra} ORDER BY score DESC LIMIT ?",
-            [f"owner:u{user_id} AND {{text}}: ({quoted})", user_id, *params, limit],
-        )
 
     def insert_message(
         self,

@@ -46,7 +46,6 @@ class Summaries:
                 summary.duration_seconds,
             ),
             SUMMARY_COLUMNS,
-            "summaries",
         )
         assert row is not None
         return summary_row(row)
@@ -79,8 +78,13 @@ class Summaries:
         """Summaries matching any term in text or topics, best first."""
         if not terms:
             return []
-        extra, params = time_range("s.created_at", created_from, created_to)
-        rows = self.db.search_summaries(self.user_id, terms, _PREFIXED, extra, params, limit)
+        ctes, params = self.db.ranked("summaries", self.user_id, terms)
+        extra, dates = time_range("s.created_at", created_from, created_to)
+        rows = self.db.rows(
+            f"{ctes} SELECT {_PREFIXED}, r.score FROM ranked r JOIN summaries s ON s.id = r.id"
+            f" WHERE s.user_id = ?{extra} ORDER BY r.score DESC, s.created_at DESC, s.id DESC LIMIT ?",
+            [*params, self.user_id, *dates, limit],
+        )
         return [(summary_row(row), float(row["score"])) for row in rows]
 
     def delete_summaries(self, summary_ids: Sequence[int]) -> int:
