@@ -37,13 +37,14 @@ if TYPE_CHECKING:
     from reverie.core import MemoryCore
 
 log = logging.getLogger(__name__)
-# Filing a conclusion: a topic's title and its latest lines speak for it; a conclusion's score
-# for a topic is the mean of its best few similarities to them, nudged toward the session's
-# topic and the topic named by the conclusion's everyday domain.
+# Filing a conclusion. How well it fits a topic: the mean of its best few similarities to the
+# topic's title and latest lines (below detect_min_similarity everywhere: it fits none). Which
+# topic it goes to: that fit plus its similarity to the topic's name alone (lines drift as
+# conclusions are filed, a name does not), with a weak prior for the session's topic and the
+# LLM's suggestion (a session often settles something else: a garage door in a talk about cooking).
 _TOPIC_SAMPLE = 30
 _BEST_OF = 3
-_SESSION_NUDGE = 0.05
-_DOMAIN_NUDGE = 0.1
+_SESSION_NUDGE = 0.06
 
 
 class TopicBook:
@@ -247,10 +248,12 @@ class TopicBook:
     ) -> dict[str, list[MemoryRow]]:
         """Each conclusion filed under the existing topic it is about ("" for none that fits).
 
-        A conclusion goes where it is closest in meaning to a topic's title and lines (the mean
-        of its best few similarities), with a nudge for the topic of the session it came from,
-        the topic an LLM suggested and the everyday domain its words name; with no embeddings,
-        by the domain its words name, else the session's topic.
+        A conclusion fits a topic by the mean of its best few similarities to the topic's title
+        and lines; it goes to the topic it fits best counting also its similarity to the topic's
+        name, nudged toward the session's topic and the LLM's suggestion. Too few that fit
+        nowhere to open a topic of their own go, in a session held under a topic, to the topic
+        nearest them all the same (not simply the session's). With no embeddings: by the
+        everyday domain its words name, else the session's topic.
         """
         homes: dict[str, list[MemoryRow]] = {}
         topics = {}
@@ -267,27 +270,40 @@ class TopicBook:
         if not topics:
             homes[""] = list(conclusions)
             return homes
-        scores = self._affinity([c.text for c in conclusions], topics)
         slugs = list(topics)
+        prior = np.array(
+            [_SESSION_NUDGE * (slug == session) + _SESSION_NUDGE * (slug == suggested) for slug in slugs],
+            dtype=np.float32,
+        )
+        scores = self._affinity([c.text for c in conclusions], topics)
+        if scores is None:  # no meaning to go by: the words' domain, else the session's topic
+            for conclusion in conclusions:
+                domain = topic_domain([conclusion.text])
+                named = [
+                    slug
+                    for slug in slugs
+                    if domain is not None and slugify(domain) in (slug, slugify(topics[slug][0]))
+                ]
+                home = named[0] if named else (session if session in topics else "")
+                homes.setdefault(home, []).append(conclusion)
+            return homes
+        fit, rank = scores
+        nearest = [slugs[int(np.argmax(row + prior))] for row in rank]
+        fits = fit.max(axis=1) >= self.conf.detect_min_similarity
+        few = int((~fits).sum()) < self.conf.min_conclusions_for_new_topic
         for index, conclusion in enumerate(conclusions):
-            bonus = np.zeros(len(slugs), dtype=np.float32)
-            domain = topic_domain([conclusion.text])
-            for j, slug in enumerate(slugs):
-                bonus[j] += _SESSION_NUDGE * (slug == session) + _SESSION_NUDGE * (slug == suggested)
-                if domain is not None and slugify(domain) in (slug, slugify(topics[slug][0])):
-                    bonus[j] += _DOMAIN_NUDGE
-            if scores is None:  # no meaning to go by: the words' domain, else the session's topic
-                best = int(np.argmax(bonus))
-                home = slugs[best] if bonus[best] >= _DOMAIN_NUDGE else (session if session in topics else "")
-            else:
-                total = scores[index] + bonus
-                best = int(np.argmax(total))
-                home = slugs[best] if float(total[best]) >= self.conf.detect_min_similarity else ""
+            home = nearest[index] if fits[index] or (few and session in topics) else ""
             homes.setdefault(home, []).append(conclusion)
         return homes
 
-    def _affinity(self, texts: Sequence[str], topics: dict[str, list[str]]) -> np.ndarray | None:
-        """texts x topics: the mean of each text's best few similarities to a topic's title and lines."""
+    def _affinity(
+        self, texts: Sequence[str], topics: dict[str, list[str]]
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """texts x topics, twice: how well each text fits a topic, and how it ranks the topics.
+
+        The fit is the mean of a text's best few similarities to the topic's title and lines;
+        the rank adds the text's similarity to the title alone.
+        """
         service = self.memory.embeddings
         if service is None:
             return None
@@ -297,13 +313,15 @@ class TopicBook:
         except ProviderError:
             return None
         sims = vectors[: len(texts)] @ vectors[len(texts) :].T
-        out = np.zeros((len(texts), len(topics)), dtype=np.float32)
+        fit = np.zeros((len(texts), len(topics)), dtype=np.float32)
+        rank = np.zeros_like(fit)
         start = 0
         for j, lines in enumerate(topics.values()):
-            block = np.sort(sims[:, start : start + len(lines)], axis=1)[:, ::-1]
-            out[:, j] = block[:, :_BEST_OF].mean(axis=1)
+            block = sims[:, start : start + len(lines)]
+            fit[:, j] = np.sort(block, axis=1)[:, ::-1][:, :_BEST_OF].mean(axis=1)
+            rank[:, j] = fit[:, j] + block[:, 0]
             start += len(lines)
-        return out
+        return fit, rank
 
     def _split_quietly(self, slug: str) -> None:
         try:
