@@ -5,19 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reverie.errors import Conflict, NotFound
-from reverie.store.dialect import Dialect, Row
+from reverie.store.dialect import Dialect, column_list, row_reader
 from reverie.store.rows import SessionRow, TokenRow, User
 
-_USER_COLUMNS = "id, name, display_name, is_admin, created_at, kind, label"
-_TOKEN_COLUMNS = "id, user_id, interface, name, prefix, created_at, last_used_at, revoked_at"
-
-
-def _user(row: Row) -> User:
-    return User(**row | {"is_admin": bool(row["is_admin"])})
-
-
-def _token(row: Row) -> TokenRow:
-    return TokenRow(**row)
+_USER_COLUMNS = column_list(User)
+_TOKEN_COLUMNS = column_list(TokenRow)
+_user = row_reader(User)
+_token = row_reader(TokenRow)
 
 
 class Accounts:
@@ -47,18 +41,19 @@ class Accounts:
 
     def get_user(self, name: str) -> User | None:
         """The user with this name."""
-        row = self.db.row(f"SELECT {_USER_COLUMNS} FROM users WHERE name = ?", (name,))
-        return _user(row) if row else None
+        return self.db.read_row(_user, f"SELECT {_USER_COLUMNS} FROM users WHERE name = ?", (name,))
 
     def list_users(self) -> list[User]:
         """All users (people, not threads), by name."""
-        rows = self.db.rows(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'person' ORDER BY name")
-        return [_user(row) for row in rows]
+        return self.db.read_rows(
+            _user, f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'person' ORDER BY name"
+        )
 
     def list_threads(self) -> list[User]:
         """Every thread not merged into a user yet, newest first."""
-        rows = self.db.rows(f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC")
-        return [_user(row) for row in rows]
+        return self.db.read_rows(
+            _user, f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC"
+        )
 
     def delete_user(self, user_id: int) -> None:
         """Remove a user and, by cascade, everything kept about them."""
@@ -87,8 +82,7 @@ class Accounts:
 
     def get_user_by_id(self, user_id: int) -> User | None:
         """The user with this id."""
-        row = self.db.row(f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,))
-        return _user(row) if row else None
+        return self.db.read_row(_user, f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,))
 
     def set_admin(self, user_id: int, is_admin: bool) -> None:
         """Grant or take away the admin role."""
@@ -124,10 +118,9 @@ class Accounts:
 
     def list_tokens(self, user_id: int) -> list[TokenRow]:
         """A user's tokens, newest first (revoked ones included)."""
-        rows = self.db.rows(
-            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id DESC", (user_id,)
+        return self.db.read_rows(
+            _token, f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id DESC", (user_id,)
         )
-        return [_token(row) for row in rows]
 
     def revoke_token(self, user_id: int, token_id: int, now: float) -> TokenRow | None:
         """Revoke one of the user's tokens; None if the user has no such token."""
@@ -143,8 +136,9 @@ class Accounts:
 
     def token_by_hash(self, token_hash: str) -> TokenRow | None:
         """The token with this hash (revoked or not)."""
-        row = self.db.row(f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,))
-        return _token(row) if row else None
+        return self.db.read_row(
+            _token, f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = ?", (token_hash,)
+        )
 
     def touch_token(self, token_id: int, now: float) -> None:
         """Record that a token was used."""

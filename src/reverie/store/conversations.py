@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 from typing import Any
 
 from reverie.errors import NotFound
-from reverie.store.dialect import Dialect, Row, time_range
+from reverie.store.dialect import Dialect, column_list, row_reader, time_range
 from reverie.store.rows import ConversationRow, MessageRow
 
-_CONVERSATION_NAMES = tuple(column.name for column in fields(ConversationRow))  # a column a field
-_MESSAGE_NAMES = tuple(column.name for column in fields(MessageRow))
-CONVERSATION_COLUMNS = ", ".join(_CONVERSATION_NAMES)
-MESSAGE_COLUMNS = ", ".join(f"m.{name}" for name in _MESSAGE_NAMES)
-
-
-def conversation_row(row: Row) -> ConversationRow:
-    """A ConversationRow from a row holding at least CONVERSATION_COLUMNS."""
-    return ConversationRow(
-        **{name: row[name] for name in _CONVERSATION_NAMES} | {"is_private": bool(row["is_private"])}
-    )
-
-
-def message_row(row: Row) -> MessageRow:
-    """A MessageRow from a row holding at least MESSAGE_COLUMNS."""
-    converted = {"memory_created": bool(row["memory_created"])}
-    return MessageRow(**{name: row[name] for name in _MESSAGE_NAMES} | converted)
+CONVERSATION_COLUMNS = column_list(ConversationRow)  # a column a field, in order
+MESSAGE_COLUMNS = column_list(MessageRow, "m.")
+conversation_row = row_reader(ConversationRow)  # from a row holding at least CONVERSATION_COLUMNS
+message_row = row_reader(MessageRow)  # from a row holding at least MESSAGE_COLUMNS
 
 
 class Conversations:
@@ -70,11 +56,11 @@ class Conversations:
 
     def get_conversation(self, conversation_id: int) -> ConversationRow | None:
         """One of this user's conversations."""
-        row = self.db.row(
+        return self.db.read_row(
+            conversation_row,
             f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND user_id = ?",
             (conversation_id, self.user_id),
         )
-        return conversation_row(row) if row else None
 
     def end_conversation(self, conversation_id: int, now: float) -> ConversationRow | None:
         """Close an open conversation and queue it for consolidation (private ones are skipped)."""
@@ -99,12 +85,12 @@ class Conversations:
 
     def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
         """This user's conversations, most recently active first."""
-        rows = self.db.rows(
+        return self.db.read_rows(
+            conversation_row,
             f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = ?"
             " ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
             (self.user_id, limit, offset),
         )
-        return [conversation_row(row) for row in rows]
 
     def open_conversations(self, interface: str | None = None) -> list[ConversationRow]:
         """Conversations not ended yet (on one interface, if given), most recent first."""
@@ -113,19 +99,18 @@ class Conversations:
         if interface is not None:
             sql += " AND interface = ?"
             params.append(interface)
-        rows = self.db.rows(sql + " ORDER BY last_activity DESC, id DESC", params)
-        return [conversation_row(row) for row in rows]
+        return self.db.read_rows(conversation_row, sql + " ORDER BY last_activity DESC, id DESC", params)
 
     # turns -------------------------------------------------------------------------
     def unsummarized_messages(self, limit: int = 10_000) -> list[MessageRow]:
         """Turns not yet folded into a summary, oldest first (conversations not private)."""
-        rows = self.db.rows(
+        return self.db.read_rows(
+            message_row,
             f"SELECT {MESSAGE_COLUMNS} FROM messages m"
             f" JOIN conversations c ON c.id = m.conversation_id AND {self.db.is_false('c.is_private')}"
             f" WHERE m.user_id = ? AND {self.db.is_false('m.summarized')} ORDER BY m.id LIMIT ?",
             (self.user_id, limit),
         )
-        return [message_row(row) for row in rows]
 
     def mark_summarized(self, message_ids: Sequence[int]) -> None:
         """Record that these turns are covered by a summary."""

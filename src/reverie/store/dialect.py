@@ -14,15 +14,47 @@ tsvector ranked by the same BM25), how a turn is indexed, how vectors are writte
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Literal
+from dataclasses import fields
+from typing import Any, Literal, TypeVar, cast
 
 from reverie.store.rows import VectorKind
 
 Params = Sequence[Any] | Mapping[str, Any]
 Row = dict[str, Any]
 KeywordIndex = Literal["memories", "summaries", "messages", "message_windows", "chunks"]
+T = TypeVar("T")
+
+
+def column_list(row_type: type, prefix: str = "") -> str:
+    """A row type's fields as the columns to select (each after ``prefix``, e.g. ``m.``), in order."""
+    return ", ".join(prefix + field.name for field in fields(row_type))
+
+
+def insert_sql(table: str, names: Sequence[str]) -> str:
+    """``INSERT INTO table (names) VALUES (:names)``: a named parameter a column."""
+    return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(':' + name for name in names)})"
+
+
+def row_reader(row_type: Callable[..., T], **convert: Callable[[Any], Any]) -> Callable[[Row], T]:
+    """What builds ``row_type`` from a row holding its fields' columns.
+
+    A field typed ``bool`` goes through ``bool()`` (SQLite keeps 1 and 0); ``convert`` adds others.
+    """
+    names = [field.name for field in fields(cast(Any, row_type))]
+    flags: dict[str, Callable[[Any], Any]] = {
+        f.name: bool for f in fields(cast(Any, row_type)) if f.type == "bool"
+    }
+    converted = flags | convert
+
+    def read(row: Row) -> T:
+        values = {name: row[name] for name in names}
+        for name, change in converted.items():
+            values[name] = change(values[name])
+        return row_type(**values)
+
+    return read
 
 
 def time_range(column: str, start: float | None, end: float | None) -> tuple[str, list[Any]]:
@@ -62,6 +94,20 @@ class Dialect(ABC):
         """Run a query; its first row, or None."""
         found = self.rows(sql, params)
         return found[0] if found else None
+
+    def read_rows(self, read: Callable[[Row], T], sql: str, params: Params = ()) -> list[T]:
+        """Run a query; every row, made by ``read`` (a :func:`row_reader`)."""
+        return [read(row) for row in self.rows(sql, params)]
+
+    def read_row(self, read: Callable[[Row], T], sql: str, params: Params = ()) -> T | None:
+        """Run a query; its first row made by ``read``, or None."""
+        found = self.row(sql, params)
+        return read(found) if found else None
+
+    def value(self, sql: str, params: Params = ()) -> Any:
+        """Run a query; the first column of its first row, or None."""
+        found = self.row(sql, params)
+        return next(iter(found.values())) if found else None
 
     @abstractmethod
     def run(self, sql: str, params: Params = ()) -> int:
@@ -204,4 +250,14 @@ class Dialect(ABC):
         return changed
 
 
-__all__ = ["Dialect", "KeywordIndex", "Params", "Row", "match_groups", "time_range"]
+__all__ = [
+    "Dialect",
+    "KeywordIndex",
+    "Params",
+    "Row",
+    "column_list",
+    "insert_sql",
+    "match_groups",
+    "row_reader",
+    "time_range",
+]

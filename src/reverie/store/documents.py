@@ -5,13 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import Dialect, column_list
 from reverie.store.rows import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
 
-_DOCUMENT_COLUMNS = (
-    "id, owner_id, path, file_name, file_type, file_hash, size_bytes, pages, status, reason, chunk_count,"
-    " token_count, model_id, indexed_at, updated_at"
-)
+_DOCUMENT_COLUMNS = column_list(DocumentRow)
 
 
 # What a user may see: the household's documents (owner_id NULL) and their own. Every read takes

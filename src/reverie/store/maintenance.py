@@ -5,39 +5,33 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol, runtime_checkable
 
-from reverie.store.dialect import Dialect, Row
+from reverie.store.dialect import Dialect
+from reverie.store.memories import AUDIT_INSERT
 from reverie.store.rows import DecayRates, PruneReport
 
 WEEK = 604800.0
 MAINTENANCE_LOCK = 7_301_002  # any constant, the same in every process
 
 
-def _decay_facts(greatest: str, least: str) -> str:
+def _decay(greatest: str, least: str) -> tuple[str, str]:
+    """The statements that decay one user's active facts, then preferences."""
+
     # decay_base is the confidence right after the last access (facts) or update (preferences);
     # a floor never raises a confidence that was already below it.
-    return f"""
-UPDATE memories SET confidence = CASE WHEN source = 'explicit'
-    THEN {greatest}({least}(COALESCE(decay_base, confidence), :explicit_floor),
-             COALESCE(decay_base, confidence)
-             * safe_pow(:explicit_rate, {greatest}(0.0, :now - last_accessed) / {WEEK}))
-    ELSE {greatest}({least}(COALESCE(decay_base, confidence), :inferred_floor),
-             COALESCE(decay_base, confidence)
-             * safe_pow(:inferred_rate, {greatest}(0.0, :now - last_accessed) / {WEEK}))
-    END,
-    decay_base = COALESCE(decay_base, confidence)
-WHERE user_id = :user AND kind = 'fact' AND status = 'active' AND last_accessed IS NOT NULL
-"""
+    def decayed(rates: str, since: str) -> str:
+        base = "COALESCE(decay_base, confidence)"
+        elapsed = f"{greatest}(0.0, :now - {since}) / {WEEK}"
+        return f"{greatest}({least}({base}, :{rates}_floor), {base} * safe_pow(:{rates}_rate, {elapsed}))"
 
-
-def _decay_preferences(greatest: str, least: str) -> str:
-    return f"""
-UPDATE memories SET confidence =
-    {greatest}({least}(COALESCE(decay_base, confidence), :preference_floor),
-        COALESCE(decay_base, confidence)
-        * safe_pow(:preference_rate, {greatest}(0.0, :now - updated_at) / {WEEK})),
-    decay_base = COALESCE(decay_base, confidence)
-WHERE user_id = :user AND kind = 'preference' AND status = 'active'
-"""
+    keep = "decay_base = COALESCE(decay_base, confidence) WHERE user_id = :user AND status = 'active'"
+    explicit, inferred = decayed("explicit", "last_accessed"), decayed("inferred", "last_accessed")
+    facts = (
+        f"UPDATE memories SET confidence = CASE WHEN source = 'explicit' THEN {explicit} ELSE {inferred} END,"
+        f" {keep} AND kind = 'fact' AND last_accessed IS NOT NULL"
+    )
+    preferences = f"UPDATE memories SET confidence = {decayed('preference', 'updated_at')}, {keep}"
+    preferences += " AND kind = 'preference'"
+    return facts, preferences
 
 
 class MaintenanceRuns:
@@ -83,11 +77,8 @@ class Maintenance:
     def decay(self, now: float, rates: DecayRates) -> int:
         """Recompute every active fact's and preference's confidence from the time since its last use."""
         params = {**{k: float(v) for k, v in rates.__dict__.items()}, "now": float(now), "user": self.user_id}
-        greatest, least = self.db.greatest, self.db.least
         with self.db.transaction():
-            changed = self.db.run(_decay_facts(greatest, least), params)
-            changed += self.db.run(_decay_preferences(greatest, least), params)
-        return changed
+            return sum(self.db.run(sql, params) for sql in _decay(self.db.greatest, self.db.least))
 
     def prune(
         self,
@@ -100,41 +91,32 @@ class Maintenance:
     ) -> PruneReport:
         """Delete what fell under the threshold, old superseded facts and old summaries, audited."""
         with self.db.transaction():
+            memories = (
+                "SELECT id, kind, text, confidence, source FROM memories WHERE user_id = ? AND status ="
+            )
             low = self.db.rows(
-                "SELECT id, kind, text, confidence, source FROM memories"
-                " WHERE user_id = ? AND status = 'active' AND confidence < ? ORDER BY id",
-                (self.user_id, threshold),
+                f"{memories} 'active' AND confidence < ? ORDER BY id", (self.user_id, threshold)
             )
             old = self.db.rows(
-                "SELECT id, kind, text, confidence, source FROM memories"
-                " WHERE user_id = ? AND status = 'superseded' AND updated_at < ? ORDER BY id",
-                (self.user_id, superseded_before),
+                f"{memories} 'superseded' AND updated_at < ? ORDER BY id", (self.user_id, superseded_before)
             )
             summaries = self.db.rows(
                 "SELECT id, text, created_at FROM summaries WHERE user_id = ? AND created_at < ? ORDER BY id",
                 (self.user_id, summaries_before),
             )
-            audit = [
-                *self._audit(now, low, f"confidence under {threshold}"),
-                *self._audit(now, old, "superseded long ago"),
-                *(
-                    (
-                        self.user_id,
-                        now,
-                        "prune",
-                        "summary",
-                        r["id"],
-                        "older than the retention period",
-                        json.dumps({"text": r["text"], "created_at": r["created_at"]}),
-                    )
-                    for r in summaries
-                ),
-            ]
-            self.db.run_many(
-                "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                audit,
-            )
+            audit: list[tuple[Any, ...]] = []
+            for rows, reason in ((low, f"confidence under {threshold}"), (old, "superseded long ago")):
+                for r in rows:
+                    detail = {
+                        "text": r["text"],
+                        "confidence": round(r["confidence"], 4),
+                        "source": r["source"],
+                    }
+                    audit.append(self._pruned(now, r["kind"], r["id"], reason, detail))
+            for r in summaries:
+                detail = {"text": r["text"], "created_at": r["created_at"]}
+                audit.append(self._pruned(now, "summary", r["id"], "older than the retention period", detail))
+            self.db.run_many(AUDIT_INSERT, audit)
             for table, ids in (("memories", [*low, *old]), ("summaries", summaries)):
                 self.db.run_among(
                     f"DELETE FROM {table} WHERE user_id = ? AND {{among}}",
@@ -175,36 +157,15 @@ class Maintenance:
                 (self.user_id, before),
             )
             detail = {"messages": deleted, "conversations": conversations, "before": before}
-            self.db.run(
-                "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    self.user_id,
-                    now,
-                    "prune",
-                    "messages",
-                    None,
-                    "transcripts older than the retention period",
-                    json.dumps(detail),
-                ),
-            )
+            why = "transcripts older than the retention period"
+            self.db.run(AUDIT_INSERT, self._pruned(now, "messages", None, why, detail))
         return deleted
 
-    def _audit(self, now: float, rows: list[Row], reason: str) -> list[tuple[Any, ...]]:
-        return [
-            (
-                self.user_id,
-                now,
-                "prune",
-                r["kind"],
-                r["id"],
-                reason,
-                json.dumps(
-                    {"text": r["text"], "confidence": round(r["confidence"], 4), "source": r["source"]}
-                ),
-            )
-            for r in rows
-        ]
+    def _pruned(
+        self, now: float, kind: str, target: int | None, reason: str, detail: dict[str, Any]
+    ) -> tuple[Any, ...]:
+        """An audit_log row (AUDIT_INSERT's parameters) saying what pruning deleted and why."""
+        return (self.user_id, now, "prune", kind, target, reason, json.dumps(detail))
 
 
 @runtime_checkable

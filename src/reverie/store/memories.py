@@ -7,11 +7,17 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from reverie.store.dialect import Dialect, Row, time_range
+from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
 MEMORY_NAMES = tuple(column.name for column in fields(MemoryRow))  # a column a field, in order
-MEMORY_COLUMNS = ", ".join(MEMORY_NAMES)
+MEMORY_COLUMNS = column_list(MemoryRow)
+# A new memory's fields are its columns; decay starts from the confidence it is given.
+_INSERT = insert_sql("memories", (*(column.name for column in fields(NewMemory)), "user_id", "decay_base"))
+AUDIT_INSERT = (
+    "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 _UPDATABLE = {
     "decay_base",
     "text",
@@ -30,11 +36,7 @@ _ORDERS = {
     "confidence": "confidence DESC, updated_at DESC, id DESC",
     "id": "id",
 }
-
-
-def memory_row(row: Row) -> MemoryRow:
-    """A MemoryRow from a row holding at least MEMORY_COLUMNS."""
-    return MemoryRow(**{name: row[name] for name in MEMORY_NAMES} | {"sensitive": bool(row["sensitive"])})
+memory_row = row_reader(MemoryRow)  # a MemoryRow from a row holding at least MEMORY_COLUMNS
 
 
 class Memories:
@@ -48,43 +50,20 @@ class Memories:
         """Insert a memory and return it with its id."""
         created = memory.created_at if memory.created_at is not None else now
         updated = memory.updated_at if memory.updated_at is not None else created
+        values = {**vars(memory), "user_id": self.user_id, "decay_base": memory.confidence}
         row = self.db.write_row(
-            "INSERT INTO memories (user_id, kind, type, key, text, source, confidence, status,"
-            " created_at, updated_at, last_accessed, access_count, reinforcement_count,"
-            " conversation_id, decay_base, sensitive, category, scope, source_message_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                self.user_id,
-                memory.kind,
-                memory.type,
-                memory.key,
-                memory.text,
-                memory.source,
-                memory.confidence,
-                memory.status,
-                created,
-                updated,
-                memory.last_accessed,
-                memory.access_count,
-                memory.reinforcement_count,
-                memory.conversation_id,
-                memory.confidence,
-                memory.sensitive,
-                memory.category,
-                memory.scope,
-                memory.source_message_id,
-            ),
-            MEMORY_COLUMNS,
+            _INSERT, values | {"created_at": created, "updated_at": updated}, MEMORY_COLUMNS
         )
         assert row is not None
         return memory_row(row)
 
     def get_memory(self, memory_id: int) -> MemoryRow | None:
         """The memory with that id, if it belongs to this user."""
-        row = self.db.row(
-            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ? AND user_id = ?", (memory_id, self.user_id)
+        return self.db.read_row(
+            memory_row,
+            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ? AND user_id = ?",
+            (memory_id, self.user_id),
         )
-        return memory_row(row) if row else None
 
     def _filter_sql(self, where: MemoryFilter) -> tuple[str, list[Any]]:
         kinds, kind_params = self.db.one_of("kind", where.kinds)
@@ -100,12 +79,12 @@ class Memories:
     def list_memories(self, where: MemoryFilter) -> list[MemoryRow]:
         """Memories matching the filter."""
         clause, params = self._filter_sql(where)
-        rows = self.db.rows(
+        return self.db.read_rows(
+            memory_row,
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE {clause}"
             f" ORDER BY {_ORDERS[where.order]} LIMIT ? OFFSET ?",
             [*params, where.limit, where.offset],
         )
-        return [memory_row(row) for row in rows]
 
     def count_memories(self, where: MemoryFilter) -> int:
         """How many memories match the filter."""
@@ -115,12 +94,12 @@ class Memories:
 
     def find_active_by_key(self, kind: Kind, key: str) -> MemoryRow | None:
         """The active memory of this kind with this normalized key."""
-        row = self.db.row(
+        return self.db.read_row(
+            memory_row,
             f"SELECT {MEMORY_COLUMNS} FROM memories"
             " WHERE user_id = ? AND kind = ? AND key = ? AND status = 'active'",
             (self.user_id, kind, key),
         )
-        return memory_row(row) if row else None
 
     def update_memory(self, memory_id: int, now: float, **changes: Any) -> MemoryRow | None:
         """Change columns of one memory."""
@@ -243,8 +222,7 @@ class Memories:
     ) -> None:
         """Append to this user's audit trail."""
         self.db.run(
-            "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            AUDIT_INSERT,
             (self.user_id, now, action, target_kind, target_id, reason, json.dumps(detail or {})),
         )
 
@@ -276,4 +254,4 @@ class Memories:
         return counts
 
 
-__all__ = ["MEMORY_COLUMNS", "MEMORY_NAMES", "Memories", "memory_row"]
+__all__ = ["AUDIT_INSERT", "MEMORY_COLUMNS", "MEMORY_NAMES", "Memories", "memory_row"]

@@ -23,12 +23,12 @@ class Preferences:
 
     def find_preference(self, category: str, key: str) -> MemoryRow | None:
         """The active preference with this category and key."""
-        row = self.db.row(
+        return self.db.read_row(
+            memory_row,
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND kind = 'preference'"
             " AND status = 'active' AND category = ? AND key = ?",
             (self.user_id, category, key),
         )
-        return memory_row(row) if row else None
 
     def list_preferences(
         self, categories: Sequence[str] | None = None, *, limit: int = 50
@@ -40,21 +40,21 @@ class Preferences:
                 return []
             among, listed = self.db.one_of("category", list(categories))
             clause, params = f" AND {among}", listed
-        rows = self.db.rows(
+        return self.db.read_rows(
+            memory_row,
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND kind = 'preference'"
             f" AND status = 'active'{clause} ORDER BY confidence DESC, updated_at DESC, id DESC LIMIT ?",
             [self.user_id, *params, limit],
         )
-        return [memory_row(row) for row in rows]
 
     def preference_history(self, category: str, key: str) -> list[MemoryRow]:
         """Every value this preference had (active and superseded), oldest first."""
-        rows = self.db.rows(
+        return self.db.read_rows(
+            memory_row,
             f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ? AND kind = 'preference'"
             " AND status IN ('active', 'superseded') AND category = ? AND key = ? ORDER BY created_at, id",
             (self.user_id, category, key),
         )
-        return [memory_row(row) for row in rows]
 
 
 __all__ = ["Preferences"]

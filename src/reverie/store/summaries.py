@@ -6,18 +6,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import fields
 
-from reverie.store.dialect import Dialect, Row, time_range
+from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
 from reverie.store.rows import NewSummary, SummaryRow
 
-_SUMMARY_NAMES = tuple(column.name for column in fields(SummaryRow))  # a column a field, in order
-SUMMARY_COLUMNS = ", ".join(_SUMMARY_NAMES)
-_PREFIXED = ", ".join(f"s.{name.strip()}" for name in SUMMARY_COLUMNS.split(","))
-
-
-def summary_row(row: Row) -> SummaryRow:
-    """A SummaryRow from a row holding at least SUMMARY_COLUMNS."""
-    converted = {"topics": list(json.loads(row["topics"] or "[]")), "incorporated": bool(row["incorporated"])}
-    return SummaryRow(**{name: row[name] for name in _SUMMARY_NAMES} | converted)
+SUMMARY_COLUMNS = column_list(SummaryRow)  # a column a field, in order
+_PREFIXED = column_list(SummaryRow, "s.")
+_INSERT = insert_sql("summaries", (*(column.name for column in fields(NewSummary)), "user_id"))
+# a SummaryRow from a row holding at least SUMMARY_COLUMNS
+summary_row = row_reader(SummaryRow, topics=lambda topics: list(json.loads(topics or "[]")))
 
 
 class Summaries:
@@ -29,24 +25,8 @@ class Summaries:
     def insert_summary(self, summary: NewSummary, now: float) -> SummaryRow:
         """Insert a conversation summary."""
         created = summary.created_at if summary.created_at is not None else now
-        row = self.db.write_row(
-            "INSERT INTO summaries (user_id, conversation_id, text, topics, sentiment, created_at,"
-            " message_count, first_message_id, last_message_id, duration_seconds)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                self.user_id,
-                summary.conversation_id,
-                summary.text,
-                json.dumps(summary.topics),
-                summary.sentiment,
-                created,
-                summary.message_count,
-                summary.first_message_id,
-                summary.last_message_id,
-                summary.duration_seconds,
-            ),
-            SUMMARY_COLUMNS,
-        )
+        values = {**vars(summary), "user_id": self.user_id, "topics": json.dumps(summary.topics)}
+        row = self.db.write_row(_INSERT, values | {"created_at": created}, SUMMARY_COLUMNS)
         assert row is not None
         return summary_row(row)
 
@@ -60,12 +40,12 @@ class Summaries:
     ) -> list[SummaryRow]:
         """Summaries, newest first."""
         extra, params = time_range("s.created_at", created_from, created_to)
-        rows = self.db.rows(
+        return self.db.read_rows(
+            summary_row,
             f"SELECT {_PREFIXED} FROM summaries s WHERE s.user_id = ?{extra}"
             " ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
             [self.user_id, *params, limit, offset],
         )
-        return [summary_row(row) for row in rows]
 
     def search_summaries(
         self,
@@ -105,12 +85,12 @@ class Summaries:
 
     def unincorporated_summaries(self) -> list[SummaryRow]:
         """Summaries not yet distilled into the base memory, oldest first."""
-        rows = self.db.rows(
+        return self.db.read_rows(
+            summary_row,
             f"SELECT {SUMMARY_COLUMNS} FROM summaries"
             f" WHERE user_id = ? AND {self.db.is_false('incorporated')} ORDER BY created_at, id",
             (self.user_id,),
         )
-        return [summary_row(row) for row in rows]
 
     def mark_incorporated(self, summary_ids: Sequence[int]) -> None:
         """Record that these summaries are part of the base memory now."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import Dialect, column_list
 from reverie.store.rows import TopicIndexRow, TopicRow
 
-_TOPIC_COLUMNS = "id, slug, title, line_count, file_hash, error, created_at, updated_at"
+_TOPIC_COLUMNS = column_list(TopicRow)
 
 
 class Topics:
