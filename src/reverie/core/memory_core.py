@@ -21,6 +21,7 @@ from reverie.conversations import MAX_OFFSET, VECTOR_KINDS, BackgroundTasks, Con
 from reverie.core.build import build_indexer, build_semantic, local_zone
 from reverie.core.people import People
 from reverie.core.preferences import Preferences
+from reverie.core.speakers import SpeakerBoard
 from reverie.core.summaries import Summaries
 from reverie.embed.service import EmbeddingService, PendingVectors
 from reverie.errors import Conflict, InvalidInput, NotFound, ReverieError
@@ -94,6 +95,7 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
             self.store, clock=self.clock, session_hours=self.settings.server.session_hours
         )
         self.sensors = SensorBoard()  # live readings, in this process only (reverie.sensors)
+        self.speakers = SpeakerBoard()  # who said "This is ..." on an interface (core.speakers)
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 

@@ -7,6 +7,7 @@ from typing import Self
 
 from reverie.core.build import check_user_name
 from reverie.core.parts import CoreParts
+from reverie.core.speakers import SpeakerBoard, speaker_named
 from reverie.errors import Conflict, InvalidInput, NotFound
 from reverie.extract.merge import ScopeMerge, merge_memories
 from reverie.store.base import User
@@ -15,6 +16,8 @@ from reverie.text import normalize_key
 
 class People(CoreParts):
     """Users, threads and interface views: a part of :class:`MemoryCore`."""
+
+    speakers: SpeakerBoard  # set by MemoryCore, shared by its views
 
     def _resolve_user(self, name: str) -> User:
         user = self.store.get_user(name)
@@ -44,11 +47,20 @@ class People(CoreParts):
         return self._view(user, None)
 
     def for_interface(self, interface: str) -> Self:
-        """The memory of whoever an interface is mapped to; unmapped: a guest, or its thread.
+        """The memory of whoever speaks on an interface: the user it is mapped to, or the one who
+        said "This is ..." on it (:meth:`switch_speaker`); unmapped: a guest, or its thread.
 
         With ``[memory] unmapped_interfaces = "thread"`` an unmapped interface keeps memories in
         a thread of its own (used only there) until a person claims it with :meth:`merge_thread`.
         """
+        speaking = self.speakers.current(
+            interface, self.clock(), self.settings.memory.session_timeout_minutes * 60.0
+        )
+        if speaking is not None:  # someone said "This is ..." on it (switch_speaker)
+            user = next((u for u in self._interface_users(interface) if u.id == speaking), None)
+            if user is not None:
+                return self._view(user, interface)
+            self.speakers.clear(interface)  # no longer one of its users
         name = self.settings.memory.voice_mapping.get(interface)
         if name is not None:
             return self._view(self._resolve_user(name), interface)
@@ -61,22 +73,47 @@ class People(CoreParts):
             )
         return self._view(user, interface)
 
+    def _interface_users(self, interface: str) -> list[User]:
+        """Who may speak on an interface: the user it is mapped to (config or database) and
+        those of ``[memory.voice_speakers]``."""
+        allowed = [*self.settings.memory.voice_speakers.get(interface, ())]
+        allowed.append(self.settings.memory.voice_mapping.get(interface, ""))
+        mapped = self.store.interface_user(interface)
+        users = [u for u in (self.store.get_user(n) for n in allowed if n) if u is not None]
+        users += [u for u in [self.store.get_user_by_id(mapped)] if u is not None] if mapped else []
+        return users
+
     def for_speaker(self, interface: str, name: str) -> Self | None:
         """The memory of ``name`` speaking on ``interface`` ("This is Alice", Saga), or None.
 
         Only the interface's users may: the one it is mapped to (config or database) and those
         of ``[memory.voice_speakers]``. ``name`` is a user name or display name, in any case.
         """
-        allowed = [*self.settings.memory.voice_speakers.get(interface, ())]
-        allowed.append(self.settings.memory.voice_mapping.get(interface, ""))
-        mapped = self.store.interface_user(interface)
-        users = [u for u in (self.store.get_user(n) for n in allowed if n) if u is not None]
-        users += [u for u in [self.store.get_user_by_id(mapped)] if u is not None] if mapped else []
         wanted = name.strip().casefold()
-        for user in users:
+        for user in self._interface_users(interface):
             if wanted in (user.name.casefold(), (user.display_name or "").casefold()):
                 return self._view(user, interface)
         return None
+
+    def switch_speaker(self, text: str) -> Self | None:
+        """A user turn on a shared voice interface that says who speaks ("This is Alice").
+
+        When the name is one of the interface's users, that user speaks on it from now on, for
+        every door (until ``session_timeout_minutes`` of silence), the previous speaker's open
+        conversations there end (what was said so far was theirs) and their memory is returned;
+        the turn itself is not a message to record. None for any other turn, a name that is not
+        one of the interface's users ("this is great"), and outside an interface.
+        """
+        interface = self.interface
+        name = speaker_named(text) if interface is not None else None
+        found = self.for_speaker(interface, name) if interface is not None and name else None
+        if interface is None or found is None or found.user is None:
+            return None
+        if self.user is not None and found.user.id != self.user.id:
+            for conversation in self.scope.open_conversations(interface):
+                self.scope.end_conversation(conversation.id, self.clock())
+        self.speakers.set(interface, found.user.id, self.clock())
+        return found
 
     # threads (mem.db scopes) ---------------------------------------------------------
     def start_thread(self, label: str = "") -> Self:

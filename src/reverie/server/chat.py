@@ -13,6 +13,10 @@ names it. Which conversation: the ``X-Reverie-Conversation`` header (an id, e.g.
 (``chat`` for user tokens, the device's interface for device tokens), which starts a new one
 after ``session_timeout_minutes`` of silence. ``X-Reverie-Private: true`` makes it private.
 Every answer carries the conversation id in ``X-Reverie-Conversation`` (not for guests).
+
+On a device's shared voice interface, a last user turn "This is Alice" (also on ``/chat/text``
+and, once transcribed, ``/chat/audio``) switches the interface to Alice when she is one of its
+users (:meth:`Memory.switch_speaker`): answered "Hi Alice.", not recorded, no model asked.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from reverie.assistant import (
     start_exchange,
 )
 from reverie.config import llm_setup_hint
+from reverie.core.speakers import greeting
 from reverie.errors import InvalidInput, NotConfigured, ReverieError
 from reverie.llm import ChatMessage, ChatModel, ToolCall, chat_model_from_settings
 from reverie.llm.transcribe import AUDIO_TYPES, transcriber_from_settings
@@ -43,6 +48,7 @@ from reverie.server.deps import MemoryDep, RootMemory, current_memory
 from reverie.server.errors import code_for
 from reverie.server.schemas import ErrorOut
 from reverie.server.workers import iterate_upstream, run_memory, run_upstream
+from reverie.store.base import User
 from reverie.text import count_tokens
 
 CONVERSATION_HEADER = "X-Reverie-Conversation"
@@ -169,6 +175,11 @@ class TextOut(BaseModel):
     conversation_id: int | None = Field(description="Where the exchange was recorded; null for a guest")
     message_id: int | None = Field(description="The recorded reply; null for a guest")
     guest: bool
+    speaker: str | None = Field(
+        default=None,
+        description='After "This is NAME" on a shared voice interface: the user it now speaks for'
+        " (that turn is not recorded and no model is asked)",
+    )
 
 
 class ModelOut(BaseModel):
@@ -325,9 +336,13 @@ async def chat_completions(
     """
     started = time.perf_counter()
     messages = chat_messages(body.messages)
-    exchange = await run_memory(_begin_completion, memory, model, messages, body, conversation_id, private)
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(memory.clock())
+    last = messages[-1]
+    switched = await run_memory(memory.switch_speaker, last.content) if last.role == "user" else None
+    if switched is not None and switched.user is not None:
+        return _spoken_greeting(greeting(switched.user), body, completion_id, created, model)
+    exchange = await run_memory(_begin_completion, memory, model, messages, body, conversation_id, private)
     if not body.stream:
         answer = await run_upstream(exchange.complete)
         return JSONResponse(
@@ -374,6 +389,42 @@ def _begin_completion(
     )
 
 
+def _spoken_greeting(
+    text: str, body: ChatCompletionIn, completion_id: str, created: int, model: ChatModel
+) -> JSONResponse | StreamingResponse:
+    """The answer to "This is Alice" in OpenAI's shape (nothing recorded, no model asked)."""
+    name = model.model_id.split(":", 1)[-1]
+    message = {"role": "assistant", "content": text}
+    if not body.stream:
+        return JSONResponse(
+            {
+                "id": completion_id,
+                "object": "chat.completion",
+                "created": created,
+                "model": name,
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            }
+        )
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return _event(
+            {
+                "id": completion_id,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": name,
+                "choices": [choice],
+            }
+        )
+
+    events = [chunk(message), chunk({}, "stop"), "data: [DONE]\n\n"]
+    return StreamingResponse(
+        iter(events), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+    )
+
+
 @chat_router.get("/v1/models", response_model=ModelListOut, dependencies=[Depends(current_memory)])
 def list_models(root: RootMemory) -> ModelListOut:
     """The model that answers chat completions (the one configured under [llm])."""
@@ -395,6 +446,9 @@ async def chat_text(
 
     ``Server-Timing`` says what the answer cost in ms: context, record, model and total.
     """
+    switched = await run_memory(memory.switch_speaker, body.text)
+    if switched is not None and switched.user is not None:
+        return JSONResponse(_greeting_out(switched.user).model_dump())
     started = time.perf_counter()
     exchange = await run_memory(_begin_text, memory, model, body.text, conversation_id, private)
     answer = await run_upstream(exchange.complete)
@@ -444,6 +498,10 @@ async def chat_audio(
     transcribe_ms = (time.perf_counter() - heard) * 1000.0
     if not text:
         raise InvalidInput("No speech was heard in the audio")
+    switched = await run_memory(memory.switch_speaker, text)
+    if switched is not None and switched.user is not None:
+        out = AudioOut(**_greeting_out(switched.user).model_dump(), transcript=text)
+        return JSONResponse(out.model_dump(), headers={TIMING_HEADER: f"transcribe;dur={transcribe_ms:.1f}"})
     started = time.perf_counter()
     exchange = await run_memory(_begin_text, memory, model, text, conversation_id, private)
     answer = await run_upstream(exchange.complete)
@@ -457,6 +515,11 @@ async def chat_audio(
     headers = _headers(None, exchange, started)
     headers[TIMING_HEADER] += f", transcribe;dur={transcribe_ms:.1f}"
     return JSONResponse(out.model_dump(), headers=headers)
+
+
+def _greeting_out(user: User) -> TextOut:
+    """The answer to "This is Alice" on a shared voice interface (the turn is not recorded)."""
+    return TextOut(text=greeting(user), conversation_id=None, message_id=None, guest=False, speaker=user.name)
 
 
 def _begin_text(

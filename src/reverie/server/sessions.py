@@ -23,6 +23,8 @@ Frames are JSON text, one object each, with a ``type``. Client to server:
     On a device's shared voice interface, "This is Alice" (or "it's Alice") is not recorded: the
     session becomes Alice's when she is one of the interface's users (its mapped user, or one
     of ``[memory.voice_speakers]``); the conversation so far ends under the previous speaker.
+    The switch is the interface's (:meth:`Memory.switch_speaker`, the same on every door): a
+    new connection or an HTTP turn of the device is Alice's too, until the interface falls silent.
 ``{"type": "private", "value": true}``
     Private on or off, at any time, also before the first message (DAWN Phase 4.5).
 ``{"type": "context", "query": "..."}``
@@ -65,7 +67,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -78,10 +79,11 @@ from starlette.types import Message
 from reverie.assistant import HISTORY_TURNS, Exchange, start_exchange
 from reverie.config import llm_setup_hint
 from reverie.conversations import MAX_MESSAGE_BYTES
+from reverie.core.speakers import greeting
 from reverie.errors import ConfigError, NotConfigured, ReverieError
 from reverie.llm import ChatMessage, ChatModel, chat_model_from_settings
 from reverie.memory import Memory
-from reverie.server.deps import MemoryDep, root_memory
+from reverie.server.deps import MemoryDep
 from reverie.server.errors import code_for
 from reverie.server.workers import iterate_upstream
 
@@ -92,12 +94,6 @@ MAX_FRAME_BYTES = MAX_MESSAGE_BYTES + 16 * 1024
 MAX_SYSTEM_BYTES = 16 * 1024
 IDLE_CHECK_SECONDS = 1.0  # how often the silence timer looks at the (possibly test-driven) clock
 DEFAULT_INTERFACE = "websocket"
-# "This is Alice", "it's Alice here": who is speaking on a shared voice interface (Saga).
-_THIS_IS = re.compile(
-    r"^\W*(?:(?:hi|hello|hey)[\s,]+)?(?:this\s+is|it'?s|it\s+is)\s+(\w[\w'-]*(?:\s+\w[\w'-]*){0,2}?)"
-    r"(?:\s+(?:here|speaking))?\W*$",
-    re.IGNORECASE,
-)
 _T = TypeVar("_T")
 
 
@@ -249,8 +245,7 @@ class LiveSession:
         if reply and role != "user":
             raise FrameError("invalid_input", "Only a user turn can ask for a reply")
         self.last_message_at = self.memory.clock()
-        named = _THIS_IS.match(content) if role == "user" and self.memory.interface is not None else None
-        if named is not None and await self._switch_speaker(named.group(1)):
+        if role == "user" and await self._switch_speaker(content):
             return
         if not reply:
             await self._record(role, content, speaker)
@@ -263,20 +258,16 @@ class LiveSession:
             return
         await self._reply(model, content, speaker)
 
-    async def _switch_speaker(self, name: str) -> bool:
-        """Speak for ``name`` from now on if they are one of this interface's users; False otherwise
-        ("this is great" is an ordinary turn)."""
-        interface = self.memory.interface
-        assert interface is not None
-        found = await self.call(root_memory(self.websocket).for_speaker, interface, name)
-        if found is None:
+    async def _switch_speaker(self, content: str) -> bool:
+        """A turn saying "This is Alice" on the device's interface: speak for Alice from now on if
+        she is one of its users (:meth:`Memory.switch_speaker`); False for any other turn."""
+        found = await self.call(self.memory.switch_speaker, content)
+        if found is None or found.user is None:
             return False
         if found.user != self.memory.user:
             await self.call(self.close_conversation)  # what was said so far was the previous speaker's
             self.memory = found
-        assert found.user is not None
-        greeting = found.user.display_name or found.user.name
-        await self.send({"type": "speaker", "user": found.user.name, "reply": f"Hi {greeting}."})
+        await self.send({"type": "speaker", "user": found.user.name, "reply": greeting(found.user)})
         return True
 
     async def _record(self, role: str, content: str, speaker: str | None) -> None:
