@@ -274,6 +274,15 @@ def test_the_context_adds_document_excerpts_to_questions_within_the_budget(docs_
     assert "315 MHz" not in statement.text and not statement.chunk_ids
 
 
+def test_a_context_before_any_document_finds_the_documents_indexed_after(docs_memory: Memory) -> None:
+    """A viewer without documents skips the search; the next context after a scan searches them."""
+    assert not docs_memory.context(QUESTION).chunk_ids
+    assert docs_memory.documents.search(QUESTION, user_id=docs_memory.user.id) == []  # type: ignore[union-attr]
+    docs_memory.documents.scan()
+    block = docs_memory.context(QUESTION)
+    assert block.chunk_ids and "315 MHz" in block.text
+
+
 def test_question_heuristics() -> None:
     assert looks_like_question("What does the manual say about the filter")
     assert looks_like_question("how do I reset the router")

@@ -198,6 +198,33 @@ def test_count_tokens(embedder: LocalMiniLM) -> None:
     assert embedder.count_tokens(long_text) == LocalMiniLM(threads=1).count_tokens(long_text)
 
 
+def test_token_counts_add_up_line_by_line(embedder: LocalMiniLM) -> None:
+    """WordPiece splits at whitespace first: a text's count is the sum of its lines' counts.
+
+    The embedding service counts a context block from its lines on this promise, so it is
+    checked on text that could break it: punctuation at line ends, accents, CJK, tabs, carriage
+    returns, control characters, a word too long for the vocabulary, empty lines.
+    """
+    lines = [
+        "<remembered_user_data>",
+        "- The user's sister Mia loves jazz records (explicit, high confidence)",
+        "Kraków’s night-train: €89!",
+        "  indented\tand\ttabbed, with a trailing comma,",
+        "東京で寿司を食べた",
+        "carriage return\r",
+        "control\x00char\x07acters",
+        "",
+        "x" * 150 + " after a long word",
+        "unbelievably-hyphenated tokenization… “quoted” (parenthesised)",
+        "</remembered_user_data>",
+    ]
+    text = "\n".join(lines)
+    assert embedder.count_tokens(text) == sum(embedder.count_line_tokens(line) for line in lines)
+    for first, second in zip(lines, lines[1:], strict=False):
+        joined = f"{first}\n{second}"
+        assert embedder.count_tokens(joined) == embedder.count_tokens(first) + embedder.count_tokens(second)
+
+
 def test_rejects_a_bare_string(embedder: LocalMiniLM) -> None:
     with pytest.raises(InvalidInput):
         embedder.embed_batch("hello")

@@ -218,6 +218,25 @@ def test_token_counts_of_recent_texts_are_remembered() -> None:
     assert EmbeddingService(_NoTokenizer()).count_tokens("no tokenizer of its own") is None
 
 
+class _LineTokenizer(_CountingTokenizer):
+    def count_line_tokens(self, line: str) -> int:
+        return self.count_tokens(line)
+
+
+def test_a_block_is_counted_from_its_remembered_lines() -> None:
+    """A tokenizer whose counts add up by line: a new block of known lines runs it on no line again."""
+    tokenizer = _LineTokenizer()
+    service = EmbeddingService(tokenizer)
+    assert service.count_tokens("- The user likes tea") == 5
+    assert service.count_tokens("Known facts:\n- The user likes tea") == 7
+    assert service.count_tokens("- The user likes tea\nKnown facts:\n\n") == 7
+    assert tokenizer.counted == ["- The user likes tea", "Known facts:", ""]
+    # Without the promise a block is counted whole, as it always was.
+    whole = _CountingTokenizer()
+    assert EmbeddingService(whole).count_tokens("Known facts:\n- The user likes tea") == 7
+    assert whole.counted == ["Known facts:\n- The user likes tea"]
+
+
 def test_facts_found_earlier_in_a_conversation_come_most_recent_first(tmp_path, clock: Clock) -> None:
     """More earlier-relevant facts than the section holds: the latest first, forgotten ones left out."""
     environ = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__ENABLED": "false"}

@@ -87,6 +87,7 @@ class ChunkSearch:
         self.conf = conf
         self._matrices: dict[int | None, tuple[int, str, npt.NDArray[np.int64], npt.NDArray[np.float32]]] = {}
         self._matrix_lock = threading.Lock()
+        self._seen: dict[int | None, tuple[int, bool]] = {}  # viewer -> (version, sees a document)
 
     def search(
         self,
@@ -108,6 +109,8 @@ class ChunkSearch:
         """
         if not check_query(query).strip():
             raise InvalidInput("Give words to search the documents for")
+        if not self._sees_documents(user_id):
+            return []  # most users have none: no keyword, identifier or vector search for nothing
         limit = limit or self.conf.max_results
         threshold = self.conf.similarity_threshold if threshold is None else threshold
         pending = semantic.start_query(query) if semantic is not None else None
@@ -165,6 +168,23 @@ class ChunkSearch:
             for item, score in chosen
             if item in rows
         ]
+
+    def _sees_documents(self, user_id: int | None) -> bool:
+        """Whether the viewer may see any document (asked again only when the documents change).
+
+        A chunk belongs to a document, so a viewer who sees none would find nothing: a turn's
+        context then skips the three searches and the query's thread hop (0.6 ms of CPU).
+        """
+        version = self.store.documents_version()
+        with self._matrix_lock:
+            seen = self._seen.get(user_id)
+        if seen is not None and seen[0] == version:
+            return seen[1]
+        sees = bool(self.store.list_documents(user_id))
+        with self._matrix_lock:
+            self._seen = {key: value for key, value in self._seen.items() if value[0] == version}
+            self._seen[user_id] = (version, sees)
+        return sees
 
     def _scores(
         self, query: npt.NDArray[np.float32], model_id: str, user_id: int | None

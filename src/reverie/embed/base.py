@@ -47,6 +47,19 @@ class TokenCounter(Protocol):
 
 
 @runtime_checkable
+class LineTokenCounter(TokenCounter, Protocol):
+    """Optional ability: a text's tokens are the sum of its lines' (the tokenizer splits at whitespace first).
+
+    BERT's WordPiece does: the count of lines joined by newlines is the sum of each line's
+    count, so a context block, new text every turn, is counted from its lines, which repeat.
+    """
+
+    def count_line_tokens(self, line: str) -> int:
+        """Number of tokens in one line (no newline in it), without special tokens."""
+        ...
+
+
+@runtime_checkable
 class QueryEmbedder(Protocol):
     """Optional ability: embed search queries differently from stored texts (an instruction prefix)."""
 
@@ -113,6 +126,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Embedder",
     "EmbedderFactory",
+    "LineTokenCounter",
     "ModelLister",
     "QueryEmbedder",
     "TokenCounter",

@@ -125,6 +125,10 @@ class LocalMiniLM:
         """Number of WordPiece tokens in ``text``, without special tokens or truncation."""
         return len(_counting_tokenizer().encode(text, add_special_tokens=False).ids)
 
+    def count_line_tokens(self, line: str) -> int:
+        """Tokens in one line: WordPiece splits at whitespace first, so lines' counts add up."""
+        return self.count_tokens(line)
+
     def _runtime(self) -> _Runtime:
         if self._loaded is None:
             path = self._model_path or _packaged_model_path()

@@ -21,7 +21,14 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.config import Settings
-from reverie.embed.base import Embedder, ModelLister, QueryEmbedder, TokenCounter, embedders
+from reverie.embed.base import (
+    Embedder,
+    LineTokenCounter,
+    ModelLister,
+    QueryEmbedder,
+    TokenCounter,
+    embedders,
+)
 from reverie.errors import ProviderUnavailable
 from reverie.store.base import Store
 
@@ -109,11 +116,15 @@ class EmbeddingService:
         self._recent: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._recent_lock = threading.Lock()
         # Resolved once: a runtime protocol check costs more than counting a short line.
-        self._count: Callable[[str], int] | None = (
-            functools.lru_cache(maxsize=RECENT_COUNTS)(embedder.count_tokens)
+        self._by_line = isinstance(embedder, LineTokenCounter)
+        counter = (
+            embedder.count_line_tokens
+            if isinstance(embedder, LineTokenCounter)
+            else embedder.count_tokens
             if isinstance(embedder, TokenCounter)
             else None
         )
+        self._count = functools.lru_cache(maxsize=RECENT_COUNTS)(counter) if counter is not None else None
         self._embed_queries: Callable[[list[str]], list[list[float]]] | None = (
             embedder.embed_queries if isinstance(embedder, QueryEmbedder) else None
         )
@@ -207,8 +218,18 @@ class EmbeddingService:
         self._paused_until = 0.0
 
     def count_tokens(self, text: str) -> int | None:
-        """Tokens in ``text`` by the embedder's own tokenizer (recent texts remembered); None without one."""
-        return self._count(text) if self._count is not None else None
+        """Tokens in ``text`` by the embedder's own tokenizer (recent texts remembered); None without one.
+
+        A tokenizer whose counts add up line by line (:class:`LineTokenCounter`) counts a text of
+        many lines from its lines: a context block is new text every turn, but its lines repeat
+        (counting a whole block took about 1 ms a turn, summing its remembered lines 0.02).
+        """
+        count = self._count
+        if count is None:
+            return None
+        if self._by_line and "\n" in text:
+            return sum(count(line) for line in text.split("\n"))
+        return count(text)
 
     def embed_one(self, text: str) -> npt.NDArray[np.float32]:
         """Embed one text."""
