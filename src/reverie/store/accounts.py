@@ -90,8 +90,7 @@ class Accounts:
 
     def count_admins(self) -> int:
         """How many users are admins."""
-        row = self.db.row("SELECT COUNT(*) AS n FROM users WHERE is_admin")
-        return int(row["n"]) if row else 0
+        return int(self.db.value("SELECT COUNT(*) FROM users WHERE is_admin"))
 
     def set_password_hash(self, user_id: int, password_hash: str | None) -> None:
         """Store a user's password hash (None removes the password)."""
@@ -106,13 +105,12 @@ class Accounts:
         self, user_id: int, *, name: str, token_hash: str, prefix: str, interface: str | None, now: float
     ) -> TokenRow:
         """Keep a new token of a user."""
-        with self.db.transaction():
-            token_id = self.db.insert(
-                "INSERT INTO api_tokens (user_id, interface, name, token_hash, prefix, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (user_id, interface, name, token_hash, prefix, now),
-            )
-            row = self.db.row(f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE id = ?", (token_id,))
+        row = self.db.write_row(
+            "INSERT INTO api_tokens (user_id, interface, name, token_hash, prefix, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (user_id, interface, name, token_hash, prefix, now),
+            _TOKEN_COLUMNS,
+        )
         assert row is not None
         return _token(row)
 
@@ -124,14 +122,11 @@ class Accounts:
 
     def revoke_token(self, user_id: int, token_id: int, now: float) -> TokenRow | None:
         """Revoke one of the user's tokens; None if the user has no such token."""
-        with self.db.transaction():
-            self.db.run(
-                "UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?",
-                (now, token_id, user_id),
-            )
-            row = self.db.row(
-                f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE id = ? AND user_id = ?", (token_id, user_id)
-            )
+        row = self.db.write_row(
+            "UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?",
+            (now, token_id, user_id),
+            _TOKEN_COLUMNS,
+        )
         return _token(row) if row else None
 
     def token_by_hash(self, token_hash: str) -> TokenRow | None:

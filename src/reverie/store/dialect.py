@@ -166,18 +166,23 @@ class Dialect(ABC):
     def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
         """Run an INSERT or UPDATE of one row with ``RETURNING columns``; the row, None if none changed."""
 
-    @abstractmethod
     def search_memories(
         self,
         user_id: int,
         terms: Sequence[str],
-        columns: Sequence[str],
+        columns: str,
         filters: str,
         params: Sequence[Any],
         limit: int,
         min_match: int | None,
     ) -> list[Row]:
         """Memories ``m`` matching any term (or ``min_match``) and ``filters``, with ``score``, best first."""
+        ctes, ranked_params = self.ranked("memories", user_id, terms, min_match)
+        return self.rows(
+            f"{ctes} SELECT {columns}, r.score FROM ranked r JOIN memories m ON m.id = r.id"
+            f" WHERE {filters} ORDER BY r.score DESC, m.confidence DESC, m.id LIMIT ?",
+            [*ranked_params, *params, limit],
+        )
 
     @abstractmethod
     def insert_message(

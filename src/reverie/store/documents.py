@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
-from reverie.store.dialect import Dialect, column_list
+from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader
 from reverie.store.rows import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
 
 _DOCUMENT_COLUMNS = column_list(DocumentRow)
+_document = row_reader(DocumentRow)
+# A scanned file's fields, what became of it, and its chunks' totals: a path has one row per owner.
+_SAVED = (*(column.name for column in fields(DocumentFile)), "status", "reason", "chunk_count", "token_count")
+_SAVED += ("model_id", "indexed_at", "updated_at")
+_SAVE = (
+    insert_sql("documents", _SAVED)
+    + " ON CONFLICT ((COALESCE(owner_id, 0)), path) DO UPDATE SET "
+    + ", ".join(f"{name} = excluded.{name}" for name in _SAVED if name not in ("owner_id", "path"))
+)
+
+
+_QUOTA_LOCK = 7_302_000_000_000  # + a user's id: their upload quota, in every process
 
 
 # What a user may see: the household's documents (owner_id NULL) and their own. Every read takes
@@ -32,41 +45,47 @@ class Documents:
 
     def list_documents(self, user_id: int | None = None) -> list[DocumentRow]:
         """The documents the viewer may see, by path."""
-        return [
-            DocumentRow(**row)
-            for row in self.db.rows(
-                f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {_VISIBLE} ORDER BY path",
-                (_viewer(user_id),),
-            )
-        ]
+        return self.db.read_rows(
+            _document,
+            f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {_VISIBLE} ORDER BY path",
+            (_viewer(user_id),),
+        )
 
     def get_document(self, document_id: int, user_id: int | None = None) -> DocumentRow | None:
         """One document, if the viewer may see it."""
-        row = self.db.row(
+        return self.db.read_row(
+            _document,
             f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND {_VISIBLE}",
             (document_id, _viewer(user_id)),
         )
-        return DocumentRow(**row) if row else None
 
     def owned_bytes(self, user_id: int) -> int:
         """The size of a user's own documents (their upload quota in use)."""
-        row = self.db.row(
-            "SELECT COALESCE(SUM(size_bytes), 0) AS used FROM documents WHERE owner_id = ?", (user_id,)
+        return int(
+            self.db.value("SELECT COALESCE(SUM(size_bytes), 0) FROM documents WHERE owner_id = ?", (user_id,))
         )
-        return int(row["used"]) if row else 0
 
     def chunk_count(self) -> int:
         """Chunks of every document, everyone's (what rag.max_chunks bounds)."""
-        row = self.db.row("SELECT COUNT(*) AS n FROM chunks")
-        return int(row["n"]) if row else 0
+        return int(self.db.value("SELECT COUNT(*) FROM chunks"))
+
+    def hold_document_quota(self, user_id: int) -> int:
+        """Inside a transaction: hold the user's document quota until it ends; the bytes they own.
+
+        Another process that holds it meanwhile waits, so a quota check and the write it allows
+        are one step (PostgreSQL: an advisory lock per user; SQLite: the write transaction
+        already excludes every other writer).
+        """
+        self.db.lock(_QUOTA_LOCK + user_id)
+        return self.owned_bytes(user_id)
 
     def document_by_path(self, path: str, owner_id: int | None = None) -> DocumentRow | None:
         """The document kept for a path."""
-        row = self.db.row(
+        return self.db.read_row(
+            _document,
             f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE COALESCE(owner_id, 0) = ? AND path = ?",
             (owner_id or 0, path),
         )
-        return DocumentRow(**row) if row else None
 
     def save_document(
         self,
@@ -83,38 +102,20 @@ class Documents:
         A search running meanwhile sees the old chunks or the new ones, never half of each; two
         processes saving the same file at once queue on its row.
         """
-        tokens = sum(chunk.token_count for chunk in chunks)
-        indexed_at = now if status == "indexed" else None
+        values = {
+            **vars(file),
+            "status": status,
+            "reason": reason,
+            "chunk_count": len(chunks),
+            "token_count": sum(chunk.token_count for chunk in chunks),
+            "model_id": model_id,
+            "indexed_at": now if status == "indexed" else None,
+            "updated_at": now,
+        }
         with self.db.transaction():
-            self.db.run(
-                "INSERT INTO documents (owner_id, path, file_name, file_type, file_hash, size_bytes, pages,"
-                " status, reason, chunk_count, token_count, model_id, indexed_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT ((COALESCE(owner_id, 0)), path) DO UPDATE SET file_name = excluded.file_name,"
-                " file_type = excluded.file_type, file_hash = excluded.file_hash,"
-                " size_bytes = excluded.size_bytes, pages = excluded.pages, status = excluded.status,"
-                " reason = excluded.reason, chunk_count = excluded.chunk_count,"
-                " token_count = excluded.token_count, model_id = excluded.model_id,"
-                " indexed_at = excluded.indexed_at, updated_at = excluded.updated_at",
-                (
-                    file.owner_id,
-                    file.path,
-                    file.file_name,
-                    file.file_type,
-                    file.file_hash,
-                    file.size_bytes,
-                    file.pages,
-                    status,
-                    reason,
-                    len(chunks),
-                    tokens,
-                    model_id,
-                    indexed_at,
-                    now,
-                ),
-            )
-            saved = self.document_by_path(file.path, file.owner_id)
-            assert saved is not None
+            row = self.db.write_row(_SAVE, values, _DOCUMENT_COLUMNS)
+            assert row is not None
+            saved = _document(row)
             self.db.run("DELETE FROM chunks WHERE document_id = ?", (saved.id,))
             self.db.run_many(
                 "INSERT INTO chunks (document_id, chunk_index, text, heading, title, page, token_count,"
@@ -160,27 +161,14 @@ class Documents:
     def get_chunks(self, chunk_ids: Sequence[int], user_id: int | None = None) -> list[ChunkRow]:
         """Chunks by id, with their file (any order); those the viewer may not see are left out."""
         rows = self.db.rows_among(
-            "SELECT c.id, c.document_id, c.chunk_index, c.text, c.heading, c.page, c.token_count,"
+            'SELECT c.id, c.document_id, c.chunk_index AS "index", c.text, c.heading, c.page, c.token_count,'
             " d.file_name, d.path FROM chunks c JOIN documents d ON d.id = c.document_id"
             f" WHERE {_VISIBLE_DOC} AND {{among}}",
             "c.id",
             list(chunk_ids),
             (_viewer(user_id),),
         )
-        return [
-            ChunkRow(
-                id=row["id"],
-                document_id=row["document_id"],
-                index=row["chunk_index"],
-                text=row["text"],
-                heading=row["heading"],
-                page=row["page"],
-                token_count=row["token_count"],
-                file_name=row["file_name"],
-                path=row["path"],
-            )
-            for row in rows
-        ]
+        return [ChunkRow(**row) for row in rows]
 
     def chunk_vectors(self, model_id: str, user_id: int | None = None) -> tuple[list[int], list[bytes]]:
         """Ids (ascending) and vectors of the chunks the viewer may see, embedded by this model."""
@@ -192,8 +180,7 @@ class Documents:
 
     def documents_version(self) -> int:
         """A number that changes whenever chunks change."""
-        row = self.db.row("SELECT version FROM documents_version")
-        return int(row["version"]) if row else 0
+        return int(self.db.value("SELECT version FROM documents_version") or 0)
 
     def document_totals(self, user_id: int | None = None) -> dict[str, Any]:
         """documents, indexed, skipped, excluded, chunks, tokens and last_indexed, of what the viewer sees."""

@@ -10,8 +10,8 @@ from typing import Any
 from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
-MEMORY_NAMES = tuple(column.name for column in fields(MemoryRow))  # a column a field, in order
-MEMORY_COLUMNS = column_list(MemoryRow)
+MEMORY_COLUMNS = column_list(MemoryRow)  # a column a field, in order
+_PREFIXED = column_list(MemoryRow, "m.")
 # A new memory's fields are its columns; decay starts from the confidence it is given.
 _INSERT = insert_sql("memories", (*(column.name for column in fields(NewMemory)), "user_id", "decay_base"))
 AUDIT_INSERT = (
@@ -89,8 +89,7 @@ class Memories:
     def count_memories(self, where: MemoryFilter) -> int:
         """How many memories match the filter."""
         clause, params = self._filter_sql(where)
-        row = self.db.row(f"SELECT COUNT(*) AS n FROM memories WHERE {clause}", params)
-        return int(row["n"]) if row else 0
+        return int(self.db.value(f"SELECT COUNT(*) FROM memories WHERE {clause}", params))
 
     def find_active_by_key(self, kind: Kind, key: str) -> MemoryRow | None:
         """The active memory of this kind with this normalized key."""
@@ -185,7 +184,7 @@ class Memories:
         dates, date_params = time_range("m.created_at", created_from, created_to)
         filters += dates
         params = [self.user_id, *params, *date_params]
-        rows = self.db.search_memories(self.user_id, terms, MEMORY_NAMES, filters, params, limit, min_match)
+        rows = self.db.search_memories(self.user_id, terms, _PREFIXED, filters, params, limit, min_match)
         return [(memory_row(row), float(row["score"])) for row in rows]
 
     # confirmations and audit -------------------------------------------------------
@@ -254,4 +253,4 @@ class Memories:
         return counts
 
 
-__all__ = ["AUDIT_INSERT", "MEMORY_COLUMNS", "MEMORY_NAMES", "Memories", "memory_row"]
+__all__ = ["AUDIT_INSERT", "MEMORY_COLUMNS", "Memories", "memory_row"]

@@ -144,25 +144,6 @@ class PgDialect(Dialect):
         with self._connection() as conn:
             return conn.execute(pyformat(f"{sql} RETURNING {columns}"), params).fetchone()
 
-    def search_memories(
-        self,
-        user_id: int,
-        terms: Sequence[str],
-        columns: Sequence[str],
-        filters: str,
-        params: Sequence[Any],
-        limit: int,
-        min_match: int | None,
-    ) -> list[Row]:
-        """BM25 over the user's memories' tsvector (text weighs 1.0, key 0.5)."""
-        ctes, ranked_params = self.ranked("memories", user_id, terms, min_match)
-        prefixed = ", ".join("m." + name for name in columns)
-        return self.rows(
-            f"{ctes} SELECT {prefixed}, r.score FROM ranked r JOIN memories m ON m.id = r.id"
-            f" WHERE {filters} ORDER BY r.score DESC, m.confidence DESC, m.id LIMIT ?",
-            [*ranked_params, *params, limit],
-        )
-
     def insert_message(
         self,
         user_id: int,

@@ -145,7 +145,7 @@ class SqliteDialect(Dialect):
         self,
         user_id: int,
         terms: Sequence[str],
-        columns: Sequence[str],
+        columns: str,
         filters: str,
         params: Sequence[Any],
         limit: int,
@@ -159,7 +159,6 @@ class SqliteDialect(Dialect):
         if min_match is None and len(terms) > 1:
             terms = self._without_common(user_id, terms, shared)
         query = _fts_query(f"u{user_id}" if shared else None, terms, "text key", min_match)
-        prefixed = ", ".join("m." + name for name in columns)
         window = max(_WINDOW, 10 * limit)
         ranked = (
             "SELECT rowid AS id, -bm25(memories_fts, 1.0, 0.5, 0.0) AS score FROM memories_fts"
@@ -167,10 +166,10 @@ class SqliteDialect(Dialect):
         )
         # One more row counts the window's hits (in "hits"): a window that was not full held
         # every match, so ranking the whole match again would give the same rows.
-        blanks = ", ".join(f"NULL AS {name}" for name in columns)
+        blanks = ", ".join(f"NULL AS {name.removeprefix('m.')}" for name in columns.split(", "))
         found = self.rows(
             f"WITH hits AS MATERIALIZED ({ranked} ORDER BY score DESC LIMIT ?)"
-            f" SELECT * FROM (SELECT {prefixed}, hits.score AS score, NULL AS hits FROM hits"
+            f" SELECT * FROM (SELECT {columns}, hits.score AS score, NULL AS hits FROM hits"
             f" JOIN memories m ON m.id = hits.id"
             f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?)"
             f" UNION ALL SELECT {blanks}, NULL, COUNT(*) FROM hits",
@@ -181,7 +180,7 @@ class SqliteDialect(Dialect):
         if len(rows) < limit and full:
             rows = self.rows(
                 f"WITH hits AS MATERIALIZED ({ranked})"
-                f" SELECT {prefixed}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
+                f" SELECT {columns}, hits.score AS score FROM hits JOIN memories m ON m.id = hits.id"
                 f" WHERE {filters} ORDER BY hits.score DESC, m.confidence DESC LIMIT ?",
                 [query, *params, limit],
             )

@@ -103,8 +103,7 @@ class Summaries:
 
     def count_summaries(self) -> int:
         """How many summaries this user has."""
-        row = self.db.row("SELECT COUNT(*) AS n FROM summaries WHERE user_id = ?", (self.user_id,))
-        return int(row["n"]) if row else 0
+        return int(self.db.value("SELECT COUNT(*) FROM summaries WHERE user_id = ?", (self.user_id,)))
 
     # base memory -------------------------------------------------------------------
     def get_base_memory(self) -> tuple[str, float] | None:

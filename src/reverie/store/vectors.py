@@ -7,18 +7,12 @@ from collections.abc import Sequence
 from reverie.store.dialect import Dialect
 from reverie.store.rows import VectorChanges, VectorKind
 
-# What gets embedded for each kind when a vector is missing.
-_MISSING_SQL: dict[str, str] = {
-    "memory": "SELECT t.id, t.text AS body FROM memories t WHERE t.user_id = ? AND t.status = 'active'",
-    "summary": "SELECT t.id, t.text AS body FROM summaries t WHERE t.user_id = ?",
-    "message": "SELECT t.id, t.content AS body FROM messages t WHERE t.user_id = ?",
-    "message_window": "SELECT t.id, t.content AS body FROM messages t WHERE t.user_id = ?",
-}
-_TOTAL_SQL: dict[str, str] = {
-    "memory": "SELECT COUNT(*) AS n FROM memories WHERE user_id = ? AND status = 'active'",
-    "summary": "SELECT COUNT(*) AS n FROM summaries WHERE user_id = ?",
-    "message": "SELECT COUNT(*) AS n FROM messages WHERE user_id = ?",
-    "message_window": "SELECT COUNT(*) AS n FROM messages WHERE user_id = ?",
+# Each kind's rows (``t``) and what of them gets embedded when a vector is missing.
+_ITEMS: dict[str, tuple[str, str]] = {
+    "memory": ("memories t WHERE t.user_id = ? AND t.status = 'active'", "text"),
+    "summary": ("summaries t WHERE t.user_id = ?", "text"),
+    "message": ("messages t WHERE t.user_id = ?", "content"),
+    "message_window": ("messages t WHERE t.user_id = ?", "content"),
 }
 _ACTIVE_MEMORY = " JOIN memories t ON t.id = v.item_id AND t.status = 'active'"
 
@@ -59,8 +53,9 @@ class Vectors:
 
     def vectors_version(self) -> int:
         """A number that changes whenever this user's searchable vectors change."""
-        row = self.db.row("SELECT version FROM vector_versions WHERE user_id = ?", (self.user_id,))
-        return int(row["version"]) if row else 0
+        return int(
+            self.db.value("SELECT version FROM vector_versions WHERE user_id = ?", (self.user_id,)) or 0
+        )
 
     def vector_changes(
         self, kind: VectorKind, model_id: str, after: int | None, also: Sequence[int] = ()
@@ -99,9 +94,10 @@ class Vectors:
 
     def missing_vectors(self, kind: VectorKind, model_id: str, limit: int) -> list[tuple[int, str]]:
         """Up to ``limit`` items with no vector of this model yet, oldest first."""
+        rows_of, body = _ITEMS[kind]
         rows = self.db.rows(
-            f"{_MISSING_SQL[kind]} AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.item_kind = ?"
-            " AND v.item_id = t.id AND v.model_id = ?) ORDER BY t.id LIMIT ?",
+            f"SELECT t.id, t.{body} AS body FROM {rows_of} AND NOT EXISTS (SELECT 1 FROM vectors v"
+            " WHERE v.item_kind = ? AND v.item_id = t.id AND v.model_id = ?) ORDER BY t.id LIMIT ?",
             (self.user_id, kind, model_id, limit),
         )
         return [(int(row["id"]), str(row["body"])) for row in rows]
@@ -109,13 +105,12 @@ class Vectors:
     def count_vectors(self, kind: VectorKind, model_id: str) -> tuple[int, int]:
         """(items with a vector of this model, items in all) for one kind."""
         join = _ACTIVE_MEMORY if kind == "memory" else ""
-        done = self.db.row(
-            f"SELECT COUNT(*) AS n FROM vectors v{join}"
-            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ?",
+        done = self.db.value(
+            f"SELECT COUNT(*) FROM vectors v{join} WHERE v.user_id = ? AND v.item_kind = ?"
+            " AND v.model_id = ?",
             (self.user_id, kind, model_id),
         )
-        total = self.db.row(_TOTAL_SQL[kind], (self.user_id,))
-        return int(done["n"] if done else 0), int(total["n"] if total else 0)
+        return int(done), int(self.db.value(f"SELECT COUNT(*) FROM {_ITEMS[kind][0]}", (self.user_id,)))
 
 
 __all__ = ["Vectors"]
