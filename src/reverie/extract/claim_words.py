@@ -33,13 +33,15 @@ VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message nap cut dread
+    call text email phone message nap cut dread migrate reschedule postpone transfer shift track
     trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
     include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join
     """.split()
 )
 IRREGULAR = {
+    "broke": "break",
+    "broken": "break",
     "went": "go",
     "gone": "go",
     "goes": "go",
@@ -190,6 +192,10 @@ SYNONYMS = {
     "teach": "work_as",
     "be_enrolled_at": "attend",
     "be_student_at": "attend",
+    "travel_to": "visit",
+    "date": "marry",
+    "be_dating": "marry",
+    "be_to": "visit",
 }
 # Predicates with one current value per subject: a different value replaces the old one.
 SINGLE = frozenset(
@@ -235,6 +241,7 @@ ANTONYMS = [
     ("include", "exclude"),
     ("allow", "forbid"),
     ("allow", "ban"),
+    ("like", "fear"),
 ]
 ANTONYM: dict[str, frozenset[str]] = {}
 for _a, _b in ANTONYMS:
@@ -311,7 +318,18 @@ OPPOSITES = [
     ("relaxing", "stressful"),
     ("boring", "interesting"),
     ("healthy", "ill"),
-    ("healthy", "sick"),
+    ("alive", "dead"),
+    ("alive", "deceased"),
+    ("valid", "expired"),
+    ("male", "female"),
+    ("kind", "rude"),
+    ("kind", "cruel"),
+    ("indoor", "outdoor"),
+    ("vaccinated", "unvaccinated"),
+    ("sighted", "blind"),
+    ("legal", "illegal"),
+    ("present", "absent"),
+    ("smoker", "non-smoker"),
 ]
 OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in OPPOSITES:
@@ -327,6 +345,9 @@ ENDS = {
     "leave": frozenset({"work_at", "live_in", "attend"}),
     "retire": frozenset({"work_at", "work_as"}),
     "divorce": frozenset({"marry"}),
+    "break_up_with": frozenset({"marry"}),
+    "break_up": frozenset({"marry"}),
+    "split_up_with": frozenset({"marry"}),
     "sell": frozenset({"have", "drive"}),
     "move_out_of": frozenset({"live_in"}),
 }
@@ -347,6 +368,10 @@ ATTRIBUTE_PREDICATES = {
     "city": "live_in",
     "spouse": "marry",
     "partner": "marry",
+    "boyfriend": "marry",
+    "girlfriend": "marry",
+    "fiance": "marry",
+    "fiancee": "marry",
     "name": "name",
     "nickname": "name",
     "salary": "earn",
@@ -378,7 +403,7 @@ CEASE = frozenset({"stop", "quit", "cease", "give", "abandon", "drop", "kick", "
 CHANGE = frozenset(
     "now changed switched moved raised increased decreased lowered reduced updated upgraded "
     "replaced became become rescheduled grown grew cut relocated renewed reached dropped rose "
-    "fell cancelled canceled downgraded".split()
+    "fell cancelled canceled downgraded migrated rescheduled postponed transferred shifted".split()
 )
 BE_FAMILY = frozenset({"be", "be_a", "be_attr", "be_at", "be_in", "be_identity", "be_a_job"})
 # Nouns that name the same thing, folded to one word for comparing values and subjects.
@@ -424,6 +449,8 @@ NOUN_SYNONYMS = {
     "annual": "year",
     "annually": "year",
     "daily": "day",
+    "fall": "autumn",
+    "go-to": "favorite",
 }
 NEG_WORDS = frozenset({"not", "never", "no"})
 JOBS = frozenset({"job", "position", "role", "post"})
@@ -469,6 +496,8 @@ ATTRIBUTE_SHAPES = frozenset({"be", "be_a", "be_identity", "be_in", "be_attr", "
 # in "a morning person".
 TIMES_OF_DAY = frozenset("morning afternoon evening night".split())
 PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split())
+# Capitalised words that are common nouns, not names ("User's GP", "User's VPN", "the TV").
+COMMON_ACRONYMS = frozenset("gp tv vpn pc ceo cto cfo coo suv hr dj atm pin id isp sim gps".split())
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
 HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
 # "is a keen gardener" says "likes gardening": an adjective of liking before a doer noun.

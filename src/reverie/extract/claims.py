@@ -94,6 +94,8 @@ _LEAD_ADVERBIAL = re.compile(
     rf"|^({_LEAD_WORDS}[^,]{{0,40}}),\s+(?=[\w'-]+(?: [\w'-]+)?, (?:the )?user's)(.*)$"
 )
 _APPOSITIVE = re.compile(r"^([\w'-]+(?: [\w'-]+)?), (?:the )?(user's [\w' -]+?),\s*")
+_RELATIVE = re.compile(r"^([\w'-]+), (?:who|which|whom|whose) [^,]+, ")
+_NAME_OF = re.compile(r"^([\w'-]+(?: [\w'-]+)?) (?:is|was) the name of ((?:the )?user's [\w' -]+)$")
 _INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?user's .+)$")
 
 
@@ -105,10 +107,12 @@ def parse_claim(text: str) -> Claim:
         norm = f"{lead.group(2) or lead.group(4)} {lead.group(1) or lead.group(3)}"
     norm = _APPOSITIVE.sub(lambda m: f"{m.group(2)} {m.group(1)} ", norm)  # "Maria, the user's sister, ..."
     norm = _LEAD_CLAUSE.sub("", norm)  # "Maria left, and User's coach is ..." -> "User's coach is ..."
+    norm = _RELATIVE.sub(r"\1 ", norm)  # "Mei, who is married to the user, is ..." -> "Mei is ..."
+    norm = _NAME_OF.sub(r"\2 is named \1", norm)  # "Bruno is the name of the user's dog"
     inverted = _INVERTED.match(norm)  # "Green is User's favorite color" -> "User's favorite color is green"
     if inverted:
         norm = f"{inverted.group(3)} {inverted.group(2)} {inverted.group(1)}"
-    norm, announced = _reworded(norm)
+    norm, announced, dropped = _reworded(norm)
     tokens = _TOKEN.findall(norm)
     every = frozenset(_content(tokens))
     names = _names(text)
@@ -128,7 +132,12 @@ def parse_claim(text: str) -> Claim:
             break
     if end is None:
         return unread
+    # "User's flight to Tokyo" = "User's Tokyo flight": the head noun last
     subject_tokens = [t.removesuffix("'s") for t in tokens[start:end] if t != "'s"]
+    at = next((i for i, t in enumerate(subject_tokens) if t in ("to", "of", "for") and i > 1), None)
+    if at is not None and subject_tokens[0] == "user":
+        subject_tokens = [subject_tokens[0], *subject_tokens[at + 1 :], *subject_tokens[1:at]]
+    subject_tokens = [t for t in subject_tokens if t not in ("to", "of", "for")]
     # "User's old laptop" is another laptop than "User's new laptop"; "new" and "current" name the one
     # there is now ("User's current car" = "User's car").
     announced = announced or any(t in ("new", "latest") for t in subject_tokens)
@@ -137,6 +146,8 @@ def parse_claim(text: str) -> Claim:
         for t in subject_tokens
         if (t not in DETERMINERS or t in _PAST_MARKS) and t not in _NOW_MARKS
     )
+    if len(subject) >= 3 and subject[0] == "user":  # "User's main email" = "User's email"
+        subject = (subject[0], *(t for t in subject[1:-1] if t not in _USUAL), subject[-1])
     if not subject:
         return unread
     rest = tokens[end:]
@@ -201,11 +212,13 @@ def parse_claim(text: str) -> Claim:
         predicate = "be_attr"  # "User's boss is named Henrik" = "User's boss is Henrik"
     elif len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
         predicate = _attribute_predicate(subject, predicate, value_tokens, names)
+    if predicate == "live_in" and value_words and all(_timely(w) for w in value_words):
+        predicate = "move_to"  # "the league moved to Thursdays": a time, not a home
     return Claim(
         text=text,
         parsed=True,
         subject=subject,
-        subject_names=frozenset(n for n in names if n in subject),
+        subject_names=frozenset(_noun(n) for n in names if _noun(n) in subject),  # "Jonas" is "jona"
         predicate=predicate,
         value=frozenset(value_words),
         numbers=_numbers(value_tokens) - names,  # "Fitness First" is a name
@@ -216,11 +229,17 @@ def parse_claim(text: str) -> Claim:
         past=past,
         ranked=any(t in ("to", "over", "than", "instead", "rather") for t in value_tokens),
         order=tuple(value_words),
+        dropped=dropped,
         words=every,
         fresh=frozenset(
             _noun(w) for i, t in enumerate(value_tokens) if t == "new" for w in value_tokens[i + 1 : i + 3]
         ),
     )
+
+
+def _timely(word: str) -> bool:
+    """Whether a value word names a time (a day, month, part of the day or year, a clock time)."""
+    return bool(_dates([word])) or word in MONTHS or bool(re.fullmatch(r"\d\d:\d\d", word))
 
 
 def _doing(word: str) -> str:
@@ -244,6 +263,7 @@ def _doer(word: str) -> str:
     return ""
 
 
+_USUAL = frozenset({"main", "usual", "primary", "regular", "normal", "everyday"})
 _LIKED = frozenset({"favorite", "preferred", "dream", "ideal"})
 _PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
 _NOW_MARKS = frozenset({"new", "current", "present", "latest"})
@@ -271,9 +291,38 @@ _THEN_STATE = re.compile(
 )
 
 
-def _reworded(norm: str) -> tuple[str, bool]:
-    """The sentence with the subject first when it came later, and whether it announces a change."""
+# "User cancelled NordVPN and uses Mullvad now": what was given up, then the state it led to.
+_GAVE_UP = re.compile(
+    r"^((?:the )?user(?:'s [\w-]+(?: [a-z][\w-]*)?)?) (?:has |have |had )?"
+    r"(?:cancell?ed|sold|left|quit|dropped|ditched|broke up with|split up with|split from|got rid of|"
+    r"gave up|moved out of|stopped using|closed|returned) ([^,;]+?)[,;]? (?:and|but) (?:then |so )?(.+)$"
+)
+# "migrated from Jira to Linear", "has ramen for lunch instead of falafel": what the new value replaces.
+_FROM_TO = re.compile(r"\bfrom ((?:(?!\bto\b)[\w'.-]+ ?){1,4}) to\b")
+_INSTEAD = re.compile(r"\b(?:instead of|rather than|in place of) ([\w' .-]+?)(?:,|$)")
+_MOVED_OUT = re.compile(r"\b(?:moved|moving|moves) out of ([\w' .-]+?)(?:,| and |$)")
+_BROKE_UP = re.compile(r"^((?:the )?user) and (\w+) (?:split up|broke up|separated)\b")
+
+
+def _given_up(norm: str) -> frozenset[str]:
+    """The content words of what the fact says its subject gave up or replaced ("from Jira to Linear")."""
+    found: set[str] = set()
+    for pattern in (_FROM_TO, _INSTEAD, _MOVED_OUT):
+        for match in pattern.finditer(norm):
+            found.update(_content(_TOKEN.findall(match.group(1))))
+    return frozenset(found)
+
+
+def _reworded(norm: str) -> tuple[str, bool, frozenset[str]]:
+    """The sentence with the subject first when it came later, whether it announces a change, and
+    what it says was given up or replaced (``Claim.dropped``)."""
     changed = False
+    norm = _BROKE_UP.sub(r"\1 broke up with \2", norm)  # "User and Lukas split up"
+    dropped = _given_up(norm)
+    gave_up = _GAVE_UP.match(norm)
+    if gave_up:  # "User sold the Civic and now drives a Kia": the state, and what it replaced
+        dropped |= frozenset(_content(_TOKEN.findall(gave_up.group(2))))
+        norm, changed = f"{gave_up.group(1)} {gave_up.group(3)}", True
     if _NOW_FIRST.match(norm):  # "These days User works at PwC"
         norm, changed = _NOW_FIRST.sub("", norm), True
     passive = _PASSIVE.match(norm)
@@ -289,7 +338,7 @@ def _reworded(norm: str) -> tuple[str, bool]:
     if then and word.endswith("s") and _lemma(word) != word and _lemma(word) in VERBS:
         # a present state after the event: "and now drives a Kia"
         norm, changed = f"{then.group(1)} {then.group(2)}{word}{then.group(4)}", True
-    return norm, changed
+    return norm, changed or bool(dropped), dropped
 
 
 def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
@@ -310,6 +359,14 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         if words[0] in NEG_WORDS:
             negated = True
         words = words[1:]
+    if words[0] in ("has", "have", "had") and len(words) > 2 and words[1] in PRE_VERB:
+        # "has never smoked", "have always been married": the adverbs belong to the verb after them
+        j = 1
+        while j < len(words) - 1 and (words[j] in PRE_VERB or words[j] == "ever"):
+            j += 1
+        if words[j] == "been" or _is_participle(words[j]):
+            negated = negated or any(w in NEG_WORDS for w in words[1:j])
+            words = [words[0], *words[j:]]
     head = words[0]
     lemma = _lemma(head)
     if len(words) > 1 and (lemma == "become" or (lemma == "get" and words[1].endswith("ed"))):
@@ -344,7 +401,9 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         if lemma in ("stop", "quit", "give", "drop", "kick", "abandon", "retire"):
             return "*", after, True, True
     if head in ("has", "have", "had") and len(words) > 1 and words[1] != "been" and _is_participle(words[1]):
-        return _predicate(words[1:])  # "has relocated to Santiago" = relocated to Santiago
+        # "has relocated to Santiago" = relocated to Santiago
+        inner, value, neg, ceased = _predicate(words[1:])
+        return inner, value, negated or neg, ceased
     if head in COPULA or (head in ("has", "have", "had") and words[1:2] == ["been"]):
         return _copula(words[2:] if words[1:2] == ["been"] else words[1:], negated)
     feeling = _strip(words[1:], INTEREST_DETERMINERS)
@@ -416,6 +475,8 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         r"\b\d+\s+years?\s+old\b", text
     ):
         return "age", words, negated, False
+    if words[0] in ("up", "down") and words[1:2] == ["to"] and len(words) > 2 and _numeric(words[2]):
+        return f"go_{words[0]}", words[2:], negated, False  # "is down to 76 kg": a new quantity
     if words[0] in ("born",):
         rest = words[1:]
         prep = rest[0] if rest and rest[0] in ("in", "on", "at") else ""
@@ -430,6 +491,9 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         return "work_at", [], negated, False
     if words[0] in MARITAL and words[1:2] != ["to"]:
         return "marry", words, negated, False  # "is single" -> "is married to Alex": one status
+    for phrase in ("comfortable around", "comfortable with", "at ease around", "at ease with"):
+        if text.startswith(phrase + " "):  # "is comfortable around dogs" = is not afraid of dogs
+            return "fear", words[len(phrase.split()) :], not negated, False
     for phrase in ("allergic to", "intolerant to", "intolerant of", "sensitive to"):
         if text.startswith(phrase):
             return "allergic_to", words[len(phrase.split()) :], negated, False
@@ -456,7 +520,10 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         ("promoted to", "work_as"),
         ("passionate about", "like"),
         ("into", "like"),
+        ("to", "visit"),  # "has been to Japan" = "has visited Japan"
         ("afraid of", "fear"),
+        ("terrified of", "fear"),
+        ("frightened of", "fear"),
         ("scared of", "fear"),
         ("in grade", "be_in_grade"),
         ("in the", "be_in"),
@@ -467,10 +534,15 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         ("learning", "learn"),
     ):
         if text == phrase or text.startswith(phrase + " "):
-            return name, words[len(phrase.split()) :], negated, False
+            value = words[len(phrase.split()) :]
+            if name in ("like", "fear") and value[:1] and value[0].endswith("ing"):
+                value = [_doing(value[0]), *value[1:]]  # "afraid of sailing" = of what "likes sailing" likes
+            return name, value, negated, False
     if words[0] in ("a", "an") and len(words) >= 3 and words[1] in KEEN and _doer(words[2]):
         return "like", [_doer(words[2]), *words[3:]], negated, False  # "is a keen gardener" = likes gardening
-    doer = _doer(words[-1]) if 3 <= len(words) <= 4 and words[0] in ("a", "an") else ""
+    if len(words) == 2 and words[0] in ("a", "an") and words[1].startswith("non-") and _doer(words[1][4:]):
+        return _doer(words[1][4:]), [], not negated, False  # "is a non-smoker" = does not smoke
+    doer = _doer(words[-1]) if 2 <= len(words) <= 4 and words[0] in ("a", "an") else ""
     if doer and words[-1] not in OCCUPATIONS:
         # "is a marathon runner" = runs marathons, "a big Arsenal supporter" = supports Arsenal
         return SYNONYMS.get(doer, doer), [w for w in words[1:-1] if w not in KEEN], negated, False

@@ -7,6 +7,7 @@ fallback for facts the rules could not read.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from reverie.extract.claim_words import (
@@ -67,8 +68,17 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     """
     if not (old.parsed and new.parsed):
         return "unsure"
+    old, new = _by_name(old, new), _by_name(new, old)
     if _swaps(old, new):
         return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
+    if _gave_up(old, new):
+        return "update"  # "User's VPN is NordVPN" -> "User cancelled NordVPN and uses Mullvad now"
+    if _denies_having(old, new) or _denies_having(new, old):
+        return "contradiction"  # "User's son is named Tomas" -> "User does not have a son"
+    if _rescheduled(old, new):
+        return "update"  # "plays tennis on Wednesdays" -> "moved tennis to Fridays"
+    if _partnered(old, new):
+        return "update"  # "User is single" -> "User has a girlfriend now"
     if _named_alike(old, new) or _named_alike(new, old):
         return "same"  # "User has a dog named Biscuit" = "User's dog is called Biscuit"
     if _owned_alike(old, new) or _owned_alike(new, old):
@@ -85,8 +95,13 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     moved = new.changed and old.predicate == new.predicate and not any(map(_is_year, old.dates | new.dates))
     if old.dates and new.dates and old.dates != new.dates and not moved:
         return "distinct"  # the same kind of event at another time: another event
+    avoided = _avoided(old, new) or _avoided(new, old)
+    if avoided:
+        return avoided  # "won't eat pork" = "avoids pork"; "eats pork" -> "avoids pork"
     ceased = old.ceased or new.ceased
-    same_verb = _verb(old.predicate) == _verb(new.predicate)
+    same_verb = _verb(old.predicate) == _verb(new.predicate) or (
+        old.negated != new.negated and {_verb(old.predicate), _verb(new.predicate)} <= _WANTING
+    )
     predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
     antonyms = _antonyms(old.predicate, new.predicate)
     old_plain, new_plain = _plain(old.value), _plain(new.value)
@@ -167,6 +182,84 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.value < old.value and new.numbers <= old.numbers and new.dates <= old.dates:
         return "same"  # the newer says less: nothing new
     return "distinct"
+
+
+_WANTING = frozenset({"like", "want", "prefer"})  # "prefers window seats" / "never wants a window seat"
+_RESCHEDULE = frozenset({"move", "reschedule", "shift", "push", "postpone", "change", "bring"})
+_SESSION = frozenset({"session", "meeting", "class", "lesson", "appointment", "practice", "training", "it"})
+
+
+def _gave_up(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` says its subject gave up or replaced what ``old`` says it has or is.
+
+    "User cancelled NordVPN and uses Mullvad now" after "User's VPN is NordVPN"; "moved all
+    accounts from Barclays to Monzo" after "User banks with Barclays". The new fact's subject owns
+    the old one's; a person in the old subject ("User's sister lives with Marco") only when the
+    old fact says who that person is ("User's boyfriend is Marco").
+    """
+    if not new.dropped or new.negated or old.negated:
+        return False
+    if not new.dropped & (_plain(old.value) | old.subject_names):
+        return False
+    owner, owned = set(new.subject), set(old.subject)
+    if not owner <= owned:
+        return False
+    extra = owned - owner
+    if extra & (PARTY_WORDS | old.subject_names):
+        return old.predicate in BE_FAMILY | {"marry", "name"} and bool(new.dropped & old.value)
+    return True
+
+
+def _partnered(old: Claim, new: Claim) -> bool:
+    """ "User is single" then "User has a girlfriend now": a partner is a new relationship status."""
+    if old.predicate != "marry" or new.predicate != "have" or old.negated or new.negated:
+        return False
+    return old.subject == new.subject and any(KINDS.get(w, w) == "partner" for w in new.value)
+
+
+def _denies_having(has: Claim, denies: Claim) -> bool:
+    """ "User's son is named Tomas" and "User does not have a son": the thing the one is about, denied."""
+    if denies.predicate != "have" or not denies.negated or has.negated or len(has.subject) < 2:
+        return False
+    return has.subject[:-1] == denies.subject and _plain(denies.value) == {has.subject[-1]}
+
+
+def _rescheduled(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` moves what ``old`` does to another time ("moved tennis to Friday evenings")."""
+    if _verb(new.predicate) not in _RESCHEDULE or not new.changed or new.negated or old.negated:
+        return False
+    if not (old.dates and new.dates) or old.dates == new.dates or any(map(_is_year, old.dates | new.dates)):
+        return False
+    if not _same_subject(old, new) and not set(new.subject) <= set(old.subject) | old.value:
+        return False
+    if set(old.subject) - set(new.subject) & (PARTY_WORDS | old.subject_names):
+        return False
+    what = _plain(new.value) - _SESSION - new.dates
+    return what <= _plain(old.value) | set(old.subject) | {_verb(old.predicate)}  # "swims" / "swimming"
+
+
+def _avoided(avoids: Claim, other: Claim) -> Verdict | None:
+    """ "avoids pork" says "does not eat pork" (the same) and the opposite of "eats pork"."""
+    if _verb(avoids.predicate) != "avoid" or avoids.negated or _verb(other.predicate) in ("avoid", "like"):
+        return None
+    said, done = _plain(avoids.value), _plain(other.value)
+    if not said or not done or not (said <= done or done <= said) or other.predicate in BE_FAMILY:
+        return None  # "won't eat anything spicy" = "avoids spicy food"
+    return "same" if other.negated else "contradiction"
+
+
+def _by_name(bare: Claim, full: Claim) -> Claim:
+    """``bare`` with ``full``'s subject when it names that subject's person by name alone.
+
+    "Kofi turned 3" after "User's youngest, Kofi, is 2": the name says who, the other fact says
+    whose. A name said first in a sentence is not read as one (it is capitalised anyway), so it
+    counts when the other fact has it as a name in its subject.
+    """
+    if "user" in bare.subject or len(full.subject) <= len(bare.subject):
+        return bare  # "Grandma Esperanza moved" after "User's grandmother Esperanza lives alone"
+    if not set(bare.subject) < set(full.subject) or not (set(bare.subject) & full.subject_names):
+        return bare
+    return dataclasses.replace(bare, subject=full.subject, subject_names=full.subject_names)
 
 
 def switched_to(old: Claim, new: Claim) -> bool:

@@ -14,6 +14,7 @@ from typing import Literal
 
 from reverie.extract.claim_words import (
     AUX,
+    COMMON_ACRONYMS,
     DETERMINERS,
     HEDGES,
     IRREGULAR,
@@ -34,6 +35,8 @@ from reverie.text import STOPWORDS, fold, number_words_as_digits
 Verdict = Literal["same", "refines", "update", "contradiction", "distinct", "unsure"]
 
 _CONTRACTIONS = [
+    (re.compile(r"\bi'm\b"), "i am"),
+    (re.compile(r"\b(he|she|it|that|there)'s\b"), r"\1 is"),
     (re.compile(r"\bcan't\b"), "can not"),
     (re.compile(r"\bcannot\b"), "can not"),
     (re.compile(r"\bwon't\b"), "will not"),
@@ -67,6 +70,7 @@ class Claim:
     order: tuple[str, ...] = ()  # the value's content words in their order
     words: frozenset[str] = field(default=frozenset())
     fresh: frozenset[str] = frozenset()  # nouns the value calls new ("joined a new gym")
+    dropped: frozenset[str] = frozenset()  # what it says was given up ("cancelled X and ...", "from X to Y")
 
     @property
     def single(self) -> bool:
@@ -123,6 +127,90 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(rf"\b({'|'.join(_ORDINALS)})\b(?= (?:floor|grade|year|child|son|daughter))"), _ordinal),
 ]
 _WORDINGS: list[tuple[re.Pattern[str], str]] = [
+    # a fact said in the first person is a fact about the user ("I'm a big fan of opera")
+    (_R(r"\bi am\b"), "user is"),
+    (_R(r"\bmy\b"), "user's"),
+    (_R(r"\b(?:i|me|myself)\b(?!\.)"), "user"),
+    # a correction says what is true now: "Sven isn't Norwegian, he's Danish" = "Sven is now Danish"
+    (_R(r"^(?:actually|in fact),? "), ""),
+    (
+        _R(r"\b(is|are|was|were) not (?:[^,]+?)(?: at all)?, (?:he|she|they|it|that) (?:is|are|was|were) "),
+        r"\1 now ",
+    ),
+    # quantities in one unit: "three quarters of an hour" = "45 minutes", "1.82 m" = "182 cm"
+    (_R(r"\b3 quarters of an hour\b"), "45 minutes"),
+    (_R(r"\b(?:a |1 )?quarter of an hour\b"), "15 minutes"),
+    (_R(r"\b(?:half an hour|a half hour|half hour)\b"), "30 minutes"),
+    (_R(r"\b(?:an|1) hour and a half\b"), "90 minutes"),
+    (_R(r"\b(\d)\.(\d\d) ?(?:m|metres|meters)\b"), r"\1\2 cm"),
+    (_R(r"\b(\d)\.(\d) ?(?:m|metres|meters)\b"), r"\1\g<2>0 cm"),
+    (_R(r"^(.+?) (?:is|are|stands) (\d+ cm) tall\b"), r"\1's height is \2"),
+    # "It takes the user 45 minutes to get to work" = "User's commute takes 45 minutes"
+    (
+        _R(r"^it takes ((?:the )?user) (.+?) to (?:get|go|travel|commute) to (?:work|the office)\b"),
+        r"\1's commute takes \2",
+    ),
+    # "is a parent of two kids" = "has two children"; "is an only child" = "has no siblings"
+    (_R(r"\b(?:is|are) (?:a |the )?(?:parent|mother|father|mum|mom|dad)s? (?:of|to) "), "has "),
+    (_R(r"\bhas (\d+) boys\b"), r"has \1 sons"),
+    (_R(r"\bhas (\d+) girls\b"), r"has \1 daughters"),
+    (_R(r"\b(?:is|are) not an only child\b"), "has siblings"),
+    (_R(r"\b(?:is|are) an only child\b"), "has no siblings"),
+    # who provides a service: "banks with Nubank" = "User's bank is Nubank" = "Nubank holds the
+    # user's bank account"; "gets broadband from Vodafone" = "User's internet provider is Vodafone"
+    (_R(r"\b(?:family doctor|general practitioner|family physician)\b"), "gp"),
+    (_R(r"\b(?:broadband|wi-?fi|internet service)\b"), "internet"),
+    (
+        _R(
+            r"\b(internet|phone|mobile|energy|electricity|gas|water|bank|mortgage|insurance|pension) "
+            r"(?:provider|company|supplier|carrier|account|lender)\b"
+        ),
+        r"\1",
+    ),
+    (_R(r"^((?:the )?user) banks with "), r"\1's bank is "),
+    (_R(r"^((?:the )?user)'s ([\w-]+(?: [\w-]+)?) (?:is|are) with "), r"\1's \2 is "),
+    (
+        _R(
+            r"^((?:the )?user) gets (?:(?:its|their|his|her) )?"
+            r"(internet|bank|mortgage|insurance|energy|electricity|gas|phone|mobile) (?:from|through|with) "
+        ),
+        r"\1's \2 is ",
+    ),
+    (
+        _R(r"^(.+?) (?:holds|provides|supplies|insures) ((?:the )?user)'s ([\w-]+(?: [\w-]+)?)(\.?)$"),
+        r"\2's \3 is \1\4",
+    ),
+    (_R(r"\bwork ?days\b"), "weekdays"),
+    # "There's no dishwasher in the user's flat" = "User's flat has no dishwasher"
+    (_R(r"^there (?:is|are) no (.+?) (?:in|at|on) ((?:the )?user's [\w-]+)"), r"\2 has no \1"),
+    # "User lost their dad in 2015" = "User's father died in 2015" (a person or pet, not a thing)
+    (
+        _R(
+            r"^((?:the )?user) lost (?:their|his|her) (mother|father|dad|mum|mom|wife|husband|partner|"
+            r"brother|sister|son|daughter|grandmother|grandfather|grandma|grandpa|dog|cat)\b"
+        ),
+        r"\1's \2 died",
+    ),
+    # "User's flat is on the 3rd floor" = "User lives on the 3rd floor"
+    (_R(r"^((?:the )?user)'s (?:flat|apartment|house|home|place) (?:is|are) (on|in) "), r"\1 lives \2 "),
+    (_R(r"\b(?:remotely|from home)\b"), "from home"),
+    # "tends to stay up late" = "is a night person"; "is teetotal" = "does not drink alcohol"
+    (_R(r"\b(?:tends? to |likes? to )?stays? up late\b"), "is a night person"),
+    (_R(r"\b(?:is|are) (?:a )?(?:teetotal|teetotaller|teetotaler|non-drinker)\b"), "does not drink alcohol"),
+    (_R(r"\bgo-to\b"), "favorite"),
+    # reported speech is the fact: "Amara says she wants to be a vet" = "Amara wants to be a vet"
+    (_R(r"\b(?:says|said|thinks|claims) (?:that )?(?:he|she|they) (?=\w)"), ""),
+    # "X raised the user's dose to 100 mg" = "User's dose was raised to 100 mg": the agent does not matter
+    (
+        _R(
+            r"^(?:(?:the )?user(?:'s [\w-]+)?) (raised|increased|lowered|reduced|cut|upped|doubled|halved|"
+            r"adjusted|changed) (?!(?:down|back|up|off)\b)"
+            r"(?:the |their |his |her |(?:the )?user's )?(.+?) to ([$\u20ac\u00a3]?\d.*)$"
+        ),
+        r"user's \2 was \1 to \3",
+    ),
+    # a reason, then the state: "User started eating fish again, so is pescatarian now"
+    (_R(r"^((?:the )?user) [^,]+?,? so (?:he |she |they )?(is|are|has|have) "), r"\1 \2 "),
     (_R(r"\bno more\b"), "no longer"),
     (_R(r"\b(?:is|are|was|were) (?:unable|not able) to\b"), "can not"),  # "is unable to drive"
     (_R(r"\b(?:is|are|was|were) able to\b"), "can"),
@@ -132,6 +220,14 @@ _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\b(?:birth ?place|place of birth)\b"), "birthplace"),
     (_R(r"\b(?:birth ?year|year of birth)\b"), "birthyear"),
     (_R(r"\b(?:these days|nowadays|at the moment|right now|at present)\b"), "now"),
+    # "User says X is their favourite book" = "User's favourite book is X"
+    (
+        _R(
+            r"^(now,? )?((?:the )?user) (?:says|said|thinks|feels|considers) (?:that )?(.+?) (?:is|are) "
+            r"(?:their|his|her) (.+?)(\.?)$"
+        ),
+        r"\1\2's \4 is \3\5",
+    ),
     (_R(r"\b(?:during|in) the (?:working |work )?week\b"), "on weekdays"),
     (_R(r"\b(?:at|on|over) the weekends?\b"), "at weekends"),
     (_R(r"\bearly (?:riser|bird)\b"), "morning person"),
@@ -161,6 +257,11 @@ _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\bnap(s|ped|ping)?\b"), r"sleep\1"),
     # "does not have a balcony" is "has no balcony"
     (_R(r"\b(?:does|do) not have (?:a |an |any )?"), "has no "),
+    # the way to work: "cycles to work" = "commutes by bike"; "works remotely" = "works from home"
+    (_R(r"\b(?:cycl|bik)(es|e|ed|ing) to (?:work|the office)\b"), r"commut\1 by bike"),
+    (_R(r"\bdriv(es|e|ing) to (?:work|the office)\b"), r"commut\1 by car"),
+    (_R(r"\bdrove to (?:work|the office)\b"), "commuted by car"),
+    (_R(r"\bwalk(s|ed|ing)? to (?:work|the office)\b"), r"commute\1 on foot"),
 ]
 
 
@@ -264,7 +365,12 @@ def _names(original: str) -> set[str]:
     untitled = _TITLE_DOT.sub(r"\1", original.strip())  # "Dr. Chen": no sentence ends there
     for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)", untitled):
         word = fold(match.group(1))
-        if word not in ("user", "i") and word not in STOPWORDS and word.removesuffix("s") not in MONTHS:
+        if (
+            word not in ("user", "i")
+            and word not in STOPWORDS
+            and word.removesuffix("s") not in MONTHS
+            and word.removesuffix("s") not in COMMON_ACRONYMS
+        ):
             found.add(word.removesuffix("'s"))
     return found
 

@@ -1,0 +1,146 @@
+"""Shapes of the same fact people use, read by ``reverie.extract.claims`` into one claim.
+
+Each group is one general mechanism of reading or comparing (inverted and provider shapes,
+appositions and relative clauses, a person named by name alone, corrections, change verbs,
+units, synonyms of relation nouns, opposite traits and verbs). The sentences were written for
+these tests, not taken from the labelled merge corpora.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.extract.claims import parse_claim
+from reverie.extract.merge import MergePolicy, judge
+
+
+def _verdict(old: str, new: str) -> str:
+    """The merge verdict without vectors (rules, names, numbers and word overlap only)."""
+    return judge(old, parse_claim(new), MergePolicy())
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # inverted copular and provider shapes
+        ("User's dentist is Dr. Moreau", "Dr. Moreau is the user's dentist"),
+        ("User's general practitioner is Dr. Okafor", "User's GP is Dr. Okafor"),
+        ("User's cat is called Pepper", "Pepper is the name of the user's cat"),
+        ("User's pension is with Aviva", "Aviva holds the user's pension"),
+        ("User banks with Triodos", "User's bank account is with Triodos"),
+        ("User gets wifi from Sky", "User's broadband provider is Sky"),
+        ("There is no garden at the user's house", "User's house has no garden"),
+        # appositions and relative clauses
+        ("User's uncle Felipe is a baker", "Felipe, who lives next door to the user, is a baker"),
+        # the first person is the user
+        ("I'm a keen climber", "User likes climbing"),
+        # units and durations
+        ("User's son is 1.45 m tall", "User's son's height is 145 cm"),
+        ("User's walk to school takes half an hour", "User's walk to school takes 30 minutes"),
+        ("User wakes at 7 am on workdays", "User wakes at 7 am on weekdays"),
+        # synonyms of relation and attribute nouns
+        ("User's favourite season is fall", "User loves autumn more than any other season"),
+        ("User's go-to pizza place is Franco's", "User's favourite pizza place is Franco's"),
+        ("User is a mother of three kids", "User has three children"),
+        ("User lost their grandfather in 2009", "User's grandfather died in 2009"),
+        # avoiding is not doing
+        ("User won't drink energy drinks", "User avoids energy drinks"),
+    ],
+)
+def test_the_same_fact_in_another_shape_is_the_same(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("same", "refines")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a named person said by name alone
+        ("User's nephew Tariq is 6", "Tariq turned 7 in June"),
+        ("User's grandfather Ole lives in Bergen", "Grandpa Ole moved to Oslo"),
+        # change verbs of a time or a quantity
+        ("User swims on Tuesday mornings", "User moved swimming to Thursday mornings"),
+        ("User's dentist appointment is on 3 March", "User's dentist appointment was rescheduled to 9 March"),
+        ("User's choir meets on Mondays", "User's choir moved to Wednesdays"),
+        ("User's cat Miso weighs 6 kg", "Miso is down to 5 kg"),
+        ("User cycles 40 km a week", "User is up to 70 km a week"),
+        ("User's rent is $1,500", "User's landlord raised the rent to $1,650"),
+        # what was given up, then what replaced it
+        ("User's music service is Spotify", "User cancelled Spotify and uses Tidal now"),
+        ("User keeps notes in Evernote", "User's notes migrated from Evernote to Obsidian"),
+        ("User usually eats cereal for breakfast", "User now has porridge for breakfast instead of cereal"),
+        ("User is seeing Rafa", "User broke up with Rafa and is now dating Joel"),
+        ("User's fiance is Idris", "User and Idris split up"),
+        ("User is single", "User has a boyfriend now"),
+        # the agent of a change does not matter
+        ("User takes 20 mg of atorvastatin", "User's cardiologist raised the atorvastatin dose to 40 mg"),
+        # the way to work
+        ("User drives to work", "User cycles to work now"),
+        # a correction
+        ("User's flatmate Jonas is Swiss", "Jonas isn't Swiss, he's Austrian"),
+        ("User's anniversary is in May", "User's anniversary isn't in May at all, it's in June"),
+        # reported speech
+        ("User's niece Lila wants to be a dancer", "Lila now says she wants to be a pilot"),
+        ("User's favourite album is Blue", "These days the user says Hejira is their favourite album"),
+    ],
+)
+def test_a_new_value_said_in_another_shape_replaces_the_old(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("update", "contradiction", "refines")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User is a smoker", "User has never smoked"),
+        ("User is a non-smoker", "User is a smoker"),
+        ("User has been to Peru", "User has never been to Peru"),
+        ("User owns a kayak", "User has never owned a kayak"),
+        ("User's grandmother is alive", "User's grandmother is deceased"),
+        ("User's driving licence is valid", "User's driving licence is expired"),
+        ("User's rabbit Clover is male", "Clover, the user's rabbit, is female"),
+        ("User's neighbour Ivo is kind", "Ivo is rude"),
+        ("User's son Ravi likes swimming", "Ravi hates swimming"),
+        ("User enjoys sailing", "User is terrified of sailing"),
+        ("User is comfortable around horses", "User is scared of horses"),
+        ("User likes aisle seats", "User never wants an aisle seat"),
+        ("I'm a big fan of jazz", "I've never liked jazz"),
+        ("User eats shellfish", "User avoids shellfish"),
+        ("User works remotely", "User never works from home"),
+        ("User's daughter is named Elif", "User doesn't have a daughter"),
+        ("User is an only child", "User has a sister named Bea"),
+        ("User's parents are divorced", "User's parents have always been married"),
+    ],
+)
+def test_an_opposite_or_a_negation_is_a_contradiction(old: str, new: str) -> None:
+    assert _verdict(old, new) == "contradiction"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a name alone is another person when the old fact does not name them
+        ("User's nephew Tariq is 6", "Omar turned 7 in June"),
+        # what was given up is not what the old fact is about
+        ("User's sister lives with Rafa", "User broke up with Rafa and is now dating Joel"),
+        ("User's music service is Spotify", "User cancelled Netflix and uses Disney+ now"),
+        # moved to another time is not another activity moved
+        ("User swims on Tuesday mornings", "User moved yoga to Thursday mornings"),
+        ("User's flight to Lima is on 4 June", "User's flight from Lima is on 20 June"),
+        # first person facts about other people stay theirs
+        ("My brother lives in Cork", "My sister lives in Cork"),
+        # a place for a time is not a home
+        ("User lives in Leeds", "User's book club moved to Fridays"),
+    ],
+)
+def test_facts_about_another_person_thing_or_time_stay_distinct(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("distinct", "unsure")
+
+
+def test_given_up_words_and_bare_names_are_read() -> None:
+    cancelled = parse_claim("User cancelled Spotify and uses Tidal now")
+    assert cancelled.dropped == {"spotify"} and cancelled.changed and "tidal" in cancelled.value
+    moved = parse_claim("User's team migrated from Trello to Asana")
+    assert moved.dropped == {"trello"} and moved.changed
+    assert parse_claim("User's flight to Lima is on 4 June").subject == ("user", "lima", "flight")
+    assert parse_claim("User's GP is Dr. Okafor").subject_names == frozenset()  # an acronym, not a name
+    smoker = parse_claim("User is a non-smoker")
+    assert smoker.predicate == "smoke" and smoker.negated
