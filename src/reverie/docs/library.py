@@ -26,11 +26,12 @@ from reverie.config import RagSettings
 from reverie.docs.chunker import Chunk
 from reverie.docs.ingest import Prepared, prepare, read_ahead
 from reverie.docs.parsers import REFUSED, SUPPORTED
+from reverie.docs.quota import check_quota, megabytes, owner_lock
 from reverie.docs.search import ChunkSearch, DocumentHit, looks_like_question
 from reverie.embed.service import to_blob
 from reverie.errors import InvalidInput, NotFound, ProviderError, TooLarge
 from reverie.retrieve.hybrid import Semantic
-from reverie.store.base import DocumentClaims, DocumentFile, DocumentRow, NewChunk, Store
+from reverie.store.base import DocumentClaims, DocumentFile, DocumentRow, DocumentStatus, NewChunk, Store
 
 log = logging.getLogger(__name__)
 _HASH_BLOCK = 1 << 20
@@ -287,7 +288,7 @@ class DocumentLibrary:
 
     def _record_skip(self, item: _Found, digest: str, reason: str) -> None:
         log.info("Skipped %s: %s", item.path, reason)
-        self.store.save_document(
+        self._save(
             self._file(item, digest),
             status="skipped",
             reason=reason,
@@ -296,6 +297,27 @@ class DocumentLibrary:
             now=self.clock(),
         )
         self._bump(skipped=1)
+
+    def _save(
+        self,
+        file: DocumentFile,
+        *,
+        status: DocumentStatus,
+        reason: str,
+        chunks: Sequence[NewChunk],
+        model_id: str,
+        now: float,
+    ) -> None:
+        """Save a document; a user's own only if it stays within their quota, checked in the same
+        transaction with the quota held (TooLarge otherwise: nothing saved)."""
+        with self.store.transaction():
+            if file.owner_id is not None:
+                check_quota(
+                    self.store, self.conf.user_quota_mb, file.owner_id, file.path, file.size_bytes, hold=True
+                )
+            self.store.save_document(
+                file, status=status, reason=reason, chunks=chunks, model_id=model_id, now=now
+            )
 
     def _prepare(self, item: _Found) -> Prepared:
         return prepare(
@@ -337,7 +359,7 @@ class DocumentLibrary:
             )
             for position, chunk in enumerate(chunks)
         ]
-        self.store.save_document(
+        self._save(
             self._file(item, digest, prepared.pages),
             status="indexed",
             reason=reason,
@@ -447,7 +469,8 @@ class DocumentLibrary:
         """Keep a file as the user's own document and index it now; theirs alone to search.
 
         InvalidInput for a name that is not a plain supported file name; TooLarge past the file
-        size limit or the user's quota (``rag.user_quota_mb``, what they already hold counted).
+        size limit or the user's quota (``rag.user_quota_mb``, what they already hold counted),
+        also when another upload or import of theirs, here or in another process, took it first.
         """
         name, file_type = upload_name(file_name)
         if len(data) > self.max_bytes:
@@ -457,22 +480,27 @@ class DocumentLibrary:
             )
         folder = self.user_folder(user_id)
         path = (folder / name).resolve()
-        previous = self.store.document_by_path(str(path), user_id)
-        used = self.store.owned_bytes(user_id) - (previous.size_bytes if previous else 0)
-        quota = int(self.conf.user_quota_mb * 1024 * 1024)
-        if used + len(data) > quota:
-            raise TooLarge(
-                f"Uploading {name} ({megabytes(len(data))}) would pass your quota: {megabytes(used)} "
-                f"of rag.user_quota_mb = {self.conf.user_quota_mb:g} MB are in use; "
-                "delete a document of yours first"
-            )
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        item = _Found(path, len(data), file_type, user_id)
-        self._index(item, self._signature(item), lambda: None)
+        with self.owner_lock(user_id):
+            check_quota(self.store, self.conf.user_quota_mb, user_id, str(path), len(data), hold=False)
+            kept = path.read_bytes() if path.is_file() else None
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            item = _Found(path, len(data), file_type, user_id)
+            try:
+                self._index(item, self._signature(item), lambda: None)
+            except TooLarge:  # another process took the quota meanwhile: the file is as it was
+                if kept is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    path.write_bytes(kept)
+                raise
         saved = self.store.document_by_path(str(path), user_id)
         assert saved is not None
         return saved
+
+    def owner_lock(self, user_id: int) -> threading.RLock:
+        """The user's uploads and imports take turns under this lock, in this process."""
+        return owner_lock(self.user_folder(user_id))
 
     def forget_user(self, user_id: int) -> int:
         """Delete a user's own documents, their files and folder; how many there were."""
@@ -542,11 +570,6 @@ def embedding_text(title: str, chunk: Chunk) -> str:
 def _title(path: Path) -> str:
     """A file name as words: ``garage_door-manual.pdf`` → ``garage door manual``."""
     return re.sub(r"[_\-.]+", " ", path.stem).strip()
-
-
-def megabytes(size: int) -> str:
-    """A size in bytes as "1.25 MB"."""
-    return f"{size / (1024 * 1024):.2f} MB"
 
 
 def _size(pair: tuple[_Found, str]) -> int:

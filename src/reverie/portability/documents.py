@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,6 +118,14 @@ def documents_to_add(memory: MemoryCore, documents: list[ImportedDocument]) -> l
     return fresh
 
 
+def documents_held(memory: MemoryCore) -> AbstractContextManager[object]:
+    """Held while an import checks and restores the user's documents: their uploads wait (in process)."""
+    library = _library(memory)
+    if memory.user is None or library is None:
+        return nullcontext()
+    return library.owner_lock(memory.user.id)
+
+
 def restore_documents(memory: MemoryCore, documents: list[ImportedDocument]) -> None:
     """Keep and index each file as the user's own, as an upload is."""
     library = _library(memory)
@@ -126,4 +135,11 @@ def restore_documents(memory: MemoryCore, documents: list[ImportedDocument]) -> 
         library.upload(memory.user.id, doc.file_name, doc.data)
 
 
-__all__ = ["ImportedDocument", "check_documents", "documents_to_add", "export_documents", "restore_documents"]
+__all__ = [
+    "ImportedDocument",
+    "check_documents",
+    "documents_held",
+    "documents_to_add",
+    "export_documents",
+    "restore_documents",
+]

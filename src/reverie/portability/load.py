@@ -19,7 +19,12 @@ from reverie.portability.document import (
     check_time,
     check_topic,
 )
-from reverie.portability.documents import check_documents, documents_to_add, restore_documents
+from reverie.portability.documents import (
+    check_documents,
+    documents_held,
+    documents_to_add,
+    restore_documents,
+)
 from reverie.portability.export import FORMAT
 from reverie.retrieve.episodes import turn_line, window_keyword_text
 from reverie.store.base import STATUSES, MemoryFilter, MemoryRow, MessageRow, NewMemory, NewSummary, UserStore
@@ -36,6 +41,16 @@ MAX_ITEMS = 100_000
 
 
 def import_user(memory: MemoryCore, document: Any) -> dict[str, int]:
+    """Validate a whole export document, then load it in one transaction (nothing on error).
+
+    The user's uploads wait meanwhile: the quota check of its documents and their restoring
+    are one step (see :mod:`reverie.docs.quota`). The rest is :func:`_import_user`'s.
+    """
+    with documents_held(memory):
+        return _import_user(memory, document)
+
+
+def _import_user(memory: MemoryCore, document: Any) -> dict[str, int]:
     """Validate a whole export document, then load it in one transaction (nothing on error).
 
     Memories already present with the same kind, key, text and status are skipped, so
