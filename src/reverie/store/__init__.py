@@ -6,23 +6,9 @@ from collections.abc import Callable
 
 from reverie.config import Settings
 from reverie.errors import ConfigError
-from reverie.store.base import (
-    KINDS,
-    SOURCES,
-    STATUSES,
-    AuditEntry,
-    Kind,
-    MemoryFilter,
-    MemoryRow,
-    NewMemory,
-    NewSummary,
-    Source,
-    Status,
-    Store,
-    SummaryRow,
-    User,
-    UserStore,
-)
+from reverie.store import base
+from reverie.store.base import *  # noqa: F403  (what base exports, the row types included, is the package's)
+from reverie.store.base import Store
 
 StoreFactory = Callable[[Settings], Store]
 _ENGINES: dict[str, StoreFactory] = {}
@@ -65,22 +51,4 @@ def open_store(settings: Settings) -> Store:
     return factory(settings)
 
 
-__all__ = [
-    "KINDS",
-    "SOURCES",
-    "STATUSES",
-    "AuditEntry",
-    "Kind",
-    "MemoryFilter",
-    "MemoryRow",
-    "NewMemory",
-    "NewSummary",
-    "Source",
-    "Status",
-    "Store",
-    "SummaryRow",
-    "User",
-    "UserStore",
-    "open_store",
-    "register_engine",
-]
+__all__ = [*base.__all__, "open_store", "register_engine"]

@@ -8,7 +8,7 @@ lock, and every statement a user's scope runs carries its user's id.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -127,22 +127,6 @@ class PgStore(Store):
             finally:
                 self._local.conn = None
 
-    def read(
-        self, sql: str, params: Sequence[Any] | dict[str, Any] = (), *, binary: bool = False
-    ) -> list[Any]:
-        """Run one query and return every row (as dicts)."""
-        with self.connection() as conn:
-            return conn.execute(sql, params, binary=binary).fetchall()
-
-    def write(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor[dict[str, Any]]:
-        """Run one statement atomically (in this thread's transaction, if any) and return its cursor.
-
-        Outside a transaction the statement runs alone in autocommit, which is just as atomic and
-        saves the BEGIN and COMMIT round trips.
-        """
-        with self.connection() as conn:
-            return conn.execute(sql, params)
-
     def close(self) -> None:
         """Close every pooled connection (a later call opens a new pool, as SQLite reopens its file)."""
         with self._pool_lock:
@@ -199,12 +183,11 @@ class PgStore(Store):
 
     def schema_version(self) -> int:
         """The newest migration applied."""
-        rows = self.read("SELECT MAX(version) AS v FROM schema_migrations")
-        return int(rows[0]["v"] or 0)
+        return int(self.db.value("SELECT MAX(version) FROM schema_migrations") or 0)
 
     def database_size(self) -> int:
         """Bytes the database occupies."""
-        return int(self.read("SELECT pg_database_size(current_database()) AS size")[0]["size"])
+        return int(self.db.value("SELECT pg_database_size(current_database())"))
 
     # document claims ---------------------------------------------------------------
     def claim_document(self, path: str) -> bool:

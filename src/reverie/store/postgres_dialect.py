@@ -145,17 +145,12 @@ class PgDialect(Dialect):
             return conn.execute(pyformat(f"{sql} RETURNING {columns}"), params).fetchone()
 
     def insert_message(
-        self,
-        user_id: int,
-        conversation_id: int,
-        values: Sequence[Any],
-        index_text: str | None,
-        window_text: str | None,
+        self, user_id: int, conversation_id: int, values: Sequence[Any], text: str | None, window: str | None
     ) -> int | None:
         """Insert the turn with its search and window texts (only where they differ); triggers index them."""
         content = values[1]
-        own = index_text if index_text is not None and index_text != content else None
-        window = window_text if window_text is not None and window_text != (own or content) else None
+        own = text if text is not None and text != content else None
+        window = window if window is not None and window != (own or content) else None
         with self._connection() as conn:
             row = conn.execute(
                 "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at,"

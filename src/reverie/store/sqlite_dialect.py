@@ -213,12 +213,7 @@ class SqliteDialect(Dialect):
         return kept or [min(terms, key=lambda term: counts[term])]
 
     def insert_message(
-        self,
-        user_id: int,
-        conversation_id: int,
-        values: Sequence[Any],
-        index_text: str | None,
-        window_text: str | None,
+        self, user_id: int, conversation_id: int, values: Sequence[Any], text: str | None, window: str | None
     ) -> int | None:
         """Insert the turn, then its text and window into the two FTS5 tables."""
         with self._transaction() as conn:
@@ -230,14 +225,14 @@ class SqliteDialect(Dialect):
             if cur.rowcount == 0:
                 return None
             message_id = int(cur.lastrowid or 0)
-            own = index_text if index_text is not None else values[1]
+            own = text if text is not None else values[1]
             conn.execute(
                 "INSERT INTO messages_fts (rowid, text, owner) VALUES (?, ?, ?)",
                 (message_id, own, f"u{user_id}"),
             )
             conn.execute(
                 "INSERT INTO message_windows_fts (rowid, text, owner) VALUES (?, ?, ?)",
-                (message_id, window_text if window_text is not None else own, f"u{user_id}"),
+                (message_id, window if window is not None else own, f"u{user_id}"),
             )
         return message_id
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +72,16 @@ _SOURCE_SQL = {
     "vectors": "SELECT v.*, v.vector AS embedding FROM vectors v",
 }
 BATCH = 2000
+
+
+def _source_sql(table: str) -> str:
+    return _SOURCE_SQL.get(table, f"SELECT * FROM {table}")
+
+
+def _order(table: str) -> str:
+    return _KEYS.get(table, "id")
+
+
 Progress = Callable[[str, int, int], None]
 
 
@@ -144,6 +153,13 @@ def _row_hash(digest: Any, values: Sequence[Any], columns: Sequence[_Column]) ->
     digest.update(b"\n")
 
 
+def _to_target(value: Any, column: _Column) -> Any:
+    """A source value as the target's column takes it."""
+    if value is None or column.kind not in ("boolean", "vector"):
+        return value
+    return bool(value) if column.kind == "boolean" else Vector(bytes(value))
+
+
 class _Copier:
     def __init__(self, source: SqliteStore, target: PgStore, progress: Progress | None) -> None:
         self.source = source
@@ -155,74 +171,50 @@ class _Copier:
         return {str(row[0]) for row in rows}
 
     def target_columns(self, table: str) -> list[_Column]:
-        rows = self.target.read(
+        rows = self.target.db.rows(
             "SELECT column_name, data_type, udt_name FROM information_schema.columns"
-            " WHERE table_schema = current_schema() AND table_name = %s AND is_generated = 'NEVER'"
+            " WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'"
             " AND column_name <> 'xid' ORDER BY ordinal_position",
             (table,),
         )
         kinds = {"boolean": "boolean", "USER-DEFINED": "vector"}
         return [_Column(row["column_name"], kinds.get(row["data_type"], "plain")) for row in rows]
 
-    def _source_rows(self, table: str, names: Sequence[str]) -> tuple[int, Iterator[sqlite3.Row]]:
-        conn = self.source.connection()
-        base = _SOURCE_SQL.get(table, f"SELECT * FROM {table}")
-        order = _KEYS.get(table, "id")
-        total = int(conn.execute(f"SELECT COUNT(*) FROM ({base})").fetchone()[0])
-        cursor = conn.execute(f"SELECT {', '.join(names)} FROM ({base}) ORDER BY {order}")
-        return total, iter(cursor)
+    def columns(self, table: str) -> list[_Column]:
+        """The target's columns that the source has too."""
+        cursor = self.source.connection().execute(f"SELECT * FROM ({_source_sql(table)}) LIMIT 0")
+        present = {str(d[0]) for d in cursor.description}
+        return [c for c in self.target_columns(table) if c.name in present]
 
     def copy_table(self, table: str) -> TableReport:
         columns = self.columns(table)
         names = [c.name for c in columns]
-        total, rows = self._source_rows(table, names)
+        conn = self.source.connection()
+        total = int(conn.execute(f"SELECT COUNT(*) FROM ({_source_sql(table)})").fetchone()[0])
+        rows = conn.execute(f"SELECT {', '.join(names)} FROM ({_source_sql(table)}) ORDER BY {_order(table)}")
         digest = hashlib.sha256()
         deferred: list[tuple[Any, Any]] = []
         placeholders = ", ".join("%b" if c.kind == "vector" else "%s" for c in columns)
         insert = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders})"
         done = 0
         self.progress(table, 0, total)
-        while True:
-            batch = [tuple(row) for _, row in zip(range(BATCH), rows, strict=False)]
-            if not batch:
-                break
+        while batch := [tuple(row) for _, row in zip(range(BATCH), rows, strict=False)]:
             prepared = []
             for values in batch:
                 _row_hash(digest, values, columns)
-                row = [self._to_target(v, c) for v, c in zip(values, columns, strict=True)]
+                row = [_to_target(v, c) for v, c in zip(values, columns, strict=True)]
                 if table == "memories" and row[names.index("superseded_by")] is not None:
                     # A memory may point at a newer one: link after every row is in.
                     deferred.append((row[names.index("superseded_by")], row[names.index("id")]))
                     row[names.index("superseded_by")] = None
                 prepared.append(row)
-            with self.target.transaction() as conn, conn.cursor() as cur:
+            with self.target.transaction() as target, target.cursor() as cur:
                 cur.executemany(insert, prepared)
             done += len(batch)
             self.progress(table, done, total)
         if deferred:
-            with self.target.transaction() as conn, conn.cursor() as cur:
-                cur.executemany("UPDATE memories SET superseded_by = %s WHERE id = %s", deferred)
+            self.target.db.run_many("UPDATE memories SET superseded_by = ? WHERE id = ?", deferred)
         return TableReport(rows=total, copied=0, source_sha256=digest.hexdigest())
-
-    def source_names(self, table: str) -> list[str]:
-        base = _SOURCE_SQL.get(table, f"SELECT * FROM {table}")
-        cursor = self.source.connection().execute(f"SELECT * FROM ({base}) LIMIT 0")
-        return [str(d[0]) for d in cursor.description]
-
-    def columns(self, table: str) -> list[_Column]:
-        """The target's columns that the source has too."""
-        present = set(self.source_names(table))
-        return [c for c in self.target_columns(table) if c.name in present]
-
-    @staticmethod
-    def _to_target(value: Any, column: _Column) -> Any:
-        if value is None:
-            return None
-        if column.kind == "boolean":
-            return bool(value)
-        if column.kind == "vector":
-            return Vector(bytes(value))
-        return value
 
     def target_hash(self, table: str) -> tuple[int, str]:
         """Rows in the target table and their checksum, computed like the source's."""
@@ -230,9 +222,8 @@ class _Copier:
         names = [c.name for c in columns]
         digest = hashlib.sha256()
         count = 0
-        order = _KEYS.get(table, "id")
         with self.target.connection() as conn, conn.cursor(binary=True) as cur:
-            cur.execute(f"SELECT {', '.join(names)} FROM {table} ORDER BY {order}")
+            cur.execute(f"SELECT {', '.join(names)} FROM {table} ORDER BY {_order(table)}")
             for row in cur:
                 _row_hash(digest, [row[name] for name in names], columns)
                 count += 1
@@ -241,11 +232,10 @@ class _Copier:
 
 def is_empty(target: PgStore) -> bool:
     """True when the target holds no user, document or cached vector."""
-    row = target.read(
+    return not target.db.value(
         "SELECT EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM documents)"
-        " OR EXISTS (SELECT 1 FROM embedding_cache) AS used"
-    )[0]
-    return not row["used"]
+        " OR EXISTS (SELECT 1 FROM embedding_cache)"
+    )
 
 
 def copy_sqlite_to_postgres(
@@ -253,7 +243,7 @@ def copy_sqlite_to_postgres(
 ) -> CopyReport:
     """Copy every table; refuse a non-empty target unless it is a previous copy of this source."""
     started = time.perf_counter()
-    previous = target.read("SELECT source FROM copied_from")
+    previous = target.db.rows("SELECT source FROM copied_from")
     replaced = False
     if not is_empty(target) or previous:
         sources = [row["source"] for row in previous]
@@ -288,8 +278,8 @@ def copy_sqlite_to_postgres(
                     f" GREATEST((SELECT MAX(id) FROM {table}), 1), (SELECT MAX(id) FROM {table}) IS NOT NULL)"
                 )
     checksums = {name: t.target_sha256 for name, t in report.tables.items()}
-    target.write(
-        "UPDATE copied_from SET finished_at = %s, checksums = %s WHERE source = %s",
+    target.db.run(
+        "UPDATE copied_from SET finished_at = ?, checksums = ? WHERE source = ?",
         (now, json.dumps(checksums), source_name),
     )
     report.seconds = time.perf_counter() - started
