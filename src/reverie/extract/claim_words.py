@@ -33,7 +33,7 @@ VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message nap cut dread migrate reschedule postpone transfer shift track
+    call text email phone message nap cut dread migrate delete reschedule postpone transfer shift track
     trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
     include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join
@@ -138,6 +138,7 @@ SYNONYMS = {
     "be_based_in": "live_in",
     "live_at": "live_in",
     "move_in": "live_in",
+    "move_into": "live_in",
     "be_living_in": "live_in",
     "stay_in": "live_in",
     "work_for": "work_at",
@@ -342,7 +343,9 @@ ENDS = {
     "finish": PROJECTS,
     "complete": PROJECTS,
     "graduate": frozenset({"study", "attend"}),
-    "leave": frozenset({"work_at", "live_in", "attend"}),
+    "leave": frozenset({"work_at", "live_in", "attend", "belong_to"}),
+    "drop_out_of": frozenset({"attend", "study"}),
+    "drop_out": frozenset({"attend", "study"}),
     "retire": frozenset({"work_at", "work_as"}),
     "divorce": frozenset({"marry"}),
     "break_up_with": frozenset({"marry"}),
@@ -398,7 +401,22 @@ PARTY_WORDS = frozenset(
     """.split()
 )
 # Words that turn a predicate around: "stopped playing tennis", "quit smoking", "gave up coffee".
-CEASE = frozenset({"stop", "quit", "cease", "give", "abandon", "drop", "kick", "leave", "retire"})
+CEASE = frozenset(
+    {
+        "stop",
+        "quit",
+        "cease",
+        "give",
+        "abandon",
+        "drop",
+        "kick",
+        "leave",
+        "retire",
+        "delete",
+        "cancel",
+        "close",
+    }
+)
 # Words that announce a change of state: the new fact replaces the old state of its subject.
 CHANGE = frozenset(
     "now changed switched moved raised increased decreased lowered reduced updated upgraded "
@@ -451,6 +469,7 @@ NOUN_SYNONYMS = {
     "daily": "day",
     "fall": "autumn",
     "go-to": "favorite",
+    "phd": "doctorate",
 }
 NEG_WORDS = frozenset({"not", "never", "no"})
 JOBS = frozenset({"job", "position", "role", "post"})
@@ -499,7 +518,9 @@ PERIODS_OF_YEAR = frozenset("weekend weekday summer winter spring autumn".split(
 # Capitalised words that are common nouns, not names ("User's GP", "User's VPN", "the TV").
 COMMON_ACRONYMS = frozenset("gp tv vpn pc ceo cto cfo coo suv hr dj atm pin id isp sim gps".split())
 TITLES = frozenset({"dr", "mr", "mrs", "ms", "prof", "sir"})  # "Dr. Patel" and "Dr. Kim" share no name
-HEDGES = frozenset("about around roughly approximately nearly almost circa".split())
+HEDGES = frozenset(
+    "about around roughly approximately nearly almost circa completely entirely altogether totally".split()
+)
 # "is a keen gardener" says "likes gardening": an adjective of liking before a doer noun.
 KEEN = frozenset("keen avid passionate enthusiastic big huge lifelong devoted dedicated eager".split())
 # Pastimes named by a doer noun whose verb is not among VERBS ("golfer" -> "golf").

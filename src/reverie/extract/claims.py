@@ -80,9 +80,13 @@ from reverie.extract.claims_text import (
     _numeric,
     _strip,
 )
-from reverie.text import STOPWORDS
+from reverie.text import STOPWORDS, fold
 
-_LEAD_CLAUSE = re.compile(r"^[^,]{1,40},\s*(?:and |but |so )?(?=(?:the )?user\b)")
+_LEAD_CLAUSE = re.compile(
+    r"^(?:[^,]{1,40},\s*(?:and |but |so )?"
+    r"|[^,]{1,40}? (?:\w+ed|left|quit)(?: out| away| on)? (?:and|but|so) )"
+    r"(?=(?:the )?user\b)"
+)
 # A time or place said first ("Every Sunday User calls ...", "On Fridays, User's kids ..."): it
 # belongs to the value, so it is moved to the end rather than dropped.
 _LEAD_WORDS = (
@@ -102,6 +106,7 @@ _INVERTED = re.compile(r"^(?!(?:the )?user\b)(.+?) (is|are|was|were) ((?:the )?u
 def parse_claim(text: str) -> Claim:
     """Read one fact into a :class:`Claim` (see the module docstring)."""
     norm = _normalise(text).strip().rstrip(".!?;:")
+    named_first = ""
     lead = _LEAD_ADVERBIAL.match(norm)
     if lead:  # "Every night, User's cat sleeps on the bed" -> "User's cat sleeps on the bed every night"
         norm = f"{lead.group(2) or lead.group(4)} {lead.group(1) or lead.group(3)}"
@@ -112,10 +117,13 @@ def parse_claim(text: str) -> Claim:
     inverted = _INVERTED.match(norm)  # "Green is User's favorite color" -> "User's favorite color is green"
     if inverted:
         norm = f"{inverted.group(3)} {inverted.group(2)} {inverted.group(1)}"
+        first = re.match(r"^([A-Z][\w-]*)\b", text.strip())  # "Ingrid is User's sister": a name first
+        if first and len(inverted.group(1).split()) <= 3 and fold(first.group(1)) not in STOPWORDS:
+            named_first = fold(first.group(1))
     norm, announced, dropped = _reworded(norm)
     tokens = _TOKEN.findall(norm)
     every = frozenset(_content(tokens))
-    names = _names(text)
+    names = _names(text) | ({named_first} if named_first else set())
     unread = Claim(text=text, parsed=False, words=every, numbers=_numbers(tokens), dates=_dates(tokens))
     if not tokens:
         return unread
@@ -295,7 +303,8 @@ _THEN_STATE = re.compile(
 _GAVE_UP = re.compile(
     r"^((?:the )?user(?:'s [\w-]+(?: [a-z][\w-]*)?)?) (?:has |have |had )?"
     r"(?:cancell?ed|sold|left|quit|dropped|ditched|broke up with|split up with|split from|got rid of|"
-    r"gave up|moved out of|stopped using|closed|returned) ([^,;]+?)[,;]? (?:and|but) (?:then |so )?(.+)$"
+    r"gave up|moved out of|stopped using|closed|returned|paid off|deleted) "
+    r"([^,;]+?)[,;]? (?:and|but) (?:then |so )?(.+)$"
 )
 # "migrated from Jira to Linear", "has ramen for lunch instead of falafel": what the new value replaces.
 _FROM_TO = re.compile(r"\bfrom ((?:(?!\bto\b)[\w'.-]+ ?){1,4}) to\b")
@@ -398,7 +407,18 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         if after and after[0].endswith("ing") and _lemma(after[0]) != after[0]:
             inner, value, _, _ = _predicate(after)
             return inner, value, True, False
-        if lemma in ("stop", "quit", "give", "drop", "kick", "abandon", "retire"):
+        if lemma in (
+            "stop",
+            "quit",
+            "give",
+            "drop",
+            "kick",
+            "abandon",
+            "retire",
+            "delete",
+            "cancel",
+            "close",
+        ):
             return "*", after, True, True
     if head in ("has", "have", "had") and len(words) > 1 and words[1] != "been" and _is_participle(words[1]):
         # "has relocated to Santiago" = relocated to Santiago
@@ -517,6 +537,9 @@ def _copula(after: list[str], negated: bool) -> tuple[str, list[str], bool, bool
         ("employed as", "work_as"),
         ("working at", "work_at"),
         ("a member of", "belong_to"),
+        ("enrolled in", "attend"),
+        ("enrolled at", "attend"),
+        ("enrolled on", "attend"),
         ("promoted to", "work_as"),
         ("passionate about", "like"),
         ("into", "like"),

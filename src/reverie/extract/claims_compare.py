@@ -20,6 +20,7 @@ from reverie.extract.claim_words import (
     KNOWN,
     LIGHT_VERBS,
     MONTHS,
+    NEUTRAL_MODIFIERS,
     NUMBER_WORDS,
     OPPOSITE,
     PARTY_WORDS,
@@ -95,6 +96,11 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     moved = new.changed and old.predicate == new.predicate and not any(map(_is_year, old.dates | new.dates))
     if old.dates and new.dates and old.dates != new.dates and not moved:
         return "distinct"  # the same kind of event at another time: another event
+    if _liked_doing(old, new) or _liked_doing(new, old):
+        return "contradiction"  # "is into running" -> "gave up running"
+    if new.predicate.startswith(("go_up", "go_down")) and old.numbers and new.numbers and not new.negated:
+        if old.predicate in BE_FAMILY or _plain(new.value) <= _plain(old.value):
+            return "update"  # "User's credit score was 680" -> "went up to 742"
     avoided = _avoided(old, new) or _avoided(new, old)
     if avoided:
         return avoided  # "won't eat pork" = "avoids pork"; "eats pork" -> "avoids pork"
@@ -210,6 +216,13 @@ def _gave_up(old: Claim, new: Claim) -> bool:
     return True
 
 
+def _liked_doing(liked: Claim, done: Claim) -> bool:
+    """ "likes running" and "does not run anymore": the liked doing, no longer done."""
+    if liked.predicate != "like" or liked.negated or not done.negated or done.predicate in BE_FAMILY:
+        return False
+    return _verb(done.predicate) in liked.value and not _plain(done.value) - liked.value
+
+
 def _partnered(old: Claim, new: Claim) -> bool:
     """ "User is single" then "User has a girlfriend now": a partner is a new relationship status."""
     if old.predicate != "marry" or new.predicate != "have" or old.negated or new.negated:
@@ -270,6 +283,9 @@ def switched_to(old: Claim, new: Claim) -> bool:
     """
     if not (old.parsed and new.parsed) or old.negated or new.negated:
         return False
+    if "favorite" in old.subject and new.predicate == "like" and new.changed and old.predicate == "be_attr":
+        # "User's favourite tea is Earl Grey" -> "User prefers oolong now": only meaning says oolong is a tea
+        return new.subject == old.subject[: old.subject.index("favorite")] and not old.value & new.value
     swap = _verb(new.predicate) in SWAP_VERBS and new.predicate.endswith("_to")
     if not (swap or new.predicate.startswith("move_over")) or not new.value:  # "moved over to Linux"
         return False
@@ -332,14 +348,17 @@ def _swaps(old: Claim, new: Claim) -> bool:
     and its value names the old value, the old subject's attribute ("switched car insurance to
     Admiral") or the old verb as a noun ("banks with Wells Fargo" -> "switched banks to Ally").
     """
-    if _verb(new.predicate) not in SWAP_VERBS or new.negated or old.negated:
+    moved = _verb(new.predicate) == "move" and new.changed  # "moved their email to Fastmail"
+    if (_verb(new.predicate) not in SWAP_VERBS and not moved) or new.negated or old.negated:
         return False
     owner, owned = set(new.subject), set(old.subject)
-    extra = owned - owner
+    extra = owned - owner - NEUTRAL_MODIFIERS  # "User's home router" is "the router"
     if not owner <= owned:
         return False
     if extra and extra <= new.value:
         return True  # "User's dentist is Dr. Patel" -> "User switched dentists to Dr. Kim"
+    if moved:
+        return False
     if extra & PARTY_WORDS or extra & old.subject_names:
         return False
     named = _plain(old.value) & new.value
@@ -440,7 +459,7 @@ def _lemma_set(claim: Claim) -> set[str]:
 
 _MEASURES = frozenset(
     "dose dosage amount price cost rent fee budget limit size weight height balance total level payment "
-    "bill".split()
+    "bill reading read measurement".split()
 )
 
 
@@ -457,9 +476,16 @@ def _same_subject(old: Claim, new: Claim) -> bool:
         # subject to the object. Not for people or pets ("User plays tennis with his sister").
         shorter = new if len(b) < len(a) else old
         # "User's sertraline dose was increased" and "User takes sertraline": a measure of it.
+        # "User's blood pressure reading" is a measure of "User's blood pressure"
+        measured = not extra - _MEASURES and len(shorter.subject) >= 2
         return (
             not (extra & PARTY_WORDS)
-            and (extra <= shorter.value or bool(extra - _MEASURES) and extra - _MEASURES <= shorter.value)
+            and (
+                measured
+                or extra <= shorter.value
+                or bool(extra - _MEASURES)
+                and extra - _MEASURES <= shorter.value
+            )
             and not (extra & shorter.subject_names)
         )
     return False

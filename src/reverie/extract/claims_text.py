@@ -102,6 +102,10 @@ _ORDINALS = {
 }
 
 
+def _half_past(match: re.Match[str]) -> str:
+    return f"{int(match.group(1)):02d}:30"
+
+
 def _ordinal(match: re.Match[str]) -> str:
     return _ORDINALS[match.group(1)]
 
@@ -126,7 +130,7 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # ordinals in words as in digits: "the third floor" is "the 3rd floor"
     (_R(rf"\b({'|'.join(_ORDINALS)})\b(?= (?:floor|grade|year|child|son|daughter))"), _ordinal),
 ]
-_WORDINGS: list[tuple[re.Pattern[str], str]] = [
+_WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # a fact said in the first person is a fact about the user ("I'm a big fan of opera")
     (_R(r"\bi am\b"), "user is"),
     (_R(r"\bmy\b"), "user's"),
@@ -181,6 +185,15 @@ _WORDINGS: list[tuple[re.Pattern[str], str]] = [
         r"\2's \3 is \1\4",
     ),
     (_R(r"\bwork ?days\b"), "weekdays"),
+    (_R(r"\b(?:brothers or sisters|brothers and sisters)\b"), "siblings"),
+    (_R(r"\bon (\d+) occasions\b"), r"\1 times"),
+    (_R(r"\bhalf past (\d{1,2})\b"), _half_past),
+    (_R(r"\b(is|are) up at (?=\d)"), "wakes up at "),
+    (_R(r"\b(?:is|are) an? ([\w-]+) student (at|in)\b"), r"studies \1 \2"),  # "a law student at Leiden"
+    # what a test showed, and a cause, add nothing to the fact
+    (_R(r"^(?:tests?|results?|a test|the tests) (?:showed|show|confirmed|revealed) (?:that )?"), ""),
+    (_R(r",? (?:because of|because|due to) .*$"), ""),
+    (_R(r",? after all\b"), ""),
     # "There's no dishwasher in the user's flat" = "User's flat has no dishwasher"
     (_R(r"^there (?:is|are) no (.+?) (?:in|at|on) ((?:the )?user's [\w-]+)"), r"\2 has no \1"),
     # "User lost their dad in 2015" = "User's father died in 2015" (a person or pet, not a thing)
@@ -257,6 +270,8 @@ _WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (_R(r"\bnap(s|ped|ping)?\b"), r"sleep\1"),
     # "does not have a balcony" is "has no balcony"
     (_R(r"\b(?:does|do) not have (?:a |an |any )?"), "has no "),
+    # what the user's home has, the user has ("User's flat has no garden" = "User has no garden")
+    (_R(r"^((?:the )?user)'s (?:flat|apartment|house|home) (has|have|had) "), r"\1 \2 "),
     # the way to work: "cycles to work" = "commutes by bike"; "works remotely" = "works from home"
     (_R(r"\b(?:cycl|bik)(es|e|ed|ing) to (?:work|the office)\b"), r"commut\1 by bike"),
     (_R(r"\bdriv(es|e|ing) to (?:work|the office)\b"), r"commut\1 by car"),
@@ -274,8 +289,8 @@ def _normalise(text: str) -> str:
     out = number_words_as_digits(out)  # first: "six in the morning" is "6 in the morning", then "06:00"
     for number, spelled in _REWRITES:
         out = number.sub(spelled, out)
-    for wording, repl in _WORDINGS:
-        out = wording.sub(repl, out)
+    for wording, reworded in _WORDINGS:
+        out = wording.sub(reworded, out)
     return out
 
 
