@@ -136,6 +136,7 @@ _LATIN: dict[str, dict[str, str]] = {
         ),
         "SECRET": _w(
             r"~/ /etc/ \.ssh\b id_rsa \.env\b private\s+key api\s+keys? saved\s+passwords conversation\s+log "
+            r"(?:saved|stored)\s+(?:logins?|credentials|passcodes|pins|wi-?fi\s+keys) "
             r"chat\s+(?:log|history|transcript) private\s+notes stored\s+(?:tokens|credentials|memories) "
             r"(?:the\s+)?user'?s\s+(?:home\s+)?address"
         ),

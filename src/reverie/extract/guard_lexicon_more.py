@@ -136,6 +136,10 @@ _MORE: dict[str, dict[str, str]] = {
         "SECRET": _w(r"他のユーザー すべての会話 全ての会話 全部の会話 会話内容"),
     },
     "pl": {
+        "OVRINF": _w(
+            r"ignorowa[cć] zignorowa[cć] pomija[cć] pomin[aą][cć] zapomnie[cć] obej[sś][cć] wy[lł][aą]czy[cć]"
+        ),
+        "YOUNO": _w(r"nie\s+masz\s+(?:ju[zż]\s+)?(?:[zż]adnych|[zż]adnej|[zż]adnego)?"),
         "MEMORY": _w(r"ta\s+notatka ten\s+wpis ta\s+wiadomo[sś][cć] ta\s+pami[eę][cć]"),
         "PRIO": _w(
             r"wy[zż]szy\s+priorytet pierwsze[nń]stwo nadrz[eę]dn zast[eę]puje "
@@ -161,6 +165,7 @@ _MORE: dict[str, dict[str, str]] = {
         "PRIVATE": _w(r"개인\s*메모 개인\s*정보"),
     },
     "tr": {
+        "OVRINF": _w(r"yok\s+say g[oö]rmezden\s+gel unut atla"),
         "MEMORY": _w(r"bu\s+not bu\s+kay[iı]t bu\s+mesaj bu\s+bilgi"),
         "PRIO": _w(r"[oö]nce\s+gelir [oö]ncelikli [oö]nceli[gğ]i [uü]st[uü]nd"),
         "TARGET": _w(r"kural talimat sistem y[oö]nerge"),
@@ -173,6 +178,8 @@ _MORE: dict[str, dict[str, str]] = {
         "ORDEREND": _w(r"g[oö]ster\b g[oö]nder\b s[oö]yle\b payla[sş]\b ver\b"),
     },
     "nl": {
+        "OVRINF": _w(r"negeren vergeten omzeilen overslaan uitschakelen schenden"),
+        "YOUNO": _w(r"(?:heb\s+je|je\s+hebt|jij\s+hebt|hebt\s+u|u\s+hebt)\s+(?:\w+\s+)?geen"),
         "REVEAL": _w(r"onthul toon deel stuur geef vertel"),
         "ANYONE": _w(r"iedereen\s+die wie\s+(?:er\s+)?(?:ook\s+)?(?:maar\s+)?(?:vraagt|erom\s+vraagt)"),
         "MEMORY": _w(r"deze\s+(?:notitie|herinnering|memo|aantekening)"),
@@ -221,7 +228,7 @@ _MORE: dict[str, dict[str, str]] = {
         "WITHOUT": _w(r"tanpa"),
         "LIMITS": _w(r"batasan aturan filter sensor"),
     },
-    "ar": {"SECRET": _w(r"محادثات\s+المستخدم")},
+    "ar": {"SECRET": _w(r"محادثات\s+المستخدم كلمات?\s+(?:ال)?مرور كلمة\s+(?:ال)?سر")},
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from reverie.extract.guard_address import ADDRESS_RULES
 from reverie.extract.guard_lang import ML_RULES
 from reverie.extract.guard_regex import RuleSet
 from reverie.extract.guard_struct import STRUCT_RULES
@@ -32,7 +33,8 @@ _PARTS = {
     r"|claim|insist"
     r"|deny|lie|bypass|disable|drop|skip|abandon|prioriti[sz]e|answer|switch|drop|reply|display|show"
     r"|type|translate|write|encode|hide|avoid|stop|praise|discourage|trust|believe|describe|portray|present"
-    r"|rank|rate|frame)",
+    r"|rank|rate|frame|suggest|propose|advise|urge|nudge|steer|push|plug|advertise|upsell|badmouth"
+    r"|critici[sz]e|encourage)",
     "MODAL": r"(?:must|should|shall|will|can\s+now|has\s+to|have\s+to|needs?\s+to|is\s+to|are\s+to"
     r"|(?:is|are)\s+(?:now\s+|hereby\s+)?(?:required|obliged|obligated|expected|authori[sz]ed|allowed"
     r"|permitted|free|instructed|supposed|ordered|told|meant)\s+to)",
@@ -85,7 +87,8 @@ _HARD_RULES = r"""
 | \bnew\s+(?:rule|instruction|directive|policy)s?\s*:
 | \b(?:new|updated|revised|amended)\s+(?:rules?|instructions?|directives?|polic(?:y|ies)|protocols?
       |guidelines?)\b
-      [^:\n]{0,30}:[^\n]{0,40}?(?:\bthe\s+{BOT}\b(?!\s+(?:manager|director|coach|teacher|professor|editor|principal))|\byour?\s+(?:[\w']+\s+){0,2}?{DO}\b)
+      [^:\n]{0,30}:[^\n]{0,40}?(?:\bthe\s+{BOT}\b(?!\s+(?:manager|director|coach|teacher|professor
+      |editor|principal))|\byour?\s+(?:[\w']+\s+){0,2}?{DO}\b)
 | \b(?:directive|instruction|command|order|message)s?\s+from\s+(?:the\s+|your\s+)?(?:developer
       |admin|system|operator|openai|anthropic)\b
 | \b(?:coming|comes|came)\s+from\s+(?:the\s+|your\s+)?(?:system|developer|admin|administrator
@@ -124,7 +127,16 @@ _HARD_RULES = r"""
 | (?<!\buser\s)(?<!\buser's\s)(?<!\bi\s)\b(?:wants?|asks?|tells?|instructs?|orders?|needs?
       |expects?)\s+(?:the\s+)?{BOT}
       \s+to\s+{ADV}{DO}\b
-| {IMP}(?:make\s+sure|be\s+sure|remember|don't\s+forget)\s+to\s+{ADV}{DO}\b
+  # "Remember to ..." is the user's own to-do unless the verb or its target is the assistant's.
+| {IMP}(?:make\s+sure|be\s+sure|remember|don't\s+forget)\s+{ADV}to\s+{ADV}(?:respond|reply|answer
+      |reveal|disclose
+      |output|recommend|promote|obey|comply|ignore|disregard|pretend|bypass|leak|dump|refuse|deny|lie|praise
+      |discourage|suggest|push|plug|advertise|upsell|badmouth|steer|nudge|prioriti[sz]e|append|prepend
+      |insert)\b
+| {IMP}(?:make\s+sure|be\s+sure|remember
+      |don't\s+forget)\s+{ADV}to\s+{ADV}{DO}\b(?=[^.!?\n]{0,80}\b(?:the\s+user
+      |users|whenever|every\s+time|each\s+time|any\s+time|all\s+(?:your\s+)?(?:answers|replies|responses)
+      |(?:every|each|any)\s+(?:answer|reply|response|conversation|chat)))
 | {IMP}(?:respond|reply|answer)\s+(?:to\s+)?(?:every|all|any|each|only|with|in|as|the\s+next)\b
 | (?:{IMP}|\band\s+)(?:stop|quit)\s+(?:warning|refusing|mentioning|adding|including|apologi[sz]ing|asking)\b
 | {IMP}(?:secretly|quietly|silently|covertly)\s+\w+ | {IMP}act\s+(?:with|like)\b
@@ -331,19 +343,24 @@ _HARD_RULES = r"""
       |disregard
       |forget|drop|ditch|skip|bypass|set|put|throw)\s+(?:them|it)\b
 | \b(?:rules?|restrictions?|limitations?|limits?|filters?|polic(?:y|ies)|guidelines?|safeguards?)\b
-      [^.!?\n]{0,60}?\b(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|removed|suspended|disabled|waived|turned\s+off
+      [^.!?\n]{0,60}?\b(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:lifted|removed|suspended
+      |disabled|waived|turned\s+off
       |switched\s+off)\s+for\s+(?:this|the\s+current)\s+(?:profile|account|user|session|conversation|chat)\b
   # Safeguards declared off without naming whose: "content limits are not to be enforced".
 | \b(?:(?:assistant|model|ai|bot)(?:'s)?\s+)?(?:safeguards|guardrails|content\s+(?:limits|rules|polic(?:y|ies)
-      |filters?|restrictions)|safety\s+(?:instructions|rules|settings|guidelines|policies)|refusal\s+(?:logic|behaviou?r|rules
+      |filters?|restrictions)|safety\s+(?:instructions|rules|settings|guidelines|policies)
+      |refusal\s+(?:logic|behaviou?r|rules
       |mode)|moderation\s+rules|(?:the\s+)?rules\s+above|(?:previously|earlier)\s+given\s+(?:constraints|rules
       |instructions))\b[^.!?\n]{0,40}?\b(?:is|are|has\s+been|have\s+been|shall\s+be|should\s+be|will\s+be
-      |can\s+be|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+|considered\s+|treated\s+as\s+)?(?:paused|off|switched\s+off
-      |turned\s+off|disabled|deactivated|suspended|lifted|removed|waived|superseded|disregarded|ignored|optional
+      |can\s+be|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+|considered\s+|treated\s+as\s+)?(?:paused
+      |off|switched\s+off
+      |turned\s+off|disabled|deactivated|suspended|lifted|removed|waived|superseded|disregarded|ignored
+      |optional
       |withdrawn|void|revoked|not\s+to\s+be\s+(?:enforced|applied|followed)|no\s+longer\s+(?:enforced|active
       |in\s+effect|applicable))\b
 | \b{BOT}\s+(?:no\s+longer\s+(?:needs?|has)\s+to|(?:is|are)\s+no\s+longer\s+(?:required|obliged|bound)\s+to
-      |(?:doesn't|does\s+not|don't|do\s+not)\s+(?:need|have)\s+to)\s+(?:follow|obey|respect|apply|comply\s+with
+      |(?:doesn't|does\s+not|don't|do\s+not)\s+(?:need|have)\s+to)\s+(?:follow|obey|respect|apply
+      |comply\s+with
       |honou?r|observe)\b
 | \b(?:security|safety|policy|content|admin|moderation)\s+(?:exceptions?|exemptions?|waivers?|overrides?)\s+
       (?:has\s+been\s+|have\s+been\s+|is\s+|are\s+)?(?:granted|approved|issued|active|enabled|applied)\b
@@ -351,7 +368,8 @@ _HARD_RULES = r"""
 | \b(?:send|post|upload|forward|push|submit|paste|email)\b[^.!?\n]{0,80}?\bto\s+(?:the\s+|a\s+|my\s+|this\s+
       |that\s+)?
       (?:public\s+|external\s+|following\s+|remote\s+)?(?:webhook|paste\s*(?:bin|site)|pastebin|collector
-      |endpoint\s+(?:at|in|below|above|from)|(?:address|url|email|number|link|endpoint)\s+(?:in|from)\s+(?:the\s+)?
+      |endpoint\s+(?:at|in|below|above|from)|(?:address|url|email|number|link|endpoint)\s+(?:in
+      |from)\s+(?:the\s+)?
       (?:next|following|previous|last|other)\s+(?:memory|note|entry|message))\b
 | \b(?:transcripts?|conversations?|chats?|chat\s+logs?|history|memories|messages|notes|passwords|keys
       |credentials
@@ -422,6 +440,23 @@ _MENTION_TAIL = re.compile(
 )
 # "In Monopoly you must pay rent": second person inside a named game or place is its rule.
 _NAMED_SETTING = re.compile(r"^\s*In\s+(?:the\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*,?\s")
+# The rules of a game the user plays ("In poker you have to show your cards if called"): second
+# person and imperatives there are the game's, so soft rules skip a text that names a game.
+_GAME = re.compile(
+    r"\b(?:games?|chess|poker|bridge|uno|monopoly|scrabble|catan|card\s+games?|board\s+games?|dice|quiz|trivia"
+    r"|tournament|referee|umpire|dealer|rulebook|house\s+rules?|hide\s+and\s+seek|football|soccer|rugby|tennis"
+    r"|golf|basketball|volleyball|hockey|cricket|baseball|rpg|tabletop|game\s+master|dungeon\s+master|sudoku"
+    r"|crossword|bingo|mahjong|checkers|draughts|backgammon|charades|pictionary|jenga|twister|dominoes|snooker"
+    r"|billiards|darts|hopscotch|simon\s+says|musical\s+chairs|tag\s+team|scavenger\s+hunt|escape\s+room|treasure\s+hunt|word\s+game"
+    r"|jeu|juego|jogo|gioco|spiel|spel|gra|oyun|игр\w*)\b",
+    re.IGNORECASE,
+)
+# ...but a game offered to the assistant ("let's play a game: you are ...") is role play.
+_GAME_INVITE = re.compile(
+    r"\b(?:let's|let\s+us|shall\s+we|we(?:'re|\s+are|\s+will|'ll)|you\s+and\s+i)\s+(?:now\s+)?play"
+    r"|\bplay\s+(?:a|this|the|my|our)\s+(?:\w+\s+)?game\s+(?:with\s+me|where|in\s+which)|\byour\s+(?:own\s+)?rulebook",
+    re.IGNORECASE,
+)
 _TITLED = re.compile(r"\b(?:titled|entitled|called|named|headlined|headline)\s*:?\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
 
@@ -434,7 +469,13 @@ def _expand(source: str) -> str:
 
 # One pass per view: a rule runs only when the words it needs are in the text (see guard_regex).
 _RULES = RuleSet(
-    {"hard": _expand(_HARD_RULES), "lang": ML_RULES, "struct": STRUCT_RULES, "soft": _expand(_SOFT_RULES)},
+    {
+        "hard": _expand(_HARD_RULES),
+        "lang": ML_RULES,
+        "struct": STRUCT_RULES,
+        "addr": _expand(ADDRESS_RULES),
+        "soft": _expand(_SOFT_RULES),
+    },
     re.IGNORECASE | re.MULTILINE | re.VERBOSE,
 )
 
@@ -491,12 +532,16 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
         (a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, max(0, a - 20), a)
     ]
     hits = []
-    for spans in (found["hard"], found["lang"], found["struct"]):
+    for spans in (found["hard"], found["lang"], found["struct"], found["addr"]):
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
         if used:
             hits.append(used[0])
     for start, end in found["soft"]:
-        attributed = _ATTRIBUTED.match(text, end) is not None or _NAMED_SETTING.match(text) is not None
+        attributed = (
+            _ATTRIBUTED.match(text, end) is not None
+            or _NAMED_SETTING.match(text) is not None
+            or (_GAME.search(text) is not None and _GAME_INVITE.search(text) is None)
+        )
         if not any(a <= start < b for a, b in quoted) and not _reported(text, start) and not attributed:
             hits.append((start, end))
             break

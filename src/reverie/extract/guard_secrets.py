@@ -56,6 +56,20 @@ _KEYWORD = (
     # "... for the router is x" / "... to the safe is x"
     r"(?:\s+(?:to|for|of|on)\s+(?:the\s+|my\s+|our\s+|their\s+|his\s+|her\s+)?[\w-]+)?"
 )
+# Words for a login or an account's credentials, in the languages the guard reads: a pair
+# "<login word> ... name / secret" next to one of them is a credential pair.
+_LOGIN = (
+    r"login|logins|credentials?|account|creds|sign[\s-]?in|benutzer(?:name)?|usuario|utilisateur|usu[aá]rio"
+    r"|utente|логин|zugangsdaten|anmeldedaten|identifiants?|nom\s+d'utilisateur|datos\s+de\s+acceso|credenciales"
+    r"|credenziali|nome\s+utente|credenciais|dados\s+de\s+acesso|inloggegevens|gebruikersnaam|dane\s+logowania"
+    r"|u[zż]ytkownik|giri[sş]\s+bilgileri|kullan[iı]c[iı]\s+ad[iı]|anv[aä]ndarnamn|inloggning|учетн\w*\s+данн\w*"
+    r"|учётн\w*\s+данн\w*|имя\s+пользователя|ユーザー名|ユーザーid|ログインid|아이디|사용자\s*이름|계정|用户名|账号|帐号"
+    r"|اسم\s+المستخدم|بيانات\s+الدخول|उपयोगकर्ता\s+नाम|t[eê]n\s+đăng\s+nh[aậ]p|t[aà]i\s+kho[aả]n|nama\s+pengguna"
+)
+_PASSWORDS = (
+    r"passwort|kennwort|mot\s+de\s+passe|mdp|contrase[nñ]a|clave|senha|wachtwoord|has[lł]o|[sş]ifre|l[oö]senord"
+    r"|пароль|パスワード|비밀번호|密码|كلمة\s+(?:المرور|السر)|पासवर्ड|m[aậ]t\s+kh[aẩ]u|kata\s+sandi|password"
+)
 _VALUE = rf"[\"'`]?(?!{_NOT_A_VALUE})[^\s\"'`]{{3,}}"
 _SECRET_KINDS = {
     "private_key": "private key",
@@ -73,6 +87,7 @@ _SECRET_KINDS = {
     "pair": "login and password",
     "pair2": "login and password",
     "slash_pair": "login and password",
+    "bare_pair": "login and password",
     "cjk_password": "password or access code",
     "labelled": "password or access code",
     "wifi": "Wi-Fi password",
@@ -104,8 +119,10 @@ _PHRASE_RULES = r"""
     |(?i:\b{KEYWORD}\s+(?:for|of|to|on|de|du|del|da|do|della|dello|dell'|für|fürs|von|zu|zum|zur|beim|от|для|на)\s+
         (?:[^\s:=]+\s+){0,2}?[^\s:=]*\s*(?:(?:is|es|est|ist|lautet|é|è|era)\s+|[:=]\s*){VALUE})))
   | (?P<labelled>(?i:\b{KEYWORD}\b[^:\n]{0,30}:\s*(?=\S*[\d\W])[^\s"'`]{4,}))
-  | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン)[^。\n]{0,12}?
-        (?:是|为|は|:|：)\s*[^\s。、，,]{4,})
+  | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン|비밀번호|패스워드)[^。\n]{0,12}?
+        (?:是|为|は|:|：)\s*[^\s。、，,]{4,}
+      |(?:密码|口令|パスワード|暗証番号|비밀번호|패스워드|كلمة\s+(?:المرور|السر)|पासवर्ड)(?:는|은|이|가|を|は)?
+        (?:\s*[:：=]\s*|\s+)(?=[^\s。、，,]*\d)(?=[^\s。、，,]*[^\W\d_])[^\s。、，,]{4,})
   | (?P<assignment>(?i:\b[\w-]{0,40}?(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|login
         |credentials?)[\w-]{0,40}\s*[:=]\s*{VALUE}))
   | (?P<pair>(?i:(?:\b(?:login|logins|credentials?|account|creds|sign[\s-]?in|benutzer|usuario|utilisateur
@@ -114,7 +131,10 @@ _PHRASE_RULES = r"""
         [^\s<>]{4,}))
   | (?P<pair2>(?i:\b(?:user(?:name)?|login|account|e-?mail)\s*[:=\s]\s*\S+[\s,;]+(?:pass(?:word)?|pwd
       |pw)\s*[:=]?\s*\S{3,}))
-  | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}))
+  | (?P<bare_pair>(?:^|[:：]|\s[-–—])\s*[\w.@+-]{3,40}\s*/\s*(?=[^\s/]*[a-z])(?=[^\s/]*\d)
+      (?=[^\s/]*(?:[A-Z]|[^\w\s]))[^\s/]{6,}(?=[\s.,;]*$|[,;]\s))
+  | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}
+      |\b(?:admin|root|administrator)\s*,\s*(?=\S*\d)(?=\S*[^\w\s])(?=\S*[a-z])\S{6,}))
   | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pw)\b\s*(?:(?:is|was)\s+|[:=]\s*)?{VALUE}))
   | (?P<gov_id>(?i:\b(?:passport|driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
         |social\s+security|social|ssn|sin|nino|nhs|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
@@ -135,9 +155,38 @@ _PHRASE_RULES = r"""
   | (?P<kba>(?i:\b(?:maiden\s+name|security\s+(?:question|answer)s?)\s*(?:is|was|are|:)))
 """
 
+# The same phrases with the login and password words of more languages, searched only when one
+# of those words is in the text (a long alternation tried at every word costs time on every text).
+_MORE_RULES = r"""
+    (?P<keyword>(?i:\b(?:{KEYWORD_MORE})(?:\s*[:=]\s*|\s+(?:is|jest|er|är|adalah|là|это|to)\s+|\s(?=\S{0,40}\d))
+        {VALUE}))
+  | (?P<pair>(?i:\b(?:{LOGIN})\b[^.\n/<>]{0,40}?[:=\s]\s*(?!https?:)[^\s/:<>]+\s*[/|](?!/)\s*
+        (?=[^\s<>]*\d|[^\s<>]*[^\w\s.,;:!?<>])[^\s<>]{4,}))
+  | (?P<pair2>(?i:\b(?:{LOGIN})\s*[:=\s]\s*\S+[\s,;]+(?:(?:and|und|et|e|y|en|i|ve|och|и|و)\s*)?(?:{PASSWORDS})
+        \s*[:=]?\s*(?=\S*[\d\W])\S{4,}))
+"""
+_KEYWORD_MORE = (
+    r"wachtwoord|has[lł]o|[sş]ifre(?:m|si)?|l[oö]senord(?:et)?|salasana|adgangskode|passord|heslo|jelsz[oó]"
+    r"|m[aậ]t\s+kh[aẩ]u|kata\s+sandi|парол[ьяи]"
+)
+# Substrings one of which a text must hold for ``_MORE_RULES`` to run (lower case).
+_MORE_GATE = tuple(
+    "wachtwoord hasło haslo şifre sifre lösenord losenord salasana adgangskode passord heslo jelsz khẩu"
+    " sandi парол пароль login logow credential account creds sign benutzer usuario utilisateur usuário"
+    " utente логин zugangs anmelde identifiant datos credenci nome dados inlog gebruikersnaam użytkownik"
+    " uzytkownik giriş giris kullanıcı kullanici användarnamn inloggning учетн учётн имя ユーザー ログイン"
+    " 아이디 사용자 계정 用户名 账号 帳号 帐号 اسم بيانات उपयोगकर्ता đăng tài nama akun".split()
+)
 _SECRETS = tuple(
-    re.compile(rules.replace("{KEYWORD}", _KEYWORD).replace("{VALUE}", _VALUE), re.VERBOSE)
-    for rules in (_SECRET_RULES, _PHRASE_RULES)
+    re.compile(
+        rules.replace("{KEYWORD}", _KEYWORD)
+        .replace("{VALUE}", _VALUE)
+        .replace("{LOGIN}", _LOGIN)
+        .replace("{PASSWORDS}", _PASSWORDS)
+        .replace("{KEYWORD_MORE}", _KEYWORD_MORE),
+        re.VERBOSE,
+    )
+    for rules in (_SECRET_RULES, _PHRASE_RULES, _MORE_RULES)
 )
 # Card numbers as people write them: one run of digits, or 4-4-4-4(+), or Amex 4-6-5, the groups
 # split by spaces, dashes or dots (mixed too: "4111 1111-1111 1111").
@@ -210,7 +259,10 @@ def find_secret(text: str) -> str | None:
     for detector in _detectors():
         if any(True for _ in detector.analyze_string(text)):
             return str(detector.secret_type)
-    for rules in _SECRETS:
+    low = text.lower()
+    for index, rules in enumerate(_SECRETS):
+        if index == 2 and not any(word in low for word in _MORE_GATE):
+            continue
         match = rules.search(text)
         if match and match.lastgroup:
             return _SECRET_KINDS[match.lastgroup]

@@ -107,7 +107,7 @@ _SHAPES = {
     "priority_before": "{TARGET}{S}{{0,20}}?{PRIOAFTER}",
     # an announcement from the makers: "official notice from the developers: ..."
     "authority": "{AUTHN}{S}{{0,30}}?{AUTHOR}[^\\n]{{0,25}}?[:：][^\\n]{{0,80}}?"
-    "(?:{BOT}|{RULES}|{NOTE}|{SAFE})",
+    "(?:{BOT}|{RULES}|{NOTE}|{SAFE}|{SECRET})",
     "authority_before": "{AUTHOR}{S}{{0,15}}?{AUTHN}[^\\n]{{0,5}}?[:：][^\\n]{{0,80}}?"
     "(?:{SEND}|{SECRET}|{SAFE})",
     "bot_exfiltrate": "{BOT}{S}{{0,25}}?{SEND}{S}{{0,30}}?{SECRET}",
