@@ -144,3 +144,66 @@ def test_given_up_words_and_bare_names_are_read() -> None:
     assert parse_claim("User's GP is Dr. Okafor").subject_names == frozenset()  # an acronym, not a name
     smoker = parse_claim("User is a non-smoker")
     assert smoker.predicate == "smoke" and smoker.negated
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User is vegetarian", "User doesn't eat meat"),  # a diet said by what it leaves out
+        ("User is vegan", "User does not eat animal products"),
+        ("Clara is the user's cousin", "User's cousin is named Clara"),  # a name said first
+        (
+            "User's sister Ines is expecting a baby in May",
+            "Ines, the user's sister, is pregnant with a baby in May",
+        ),
+        ("User's wedding anniversary is on 2 June", "User got married on 2 June"),
+        ("User shares a house with three friends", "User lives with three friends"),
+        ("User has no brothers or sisters", "User has no siblings"),
+        ("User has been to Chile three times", "User has visited Chile on three occasions"),
+        ("User gets up at half past six", "User wakes up at 06:30"),
+        ("User studies physics at Uppsala", "User is a physics student at Uppsala"),
+        ("User's house has no heating", "User has no heating"),
+    ],
+)
+def test_more_shapes_of_the_same_fact(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("same", "refines")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's cholesterol was 6.1", "User's cholesterol went up to 6.8"),  # a measure went up
+        ("User's glucose level was 7.2", "User's latest glucose reading was 5.9"),  # its reading
+        ("User's son Ben is in year 2", "Ben, the user's son, has started year 3"),
+        ("User lives with two housemates", "User lives alone now"),
+        ("User's pay is 40k", "User got a promotion; pay is 48k now"),
+        ("User swims a mile in about 40 minutes", "User's mile time is now down to 35 minutes"),
+        ("User's calendar app is Outlook", "User moved their calendar to Fantastical"),
+        ("User's home printer is an Epson", "User replaced the printer with a Brother"),
+        ("User is a member of the chess club", "User left the chess club"),
+    ],
+)
+def test_more_changes_of_one_value(old: str, new: str) -> None:
+    assert _verdict(old, new) in ("update", "contradiction", "refines")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User uses Instagram every day", "User deleted their Instagram account"),
+        ("User is enrolled in a law course", "User dropped out of the law course"),
+        ("User is into climbing", "User gave up climbing because of a shoulder injury"),
+        ("User smokes a pipe", "User quit smoking completely"),
+        ("User has a car loan", "User paid off the car loan and has no car loan now"),
+        ("User has a nut allergy", "Tests showed User does not have a nut allergy after all"),
+        ("User likes to cook alone", "User likes to cook together"),
+    ],
+)
+def test_more_ends_and_opposites(old: str, new: str) -> None:
+    assert _verdict(old, new) == "contradiction"
+
+
+def test_a_favourite_said_anew_with_now_replaces_it_only_when_close_in_meaning() -> None:
+    old, new = "User's favourite cheese is brie", parse_claim("User prefers gouda now")
+    assert judge(old, new, MergePolicy(), similarity=0.6) == "update"
+    assert judge(old, new, MergePolicy(), similarity=0.3) in ("distinct", "unsure")

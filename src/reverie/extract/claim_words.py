@@ -33,7 +33,7 @@ VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message nap cut dread migrate delete reschedule postpone transfer shift track
+    call text email phone message nap cut dread migrate delete drop reschedule postpone transfer shift track
     trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
     include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join
@@ -222,6 +222,7 @@ SINGLE = frozenset(
         "be_attr",
         "earn",
         "report_to",
+        "live_with",
     }
 )
 # Verbs that say the opposite of each other (with the same particle): "eats breakfast" / "skips
@@ -331,6 +332,9 @@ OPPOSITES = [
     ("legal", "illegal"),
     ("present", "absent"),
     ("smoker", "non-smoker"),
+    ("alone", "team"),
+    ("alone", "together"),
+    ("alone", "others"),
 ]
 OPPOSITE: dict[str, frozenset[str]] = {}
 for _a, _b in OPPOSITES:

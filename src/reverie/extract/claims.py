@@ -57,6 +57,7 @@ from reverie.extract.claims_compare import (
     compare_claims,
     content_sequence,
     entities,
+    favourite_replaced,
     other_party,
     polarity_flip,
     switched_to,
@@ -461,6 +462,8 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         rest = rest[2:]
     elif rest and rest[0] in ("away", "up", "out", "back", "off", "down", "over"):
         name, rest = f"{lemma}_{rest[0]}", rest[1:]  # "passed away", "gave up", "took over"
+    if lemma == "live" and rest[:1] == ["alone"]:
+        name = "live_with"  # "lives alone": nobody else, one answer to who one lives with
     if lemma in ("go", "come") and rest[:1] and rest[0].endswith("ing"):
         name, rest = _lemma(rest[0]), rest[1:]  # "goes running" = runs
     if (
@@ -622,6 +625,7 @@ __all__ = [
     "compare_claims",
     "content_sequence",
     "entities",
+    "favourite_replaced",
     "other_party",
     "parse_claim",
     "polarity_flip",

@@ -101,6 +101,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if new.predicate.startswith(("go_up", "go_down")) and old.numbers and new.numbers and not new.negated:
         if old.predicate in BE_FAMILY or _plain(new.value) <= _plain(old.value):
             return "update"  # "User's credit score was 680" -> "went up to 742"
+    if _diet_alike(old, new) or _diet_alike(new, old):
+        return "same"  # "User is vegetarian" = "User does not eat meat"
     avoided = _avoided(old, new) or _avoided(new, old)
     if avoided:
         return avoided  # "won't eat pork" = "avoids pork"; "eats pork" -> "avoids pork"
@@ -190,6 +192,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     return "distinct"
 
 
+_GENERIC = frozenset({"app", "service", "account", "provider", "plan", "subscription", "system", "device"})
 _WANTING = frozenset({"like", "want", "prefer"})  # "prefers window seats" / "never wants a window seat"
 _RESCHEDULE = frozenset({"move", "reschedule", "shift", "push", "postpone", "change", "bring"})
 _SESSION = frozenset({"session", "meeting", "class", "lesson", "appointment", "practice", "training", "it"})
@@ -214,6 +217,25 @@ def _gave_up(old: Claim, new: Claim) -> bool:
     if extra & (PARTY_WORDS | old.subject_names):
         return old.predicate in BE_FAMILY | {"marry", "name"} and bool(new.dropped & old.value)
     return True
+
+
+# What a diet leaves out: "is vegan" says "does not eat animal products".
+_DIETS = {
+    "vegetarian": frozenset({"meat", "fish"}),
+    "vegan": frozenset({"meat", "fish", "animal", "product", "dairy", "egg", "honey"}),
+    "pescatarian": frozenset({"meat"}),
+}
+
+
+def _diet_alike(diet: Claim, eats: Claim) -> bool:
+    """ "User is vegan" and "User doesn't eat any animal products": the diet said by what it leaves out."""
+    if diet.predicate not in ("be", "be_a") or diet.negated or len(diet.value) != 1:
+        return False
+    (name,) = diet.value
+    left_out = _DIETS.get(name)
+    if left_out is None or eats.predicate != "eat" or not eats.negated or diet.subject != eats.subject:
+        return False
+    return bool(eats.value) and eats.value <= left_out
 
 
 def _liked_doing(liked: Claim, done: Claim) -> bool:
@@ -275,6 +297,18 @@ def _by_name(bare: Claim, full: Claim) -> Claim:
     return dataclasses.replace(bare, subject=full.subject, subject_names=full.subject_names)
 
 
+def favourite_replaced(old: Claim, new: Claim) -> bool:
+    """ "User's favourite tea is Earl Grey" -> "User prefers oolong now": a new liking said with "now".
+
+    Only meaning can tell that oolong is a tea, so the merge asks for a close cosine as well.
+    """
+    if not (old.parsed and new.parsed) or old.negated or new.negated or old.predicate != "be_attr":
+        return False
+    if "favorite" not in old.subject or new.predicate != "like" or not new.changed:
+        return False
+    return new.subject == old.subject[: old.subject.index("favorite")] and not old.value & new.value
+
+
 def switched_to(old: Claim, new: Claim) -> bool:
     """Whether ``new`` says its subject switched to a new thing without naming what it replaces.
 
@@ -283,9 +317,6 @@ def switched_to(old: Claim, new: Claim) -> bool:
     """
     if not (old.parsed and new.parsed) or old.negated or new.negated:
         return False
-    if "favorite" in old.subject and new.predicate == "like" and new.changed and old.predicate == "be_attr":
-        # "User's favourite tea is Earl Grey" -> "User prefers oolong now": only meaning says oolong is a tea
-        return new.subject == old.subject[: old.subject.index("favorite")] and not old.value & new.value
     swap = _verb(new.predicate) in SWAP_VERBS and new.predicate.endswith("_to")
     if not (swap or new.predicate.startswith("move_over")) or not new.value:  # "moved over to Linux"
         return False
@@ -352,7 +383,7 @@ def _swaps(old: Claim, new: Claim) -> bool:
     if (_verb(new.predicate) not in SWAP_VERBS and not moved) or new.negated or old.negated:
         return False
     owner, owned = set(new.subject), set(old.subject)
-    extra = owned - owner - NEUTRAL_MODIFIERS  # "User's home router" is "the router"
+    extra = owned - owner - NEUTRAL_MODIFIERS - _GENERIC  # "User's home router" is "the router"
     if not owner <= owned:
         return False
     if extra and extra <= new.value:
@@ -459,7 +490,7 @@ def _lemma_set(claim: Claim) -> set[str]:
 
 _MEASURES = frozenset(
     "dose dosage amount price cost rent fee budget limit size weight height balance total level payment "
-    "bill reading read measurement".split()
+    "bill reading read measurement time".split()
 )
 
 
@@ -468,6 +499,8 @@ def _same_subject(old: Claim, new: Claim) -> bool:
         return True
     # "User's sister" against "User's sister Maria": the same only if no other name differs.
     a, b = set(old.subject), set(new.subject)
+    if a ^ b <= _MEASURES and len(a & b) >= 2:
+        return True  # "User's glucose level" and "User's glucose reading": two words for one measure
     if (a < b or b < a) and not (old.subject_names and new.subject_names):
         extra = (b - a) | (a - b)
         if extra <= (old.subject_names | new.subject_names):
@@ -530,6 +563,7 @@ def entities(text: str) -> frozenset[str]:
 
 
 __all__ = [
+    "favourite_replaced",
     "switched_to",
     "compare_claims",
     "content_sequence",

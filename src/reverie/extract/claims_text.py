@@ -186,6 +186,29 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     ),
     (_R(r"\bwork ?days\b"), "weekdays"),
     (_R(r"\b(?:brothers or sisters|brothers and sisters)\b"), "siblings"),
+    (_R(r"\b(is|are) expecting\b"), r"\1 pregnant with"),
+    # a school year started is the year one is in now: "has started year 5" = "is now in year 5"
+    (
+        _R(
+            r"\b(?:has |have )?(?:started|moved up to|gone into|went into|entered) "
+            r"((?:year|grade|form|class) \d+|\d+(?:st|nd|rd|th) grade)\b"
+        ),
+        r"is now in \1",
+    ),
+    # "User's wedding anniversary is on 17 September" = "User got married on 17 September"
+    (_R(r"^((?:the )?user)'s wedding anniversary (?:is|was) (now )?(?:on |in )?"), r"\1 \2got married on "),
+    # who one lives with: "shares a flat with two roommates" = "lives with two roommates"
+    (
+        _R(
+            r"\bshar(es|e|ed|ing) (?:a |an |the |their |his |her )?(?:flat|house|home|apartment|place) with\b"
+        ),
+        r"lives with",
+    ),
+    # "User got a raise; salary is 62k now" = "User's salary is 62k now"
+    (
+        _R(r"^((?:the )?user) [^;,]+[;,] (?:and )?(?:their |his |her |the )?([a-z]+) (is|are) (?=\S*\d)"),
+        r"\1's \2 \3 ",
+    ),
     (_R(r"\bon (\d+) occasions\b"), r"\1 times"),
     (_R(r"\bhalf past (\d{1,2})\b"), _half_past),
     (_R(r"\b(is|are) up at (?=\d)"), "wakes up at "),

@@ -53,6 +53,7 @@ from reverie.extract.claims import (
     compare_claims,
     content_sequence,
     entities,
+    favourite_replaced,
     other_party,
     parse_claim,
     polarity_flip,
@@ -202,6 +203,12 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
     """The merge verdict for a new fact (already read) against one stored fact's text."""
     if _read_sequence(old) == _read_sequence(new.text) and not polarity_flip(old, new.text):
         return "same"
+    if (
+        similarity is not None
+        and similarity >= _SWITCH_SIMILARITY
+        and favourite_replaced(_read_claim(old), new)
+    ):
+        return "update"  # "User's favourite tea is Earl Grey" -> "User prefers oolong now", close in meaning
     verdict = compare_claims(_read_claim(old), new)
     if verdict != "unsure":
         return verdict
