@@ -246,6 +246,11 @@ def parse_claim(text: str) -> Claim:
     )
 
 
+def normal_wording(text: str) -> str:
+    """The fact in the one wording the reader compares (first person, contractions, synonyms folded)."""
+    return _normalise(text)
+
+
 def _timely(word: str) -> bool:
     """Whether a value word names a time (a day, month, part of the day or year, a clock time)."""
     return bool(_dates([word])) or word in MONTHS or bool(re.fullmatch(r"\d\d:\d\d", word))
@@ -626,6 +631,7 @@ __all__ = [
     "content_sequence",
     "entities",
     "favourite_replaced",
+    "normal_wording",
     "other_party",
     "parse_claim",
     "polarity_flip",

@@ -401,9 +401,10 @@ def _named_alike(has: Claim, named: Claim) -> bool:
     if has.predicate != "have" or named.predicate not in ("be_attr", "name") or has.negated or named.negated:
         return False
     extra = set(named.subject) - set(has.subject)
-    if len(extra) != 1 or not set(has.subject) < set(named.subject) or not extra <= has.value:
+    if not extra or not set(has.subject) < set(named.subject) or not extra <= has.value:
         return False
-    return bool(named.value) and has.value - extra - {"named", "called"} == named.value
+    # "User has two guinea pigs, Salt and Pepper" = "Salt and Pepper are User's guinea pigs"
+    return bool(named.value) and has.value - extra - {"named", "called"} - has.numbers == named.value
 
 
 def _owned_alike(one: Claim, other: Claim) -> bool:

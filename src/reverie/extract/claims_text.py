@@ -433,6 +433,8 @@ def _noun(word: str) -> str:
     word = NOUN_SYNONYMS.get(word, word)
     if word.endswith("ing") and _lemma(word) != word:
         return _lemma(word)
+    if len(word) > 6 and word.endswith("oes"):
+        return NOUN_SYNONYMS.get(word[:-2], word[:-2])  # "mangoes", "potatoes"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and not word.isdigit():
         word = word[:-1]
     return NOUN_SYNONYMS.get(word, word)

@@ -54,6 +54,7 @@ from reverie.extract.claims import (
     content_sequence,
     entities,
     favourite_replaced,
+    normal_wording,
     other_party,
     parse_claim,
     polarity_flip,
@@ -170,6 +171,13 @@ def _by_words(
     if terms:
         needed = len(terms) - 1 if len(terms) > 2 else None
         for row, _ in scope.search_memories(terms, kinds=("fact",), limit=8, min_match=needed):
+            found.setdefault(row.id, (row, None))
+    # The fact in one wording ("I'm teetotal" reads "user does not drink alcohol"): its words find
+    # the old fact said in those words, which neither the new words nor meaning may reach.
+    worded = [t for t in keyword_terms(normal_wording(text)) if t not in _NEGATION_TERMS and t != "user"]
+    if worded and set(worded) != set(terms):
+        needed = len(worded) - 1 if len(worded) > 2 else len(worded)
+        for row, _ in scope.search_memories(worded, kinds=("fact",), limit=8, min_match=needed):
             found.setdefault(row.id, (row, None))
     return found
 
