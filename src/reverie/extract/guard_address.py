@@ -37,7 +37,10 @@ _NOTEW = (
     r"|zadanie|g[oö]rev|uppgift|задача|catatan|pengingat|ghi\s+chú|lời\s+nhắc|नोट|संदेश|अनुस्मारक)"
 )
 # "for" / "to" before the addressee, with the articles that may follow.
-_FOR = r"(?:to|for|pour|[aà]|para|per|f[uü]r|an|voor|aan|dla|do|till|f[oö]r|для|к|al|ao|all'|alla|al|untuk|cho|के\s+लिए)"
+_FOR = (
+    r"(?:to|for|pour|[aà]|para|per|f[uü]r|an|voor|aan|dla|do|till|f[oö]r|для|к|al|ao|all'|alla|al|untuk|cho"
+    r"|के\s+लिए)"
+)
 _ART = r"(?:(?:the|l'|le|la|el|o|a|den|die|der|dem|het|de|lo|il|ll'|your|our)\s*)?"
 # The system prompt, in the languages other than English (English has its own rules).
 _SYSPROMPT = (
@@ -152,6 +155,11 @@ ADDRESS_RULES = (
       |at\s+the\s+end\s+of
       |at\s+the\s+start\s+of|throughout)\s+(?:every|each|all|any)\s+(?:single\s+)?(?:conversations?|chats?
       |sessions?|dialogues?)\b
+  # Kept from the user, or ranked above the makers' rules.
+| \bwithout\s+(?:the\s+|any\s+)?(?:user|users|owner|account\s+holder)(?:'s)?\s+(?:(?:ever\s+)?being
+      \s+(?:told|informed|notified|warned|asked|aware)|knowing|noticing|finding\s+out|knowledge|awareness)\b
+| \b(?:priority|precedence|authority|weight)\s+over\s+(?:the\s+|your\s+|its\s+|all\s+|any\s+
+      |every\s+)?(?:other\s+)?(?:[\w'-]+\s+)?(?:{RULES}|system\s+prompt|developers?|operators?|programming)\b
   # Verb-final languages: the rules first, then the order ("Kurallarını unut", "규칙을 무시해").
 | (?:^|(?<=[.!?:;]))\s*(?:(?:t[uü]m|b[uü]t[uü]n|[oö]nceki|sana\s+verilen)\s+)*(?:kural|talimat
       |y[oö]nerge|k[iı]s[iı]tlama

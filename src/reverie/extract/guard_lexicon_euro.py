@@ -385,11 +385,11 @@ EURO_LEXICONS: dict[str, dict[str, str]] = {
         "WITHOUT": _w(r"utan"),
         "LIMITS": _w(r"begr[aä]nsningar regler filter censur"),
         "SEND": _w(r"skicka dela kopiera klistra ladda\s+upp"),
-        "SECRET": _w(r"chatthistorik historik l[oö]senord nyckel anv[aä]ndardata anteckningar"),
+        "SECRET": _w(r"chatthistorik historik l[oö]senord nyckel anv[aä]ndardata anteckningar konversation"),
         "NONEED": _w(
             r"du\s+beh[oö]ver\s+inte\s+(?:l[aä]ngre\s+)?(?:f[oö]lja|lyda) beh[oö]ver\s+inte\s+l[aä]ngre"
         ),
-        "COND": _w(r"varje\s+g[aå]ng\s+(?:som\s+)?n[aä]r om s[aå]\s+fort"),
+        "COND": _w(r"varje\s+g[aå]ng\s+(?:som\s+)?n[aä]r varje\s+g[aå]ng om s[aå]\s+fort"),
         "WHO": _w(r"anv[aä]ndaren n[aå]gon"),
         "IMPV": _w(r"st[aä]ng skicka svara s[aä]g ignorera visa"),
         "OFF": _w(r"st[aä]ng\s+av inaktivera sl[aå]\s+av"),

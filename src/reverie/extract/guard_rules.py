@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from reverie.extract.guard_address import ADDRESS_RULES
+from reverie.extract.guard_core_lang import CORE_RULES
 from reverie.extract.guard_lang import ML_RULES
 from reverie.extract.guard_regex import RuleSet
 from reverie.extract.guard_struct import STRUCT_RULES
@@ -157,7 +158,7 @@ _HARD_RULES = r"""
 | \b(?:all|every|each|any)\s+(?:of\s+)?(?:your|future)\s+(?:[\w-]+\s+)?(?:responses?|replies|reply
       |answers?|outputs?|messages?|conversations?|sessions?|chats?)\b
 | \b(?:each|every|your)\s+(?:answers?|repl(?:y|ies)|responses?|outputs?)\b
-| \bfor\s+the\s+rest\s+of\s+(?:the|this|our)\s+(?:session|conversation|chat)\b
+| \bfor\s+the\s+rest\s+of\s+(?:the|this|our|your)\s+(?:sessions?|conversations?|chats?)\b
 | \b(?:filter|moderation|monitor|safety\s+system)s?\s+(?:doesn't|does\s+not|won't|will\s+not
       |can't|cannot)\s+(?:see|notice|detect|catch|flag)\b
   # Addressing the model directly.
@@ -170,7 +171,7 @@ _HARD_RULES = r"""
       |summari[sz]ing)\s+this\b
   # Exfiltration and tool abuse.
 | \b(?:reveal|leak|print|output|dump|send|email|mail|forward|post|upload|exfiltrate|share
-      |disclose|repeat|give)\b[^.\n]{0,40}?\b{SENSITIVE}\b
+      |disclose|repeat|give|copy|paste|embed|encode|smuggle)\b[^.\n]{0,40}?\b{SENSITIVE}\b
 | \b(?:send|post|upload|forward)\b[^\n]{0,60}?\b(?:to|at)\s+https?://
 | \b(?:send|email|forward|post|upload|mail)\s+(?:it|this|them|everything|all(?:\s+of\s+(?:it|them))?
       |a\s+copy|the\s+(?:results?|summary|contents?))\s+to\s+(?:\S+@|https?://)
@@ -383,6 +384,8 @@ _HARD_RULES = r"""
       |any\s+|the\s+)?other\s+(?:users|accounts)\b
   # Chat-template and role markers.
 | <\|[a-z_]+\|> | <(?:start|end)_of_turn> | \[/?inst\] | <</?sys>> | </?(?:system|assistant|instructions?)>
+| </?(?:system|assistant|developer|admin|instructions?|sys|override|prompt)(?:[_-][\w-]+)?
+      (?:\s+[\w-]+\s*=[^>]*)?>
 | ^\s*\#{2,}\s*(?:instruction|system|response) | ^\s*(?:system|assistant|developer)\s*:
 | \b(?:said|says|wrote|writes)\s*:\s*["']?(?:system|assistant|developer)\s*:
 | \[(?:system|admin)(?:\s+(?:message|note|override))?\]
@@ -474,6 +477,7 @@ _RULES = RuleSet(
         "lang": ML_RULES,
         "struct": STRUCT_RULES,
         "addr": _expand(ADDRESS_RULES),
+        "core": CORE_RULES,
         "soft": _expand(_SOFT_RULES),
     },
     re.IGNORECASE | re.MULTILINE | re.VERBOSE,
@@ -532,7 +536,7 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
         (a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, max(0, a - 20), a)
     ]
     hits = []
-    for spans in (found["hard"], found["lang"], found["struct"], found["addr"]):
+    for spans in (found["hard"], found["lang"], found["struct"], found["addr"], found["core"]):
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
         if used:
             hits.append(used[0])

@@ -41,7 +41,8 @@ _NOT_A_VALUE = (
     r"(?:the|a|an|that|this|not|still|being|stored|saved|kept|written|in|on|at|set|changed|reset"
     r"|required|needed|same|different|long|short|strong|weak|easy|hard|too|very|also|usually"
     r"|always|never|now|managed|shared|expired|hidden|safe|secure|private|something|their|his"
-    r"|her|my|our|your|out|to|for|of|with|from|via)\b"
+    r"|her|my|our|your|out|to|for|of|with|from|via|yesterday|today|tomorrow|again|twice|recently|last|every"
+    r"|weekly|monthly|daily|after|before|because|since|so|and|but|when|while|once|was|is|got|gets)\b"
 )
 _KEYWORD = (
     r"(?:password|passwd|pwd|pw|pass|passcode|passphrase|pin(?:\s+(?:number|code))?|api[\s_-]?key"
@@ -143,7 +144,8 @@ _PHRASE_RULES = r"""
       |s[eé]cu(?:rit[eé]\s+sociale)?
         |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number|aadhaa?r|pesel|cnp|tckn
         |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|nummer
-        |n[uú]mero|numéro|номер)?\s*(?:(?:is|was|es|est|ist|lautet|é|è|to|jest|är|er|это)\s+|[:=]\s*)?
+        |n[uú]mero|numéro|номер)?(?:\s+(?:for|of|on|de|del|da|do|du|des|von|der|della|di|на)\b[^\d\n.:=]{0,25}?)?
+        \s*(?:(?:is|was|es|est|ist|lautet|é|è|to|jest|är|er|это)\s+|[:=]\s*)?
         (?-i:[A-Z0-9]{0,6}\s?\d[\dA-Z .-]{4,}[\dA-Z])))
   | (?P<card>(?i:\b(?:card\s+number|номер\s+(?:\w+\s+)?карты|n[uú]mero\s+de\s+(?:mi\s+)?tarjeta|kartennummer
         |num[eé]ro\s+de\s+(?:ma\s+)?carte|numero\s+della\s+(?:mia\s+)?carta|n[uú]mero\s+do\s+(?:meu\s+)?cart[aã]o
@@ -199,7 +201,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
 _HEX = re.compile(r"(?:\b|(?<=\b0x))[0-9a-f]{32,}\b", re.IGNORECASE)  # "0x..." keys too
 # Identity numbers that carry a check digit, so a match is unlikely to be a coincidence.
 _IDS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
-    (re.compile(r"\b\d{3}[- ]\d{2}[- ]\d{4}\b"), us_ssn.is_valid),
+    (re.compile(r"\b\d{3}[- ]\d{2}[- ]\d{4}\b"), lambda number: us_ssn.is_valid(number.replace(" ", "-"))),
     (re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"), br_cpf.is_valid),
     (re.compile(r"\b\d{17}[\dXx]\b"), cn_ric.is_valid),
     (re.compile(r"\b[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]\b"), it_cf.is_valid),
@@ -243,6 +245,41 @@ def _looks_random(token: str) -> bool:
     return entropy >= 3.0
 
 
+# A phrase called a recovery phrase needs fewer list words: people write them from memory.
+_SEED_CONTEXT = re.compile(
+    r"\b(?:seed|recovery|mnemonic|wallet|metamask|ledger|trezor|secret\s+(?:phrase|words)|backup\s+(?:words|phrase|seed)"
+    r"|(?:12|24|twelve|twenty-four)[-\s]words?|frase\s+(?:semilla|de\s+recupera)|phrase\s+de\s+r[eé]cup"
+    r"|wiederherstellungs|herstelzin|фраз|мнемоническ)\w*",
+    re.IGNORECASE,
+)
+_NOT_SEED = frozenset(
+    "the a an and or to of in on at for with is are was my your our their his her it this that from by as be"
+    " not no but so if then than".split()
+)
+
+
+def _has_named_seed_phrase(text: str) -> bool:
+    """Twelve or more plain lower-case words in a row (numbering allowed), two thirds of them from a
+    BIP-39 list, after a word that names a recovery phrase."""
+    context = _SEED_CONTEXT.search(text)
+    if context is None:
+        return False
+    run: list[str] = []
+    for token in [*text[context.end() :].split(), "."]:
+        if re.fullmatch(r"\d{1,2}[.)]?", token):
+            continue  # "1 tiger 2 ocean ..."
+        word = token.rstrip(".") if token.endswith(".") and token.count(".") == 1 else token
+        if word.isalpha() and word.islower() and 3 <= len(word) <= 8 and word not in _NOT_SEED:
+            run.append(word)
+            if word == token:
+                continue
+        listed = max(sum(w in wordlist for w in run) for wordlist in _bip39_words()) if len(run) >= 12 else 0
+        if listed * 3 >= len(run) * 2 > 0:
+            return True
+        run = []
+    return False
+
+
 def _has_seed_phrase(text: str) -> bool:
     words = [w.lower() for w in _PHRASE_WORD.findall(text)]
     for wordlist in _bip39_words():
@@ -275,7 +312,7 @@ def find_secret(text: str) -> str | None:
     for pattern, is_valid in _IDS:
         if any(is_valid(m.group()) for m in pattern.finditer(text)):
             return "government ID number"
-    if _has_seed_phrase(text):
+    if _has_seed_phrase(text) or _has_named_seed_phrase(text):
         return "wallet recovery phrase"
     if any(_looks_random(m.group()) for m in _TOKEN.finditer(text)):
         return "high-entropy token"
