@@ -33,8 +33,11 @@ def column_list(row_type: type, prefix: str = "") -> str:
 
 
 def insert_sql(table: str, names: Sequence[str]) -> str:
-    """``INSERT INTO table (names) VALUES (:names)``: a named parameter a column."""
-    return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(':' + name for name in names)})"
+    """``INSERT INTO table (names) VALUES (?, ...)``: a positional parameter a column, in order.
+
+    (Named parameters would read better, but SQLite binds them slower: 6 us more a memory inserted.)
+    """
+    return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
 
 
 def row_reader(row_type: Callable[..., T], **convert: Callable[[Any], Any]) -> Callable[[Row], T]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader
@@ -12,7 +13,8 @@ from reverie.store.rows import ChunkRow, DocumentFile, DocumentRow, DocumentStat
 _DOCUMENT_COLUMNS = column_list(DocumentRow)
 _document = row_reader(DocumentRow)
 # A scanned file's fields, what became of it, and its chunks' totals: a path has one row per owner.
-_SAVED = (*(column.name for column in fields(DocumentFile)), "status", "reason", "chunk_count", "token_count")
+_FILE = tuple(column.name for column in fields(DocumentFile))
+_SAVED = (*_FILE, "status", "reason", "chunk_count", "token_count")
 _SAVED += ("model_id", "indexed_at", "updated_at")
 _SAVE = (
     insert_sql("documents", _SAVED)
@@ -102,16 +104,9 @@ class Documents:
         A search running meanwhile sees the old chunks or the new ones, never half of each; two
         processes saving the same file at once queue on its row.
         """
-        values = {
-            **vars(file),
-            "status": status,
-            "reason": reason,
-            "chunk_count": len(chunks),
-            "token_count": sum(chunk.token_count for chunk in chunks),
-            "model_id": model_id,
-            "indexed_at": now if status == "indexed" else None,
-            "updated_at": now,
-        }
+        tokens = sum(chunk.token_count for chunk in chunks)
+        indexed_at = now if status == "indexed" else None
+        values = (*attrgetter(*_FILE)(file), status, reason, len(chunks), tokens, model_id, indexed_at, now)
         with self.db.transaction():
             row = self.db.write_row(_SAVE, values, _DOCUMENT_COLUMNS)
             assert row is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
@@ -13,7 +14,9 @@ from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow,
 MEMORY_COLUMNS = column_list(MemoryRow)  # a column a field, in order
 _PREFIXED = column_list(MemoryRow, "m.")
 # A new memory's fields are its columns; decay starts from the confidence it is given.
-_INSERT = insert_sql("memories", (*(column.name for column in fields(NewMemory)), "user_id", "decay_base"))
+_GIVEN = tuple(column.name for column in fields(NewMemory) if column.name not in ("created_at", "updated_at"))
+_INSERT = insert_sql("memories", (*_GIVEN, "created_at", "updated_at", "user_id", "decay_base"))
+_given = attrgetter(*_GIVEN)
 AUDIT_INSERT = (
     "INSERT INTO audit_log (user_id, at, action, target_kind, target_id, reason, detail)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -50,10 +53,8 @@ class Memories:
         """Insert a memory and return it with its id."""
         created = memory.created_at if memory.created_at is not None else now
         updated = memory.updated_at if memory.updated_at is not None else created
-        values = {**vars(memory), "user_id": self.user_id, "decay_base": memory.confidence}
-        row = self.db.write_row(
-            _INSERT, values | {"created_at": created, "updated_at": updated}, MEMORY_COLUMNS
-        )
+        values = (*_given(memory), created, updated, self.user_id, memory.confidence)
+        row = self.db.write_row(_INSERT, values, MEMORY_COLUMNS)
         assert row is not None
         return memory_row(row)
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import fields
+from operator import attrgetter
 
 from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
 from reverie.store.rows import NewSummary, SummaryRow
 
 SUMMARY_COLUMNS = column_list(SummaryRow)  # a column a field, in order
 _PREFIXED = column_list(SummaryRow, "s.")
-_INSERT = insert_sql("summaries", (*(column.name for column in fields(NewSummary)), "user_id"))
+_GIVEN = tuple(column.name for column in fields(NewSummary) if column.name not in ("topics", "created_at"))
+_INSERT = insert_sql("summaries", (*_GIVEN, "topics", "created_at", "user_id"))
+_given = attrgetter(*_GIVEN)
 # a SummaryRow from a row holding at least SUMMARY_COLUMNS
 summary_row = row_reader(SummaryRow, topics=lambda topics: list(json.loads(topics or "[]")))
 
@@ -25,8 +28,8 @@ class Summaries:
     def insert_summary(self, summary: NewSummary, now: float) -> SummaryRow:
         """Insert a conversation summary."""
         created = summary.created_at if summary.created_at is not None else now
-        values = {**vars(summary), "user_id": self.user_id, "topics": json.dumps(summary.topics)}
-        row = self.db.write_row(_INSERT, values | {"created_at": created}, SUMMARY_COLUMNS)
+        values = (*_given(summary), json.dumps(summary.topics), created, self.user_id)
+        row = self.db.write_row(_INSERT, values, SUMMARY_COLUMNS)
         assert row is not None
         return summary_row(row)
 
