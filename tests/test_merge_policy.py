@@ -181,24 +181,26 @@ def _corpus(name: str) -> list[dict[str, str]]:
 # have floors of their own so that the first ones stay as they were.
 ADDED = "w"
 FLOORS = {
-    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.91, "paraphrase": 0.91, "contradiction": 1.0},
-    "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.83, "paraphrase": 0.95, "contradiction": 1.0},
+    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.93, "paraphrase": 0.96, "contradiction": 1.0},
+    "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.87, "paraphrase": 0.95, "contradiction": 1.0},
     "merge_corpus_heldout.jsonl+": {
         "distinct": 1.0,
-        "update": 0.82,
-        "paraphrase": 0.92,
-        "contradiction": 0.92,
+        "update": 0.88,
+        "paraphrase": 1.0,
+        "contradiction": 1.0,
     },
     "merge_corpus_heldout.jsonl": {
         "distinct": 1.0,
-        "update": 0.71,
-        "paraphrase": 0.62,
+        "update": 0.80,
+        "paraphrase": 0.80,
         "contradiction": 1.0,
     },
     # Written blind in later sessions (scored all held out by bench/merge_bench.py); their
     # misses were read afterwards, so they guard against losing ground, not generalisation.
-    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.52, "paraphrase": 0.74, "contradiction": 0.82},
-    "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.56, "paraphrase": 0.56, "contradiction": 0.52},
+    # Corpus 6 scored 100 / 72 / 32 / 70 % before its misses were read.
+    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.80, "paraphrase": 0.88, "contradiction": 1.0},
+    "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.94, "paraphrase": 0.90, "contradiction": 0.80},
+    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.52, "contradiction": 0.86},
 }
 
 
