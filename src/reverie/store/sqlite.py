@@ -38,6 +38,11 @@ class SqliteStore(Store):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._lock = threading.Lock()
+        # Writers of this process take turns here: SQLite's busy handler would make a thread
+        # that finds the write lock taken sleep 1, 2, 5, 10 ms... before trying again, however
+        # soon the lock frees (threads then idle while requests queue). Other processes still
+        # meet the busy timeout.
+        self._writer = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self.db: Dialect = SqliteDialect(self.connection, self.transaction, self.uncommitted_writes)
         self._migrate()
@@ -73,18 +78,24 @@ class SqliteStore(Store):
             finally:
                 self._local.depth -= 1
             return
-        conn.execute("BEGIN IMMEDIATE")
-        self._local.depth = 1
-        self._local.changes_at_begin = conn.total_changes
+        # Past the busy timeout, SQLite's own wait (and its "database is locked") takes over.
+        mine = self._writer.acquire(timeout=BUSY_TIMEOUT_MS / 1000)
         try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        else:
-            conn.execute("COMMIT")
+            conn.execute("BEGIN IMMEDIATE")
+            self._local.depth = 1
+            self._local.changes_at_begin = conn.total_changes
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            else:
+                conn.execute("COMMIT")
+            finally:
+                self._local.depth = 0
         finally:
-            self._local.depth = 0
+            if mine:
+                self._writer.release()
 
     def uncommitted_writes(self) -> bool:
         """True inside a transaction of this thread that has already changed rows."""
