@@ -181,6 +181,12 @@ def test_more_shapes_of_the_same_fact(old: str, new: str) -> None:
         ("User's calendar app is Outlook", "User moved their calendar to Fantastical"),
         ("User's home printer is an Epson", "User replaced the printer with a Brother"),
         ("User is a member of the chess club", "User left the chess club"),
+        ("User's ID card expires in 2026", "User renewed their ID card, and it now expires in 2036"),
+        ("User's optician is Dr. Moss", "User registered with a new optician, Dr. Kahn"),
+        (
+            "User's cousin Ola is a junior tester at Ikea",
+            "User's cousin Ola was promoted to test director at Ikea",
+        ),
     ],
 )
 def test_more_changes_of_one_value(old: str, new: str) -> None:

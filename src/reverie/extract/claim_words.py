@@ -33,7 +33,8 @@ VERBS = frozenset(
     believe practice meditate pray fast snore commute shop host invest save spend turn retire raise
     switch change replace graduate die pass handle sleep prepare bank meet lift teach hire fire
     find cancel renew expire pay owe cost book schedule deliver collect sit feel swap trade
-    call text email phone message nap cut dread migrate delete drop reschedule postpone transfer shift track
+    call text email phone message nap cut dread migrate delete drop register
+    reschedule postpone transfer shift track
     trust distrust agree disagree approve disapprove forget doubt accept reject refuse oppose
     include exclude allow forbid ban fail pass remember enjoy
     become upgrade downgrade promote land accept finish complete get join
@@ -568,6 +569,7 @@ OCCUPATIONS = frozenset(
     scientist secretary singer soldier student surgeon tailor teacher technician therapist
     translator tutor vet veterinarian waiter waitress welder writer ceo cto founder intern
     paralegal pharmacologist radiologist dietitian nutritionist trainer instructor
+    tester director supervisor coordinator administrator assistant specialist
     """.split()
 )
 NUMBER_WORDS = frozenset(WORD_NUMBERS) | frozenset(

@@ -93,7 +93,11 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     if not _same_subject(old, new):
         return "distinct"
     # "now meets on Thursdays": a recurring time moved (a year would date another event)
-    moved = new.changed and old.predicate == new.predicate and not any(map(_is_year, old.dates | new.dates))
+    moved = (
+        new.changed
+        and old.predicate == new.predicate
+        and (not any(map(_is_year, old.dates | new.dates)) or _verb(new.predicate) in _DATED)
+    )
     if old.dates and new.dates and old.dates != new.dates and not moved:
         return "distinct"  # the same kind of event at another time: another event
     if _liked_doing(old, new) or _liked_doing(new, old):
@@ -192,6 +196,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     return "distinct"
 
 
+# States whose value is a date: "expires in 2025" -> "now expires in 2035" is one passport, renewed.
+_DATED = frozenset({"expire", "end", "renew", "due", "finish", "run"})
 _GENERIC = frozenset({"app", "service", "account", "provider", "plan", "subscription", "system", "device"})
 _WANTING = frozenset({"like", "want", "prefer"})  # "prefers window seats" / "never wants a window seat"
 _RESCHEDULE = frozenset({"move", "reschedule", "shift", "push", "postpone", "change", "bring"})
@@ -425,7 +431,8 @@ def _renewed(old: Claim, new: Claim) -> bool:
     extra = set(old.subject) - set(new.subject)
     return (
         old.predicate in ("be_attr", "be_a", "name")
-        and new.predicate in HOLDING
+        # "has a new dentist"; "registered with a new GP": a role no person word names is one
+        and (new.predicate in HOLDING or not extra & PARTY_WORDS)
         and set(new.subject) < set(old.subject)
         and extra == {old.subject[-1]}
         and not extra & old.subject_names

@@ -187,6 +187,14 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\bwork ?days\b"), "weekdays"),
     (_R(r"\b(?:brothers or sisters|brothers and sisters)\b"), "siblings"),
     (_R(r"\b(is|are) expecting\b"), r"\1 pregnant with"),
+    # "User renewed their passport, and it now expires in 2035" = "User's passport now expires in 2035"
+    (
+        _R(
+            r"^((?:the )?user) (?:renewed|replaced|changed|extended) "
+            r"(?:their|his|her|the) ([\w-]+(?: [\w-]+)?),? and it "
+        ),
+        r"\1's \2 ",
+    ),
     # a school year started is the year one is in now: "has started year 5" = "is now in year 5"
     (
         _R(
