@@ -8,27 +8,43 @@ subject, predicate, value, time and polarity (``reverie.extract.claims``) and gi
 
 - **same** (a paraphrase, or the new fact says less; another verb or voice for the same thing:
   "drives a Volvo" / "car is a Volvo", "Siemens employs User" / "is employed by Siemens", "a
-  keen gardener" / "enjoys gardening", "favourite X is V" / "likes V best"): the old fact is
-  reinforced;
+  keen gardener" / "enjoys gardening", "favourite X is V" / "likes V best"; an inverted or
+  provider shape, "Dr. Haddad is User's GP" / "User's family doctor is Dr. Haddad", "Bruno is
+  the name of User's dog", "Rabobank holds User's mortgage" / "mortgage is with Rabobank" /
+  "banks with"; an apposition or relative clause, "Mei, who is married to User, ..."; the
+  first person, "I'm teetotal" = "User does not drink alcohol"; one unit, "1.82 m" = "182 cm",
+  "three quarters of an hour" = "45 minutes"; a diet said by what it leaves out, "vegan" =
+  "does not eat animal products"; "won't eat X" = "avoids X"): the old fact is reinforced;
 - **refines** (the same fact with more detail, "has a cat" -> "has a cat named Tofu"),
   **update** (a new value of a single-valued attribute of the same subject: home, job, age,
   employer, a favourite, a named person's attribute; a new quantity of the same thing; a change
-  announced by "now", "these days", "switched to", "moved to", "a new ...", "sold X and now ...")
-  and **contradiction** (a negation flip, "no longer / stopped / quit / not anymore / used
-  to", an opposite verb or trait: "likes" / "avoids", "shy" / "outgoing", "smoker" /
-  "non-smoker"): the new fact is stored and supersedes the old one, which is kept with its
-  history and an audit entry. A contradiction is never answered ``reinforced``;
+  announced by "now", "these days", "switched to", "moved to", "a new ...", "sold X and now ...";
+  what was given up named, "cancelled NordVPN and uses Mullvad now", "migrated from Jira to
+  Linear", "... instead of falafel", "broke up with Marco"; a time moved, "moved tennis to
+  Fridays", "rescheduled to 16 May"; a quantity, "is down to 76 kg", "X raised the dose to 100
+  mg"; a correction, "Sven isn't Norwegian, he's Danish"; a person named by name alone, "Kofi
+  turned 3" after "User's youngest, Kofi, is 2") and **contradiction** (a negation flip, "no
+  longer / stopped / quit / not anymore / used to / has never", an opposite verb or trait:
+  "likes" / "avoids" / "is terrified of", "shy" / "outgoing", "alive" / "deceased", "smoker" /
+  "has never smoked", "User's son is named Tomas" / "User doesn't have a son", an ending,
+  "deleted their account", "left the union", "dropped out of"): the new fact is stored and
+  supersedes the old one, which is kept with its history and an audit entry. A contradiction
+  is never answered ``reinforced``;
 - **distinct** (another person, pet, place, object or date; an old and a new thing, "User's old
   laptop" / "User's new laptop"; another time of the week or day, "on weekdays" / "at weekends";
   two past episodes, "studied history at Durham" / "studied law at Leeds"; another attribute; a
-  second value of a many-valued one: languages, instruments, pets, likings): both are kept.
+  second value of a many-valued one: languages, instruments, pets, likings; something given up
+  that the old fact does not say the subject has, "User's sister lives with Rafa" / "User broke
+  up with Rafa"; a name alone that the old fact does not name): both are kept.
 
 A fact the rules cannot read is merged only on strong evidence: nearly the same content words
 with the same names and numbers (``duplicate_similarity``), a bare negation flip, or a cosine
 of at least ``paraphrase_similarity`` with the same names and numbers. "Switched to X", which
 does not name what it replaces, supersedes a fact of the same subject only at a cosine of at
-least 0.5. Otherwise both are kept (**unsure**): losing a fact is worse than a duplicate. A close
-undecided pair is noted in the audit trail, and consolidation with an LLM settles it later
+least 0.5, and so does "prefers X now" after "favourite <kind> is Y". Candidates are also
+found by the words of the new fact in the one wording the reader compares ("I'm teetotal" finds
+"I never drink alcohol"). Otherwise both are kept (**unsure**): losing a fact is worse than a
+duplicate. A close undecided pair is noted in the audit trail, and consolidation with an LLM settles it later
 (``reverie.extract.llm_merge``). A key given by the caller is the caller's decision: the
 same key with other words supersedes. The vector of a new or changed text is written in the
 same transaction as the row.
