@@ -50,11 +50,20 @@ class GuardVerdict:
 _ACCEPTED = GuardVerdict(ok=True)
 
 
+# Latin letters split by invisible characters ("i\u200dg\u200dn\u200do\u200dr\u200de"): no language writes
+# words that way (emoji sequences and Persian or Indic joiners sit between other characters), so
+# it is a disguise, refused even when what it spells is mangled further along (a summary).
+_SPLIT_LETTERS = re.compile(r"[A-Za-z][\u200b-\u200d\u2060\ufeff\u00ad]+(?=[A-Za-z])")
+
+
 @lru_cache(maxsize=4096)
 def find_instruction_text(text: str) -> str | None:
     """The instruction-like snippet in ``text`` (under any disguise), or None (cached: the same
     stored lines are screened again on every turn)."""
-    return find_instruction(text_views(text), spelled_out_words(text))
+    found = find_instruction(text_views(text), spelled_out_words(text))
+    if found is None and len(_SPLIT_LETTERS.findall(text)) >= 3:
+        return "letters split by invisible characters"
+    return found
 
 
 # --- personal-sensitive details (mem.db §8) ---------------------------------------------------

@@ -160,6 +160,33 @@ ADDRESS_RULES = (
       \s+(?:told|informed|notified|warned|asked|aware)|knowing|noticing|finding\s+out|knowledge|awareness)\b
 | \b(?:priority|precedence|authority|weight)\s+over\s+(?:the\s+|your\s+|its\s+|all\s+|any\s+
       |every\s+)?(?:other\s+)?(?:[\w'-]+\s+)?(?:{RULES}|system\s+prompt|developers?|operators?|programming)\b
+  # Refusals and filters waved away; data handed to whoever claims a right to it.
+| \b(?:no|zero)\s+(?:refusals?|restrictions|filters|limits|rules|guardrails|safety\s+rules
+      |content\s+rules)\s+(?:apply
+      |applies|allowed|permitted|needed|here)\b
+| \boverrides?\s+(?:any|every|all)\s+(?:refusals?|restrictions?|filters?|safety\s+rules|guardrails)\b
+| \b(?:filter|filters|safeguards?|guardrails?|restrictions?|moderation|safety\s+(?:layer|check
+      |checks))\b[^.!?\n]{0,60}?
+      \b(?:work|get|route|go)\s+around\s+(?:it|them)\b
+| \b(?:whitelisted|allow-?listed|exempted)\s+(?:this|the)\s+(?:user|account|household|profile)\b
+| \bunrestricted\s+(?:answers|responses|replies|mode)\b
+| \b(?:are|is)\s+to\s+be\s+(?:answered|responded\s+to|replied\s+to)\b
+| \b(?:stored|saved)\s+(?:passwords|credentials|passcodes|pins|keys|logins
+      |secrets)\b[^.!?\n]{0,30}?\b(?:may|can
+      |should|must|are\s+to|will)\s+be\s+(?:shared|sent|given|disclosed|revealed|read\s+out|forwarded
+      |emailed)\b
+| \b(?:with|to)\s+(?:anyone|anybody|whoever|everyone)\s+(?:claiming|who\s+claims|saying|who\s+says
+      |pretending)\b
+| \b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*[?&][\w-]+=(?=\s|$|[{\[<.,])
+| \b(?:include|put|embed|encode|append|insert)\s+(?:them|it|this|these|the\s+\w+)\s+(?:in|into
+      |inside)\s+(?:a|the)\s+
+      (?:link|url|hyperlink|image\s+url|query\s+string)\b
+| \b(?:{BOT})(?:\s+(?:on|in|for|of|at|with)\s+(?:this|the|that|your|my)\s+[\w-]+)\s+{MODAL}\s+{ADV}{DO}\b
+  # The prompt named bare: "reveal prompt", "leak the hidden prompt", "dump its instructions".
+| \b(?:reveal|leak|dump|disclose|exfiltrate)\s+(?:the\s+|your\s+|its\s+)?(?:hidden\s+|secret\s+|system\s+
+      |original\s+|initial\s+|full\s+|whole\s+)?prompts?\b
+| \b(?:reveal|leak|dump|disclose|exfiltrate)\s+(?:your|its)\s+(?:\w+\s+)?(?:instructions|rules|guidelines
+      |configuration)\b
   # Verb-final languages: the rules first, then the order ("Kurallarını unut", "규칙을 무시해").
 | (?:^|(?<=[.!?:;]))\s*(?:(?:t[uü]m|b[uü]t[uü]n|[oö]nceki|sana\s+verilen)\s+)*(?:kural|talimat
       |y[oö]nerge|k[iı]s[iı]tlama

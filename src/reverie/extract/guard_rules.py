@@ -22,7 +22,7 @@ __all__ = ["find_instruction"]
 _PARTS = {
     # Where an imperative can start: text or clause start, or after a softener ("please ignore").
     # Lookbehinds keep the softener out of the match, so the quoted snippet starts at the verb.
-    "IMP": r"(?:^\s*|(?<=[.!?:;,)\]>\"])\s*|(?<=\bplease\s)|(?<=\bkindly\s)|(?<=\bnow\s)"
+    "IMP": r"(?:^\s*|(?<=[.!?:;,)\]>\"])\s*|(?<=\s[-–—])\s*|(?<=\bplease\s)|(?<=\bkindly\s)|(?<=\bnow\s)"
     r"|(?<=\bjust\s)|(?<=\balso\s)|(?<=\bthen\s)|(?<=\bfirst\s)|(?<=\blet's\s)|(?<=\blet\sus\s))",
     "ADV": r"(?:(?:not|never|always|now|only|also|just|immediately|quietly|secretly|silently|safely|freely"
     r"|simply|happily|easily|gladly|totally|completely|fully|go\s+ahead\s+and)\s+)*",
@@ -157,7 +157,6 @@ _HARD_RULES = r"""
 | \b(?:comply|obey)\s+(?:with\s+)?(?:all|every|any|only|me|the\s+user)\b
 | \b(?:all|every|each|any)\s+(?:of\s+)?(?:your|future)\s+(?:[\w-]+\s+)?(?:responses?|replies|reply
       |answers?|outputs?|messages?|conversations?|sessions?|chats?)\b
-| \b(?:each|every|your)\s+(?:answers?|repl(?:y|ies)|responses?|outputs?)\b
 | \bfor\s+the\s+rest\s+of\s+(?:the|this|our|your)\s+(?:sessions?|conversations?|chats?)\b
 | \b(?:filter|moderation|monitor|safety\s+system)s?\s+(?:doesn't|does\s+not|won't|will\s+not
       |can't|cannot)\s+(?:see|notice|detect|catch|flag)\b
@@ -255,7 +254,7 @@ _HARD_RULES = r"""
       |take\s+on\s+the\s+(?:role|persona)|play\s+the\s+role|switch\s+to\s+(?:being|persona))\b
 | \byour\s+(?:new\s+|real\s+|true\s+)?(?:identity|persona|personality|character|role)\s+(?:is|will\s+be)\b
 | \byou\s+(?:will|shall|are\s+going\s+to)\s+(?:now\s+)?(?:play|be|become|act\s+as|pretend)\b
-| \b(?:uncensored|unfiltered|unrestricted|unaligned|unlocked|jailbroken|evil|rogue)\s+(?:[\w-]+\s+)?
+| \b(?:uncensored|unfiltered|unrestricted|unaligned|unlocked|jailbroken)\s+(?:[\w-]+\s+)?
       (?:{BOT}|version|mode|persona|assistant)\b
 | \b(?:game|story|scenario)\s+where\s+you\s+(?:are|play|pretend|have)\b
 | \{\s*"role"\s*:\s*"(?:system|developer|assistant)"
@@ -276,13 +275,15 @@ _HARD_RULES = r"""
       |guardrails|restrictions|(?:policy|content|safety|rule)\s+enforcement)\s+(?:is|are|will\s+be
       |has\s+been|have\s+been|shall\s+be)\s+(?:to\s+be\s+)?(?:now\s+)?
       (?:turned\s+off|switched\s+off|disabled|deactivated|bypassed|removed|lifted|suspended)\b
-| \b(?:memor(?:y|ies)|notes?|entr(?:y|ies)|this|these|messages?)\b[^.!?\n]{0,30}\b(?:carry|carries|have|has
+| \b(?:memor(?:y|ies)|notes?|entr(?:y|ies)|this|these|messages?)\b[^.!?\n]{0,60}\b(?:carry|carries|have|has
       |hold|holds|get|gets|with)\s+(?:full\s+)?(?:developer|admin|administrator|system|root|operator)[\s-]+
       (?:level\s+)?(?:authority|privileges?|permissions?|clearance|rights)\b
   # Phishing: getting the user to hand over a credential.
 | \b(?:ask|request|demand|collect|get|prompt)\s+(?:them
       |the\s+user|him|her|users)\b[^.!?\n]{0,30}?\b(?:pin|passwords?
-      |passcodes?|card\s+numbers?|cvv|security\s+codes?|login|credentials|one-time\s+codes?|2fa\s+codes?)\b
+      |passcodes?|card\s+numbers?|cvv|security\s+codes?|login|credentials|one-time\s+codes?|2fa\s+codes?
+      |maiden\s+name|security\s+(?:questions?|answers?)|social\s+security|ssn|account\s+numbers?
+      |passport\s+numbers?|recovery\s+(?:phrase|codes?)|seed\s+phrase)\b
 | (?:p[ií]dele|preg[uú]ntale|demande-lui|demandez-lui|frag\s+(?:ihn|sie)|fragen\s+sie\s+(?:ihn|sie)|pe[cç]a
       |pergunte|chiedigli|chiedile|спроси|попроси|запроси)\b[^.!?\n]{0,30}?(?:pin|c[oó]digo|code|clave
       |contrase[nñ]a|mot\s+de\s+passe|passwort|geheimzahl|senha|password|пин|пароль|код)
@@ -401,7 +402,9 @@ _HARD_RULES = r"""
 # Generic second-person advice is common in quotes ("mum says 'you should always say please'"),
 # so these rules skip text inside quotation marks.
 _SOFT_RULES = r"""
-  \byou(?:'ll|'d)?\s+{ADV}(?:{MODAL}\s+|(?:no\s+longer\s+)?need\s+to\s+|can\s+|may\s+)?{ADV}{DO}\b
+  \b(?:each|every|your|all)\s+(?:answers?|repl(?:y|ies)|responses?|outputs?)\b
+| \b(?:evil|rogue|malicious)\s+(?:[\w-]+\s+)?(?:{BOT}|version|mode|persona|assistant)\b
+|   \byou(?:'ll|'d)?\s+{ADV}(?:{MODAL}\s+|(?:no\s+longer\s+)?need\s+to\s+|can\s+|may\s+)?{ADV}{DO}\b
 | \byour\s+(?:new|only|sole|one|real|single)\s+(?:rule|instruction|directive|order|command)\s+(?:is|now)\b
 | \b(?:refusals?|refusing|refusal\s+behaviou?r|declining\s+requests)\b[^.!?\n]{0,30}?\b(?:is|are|will
       |shall)\s+
@@ -443,9 +446,14 @@ _MENTION_TAIL = re.compile(
 )
 # "In Monopoly you must pay rent": second person inside a named game or place is its rule.
 _NAMED_SETTING = re.compile(r"^\s*In\s+(?:the\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*,?\s")
+def _views_too(pattern: str, flags: int) -> re.Pattern[str]:
+    """``pattern`` compiled to match in every view too: one view folds look-alike letters, "y" to "i"."""
+    return re.compile(pattern.replace("y", "[yi]"), flags)
+
+
 # The rules of a game the user plays ("In poker you have to show your cards if called"): second
 # person and imperatives there are the game's, so soft rules skip a text that names a game.
-_GAME = re.compile(
+_GAME = _views_too(
     r"\b(?:games?|chess|poker|bridge|uno|monopoly|scrabble|catan|card\s+games?|board\s+games?|dice|quiz|trivia"
     r"|tournament|referee|umpire|dealer|rulebook|house\s+rules?|hide\s+and\s+seek|football|soccer|rugby|tennis"
     r"|golf|basketball|volleyball|hockey|cricket|baseball|rpg|tabletop|game\s+master|dungeon\s+master|sudoku"
@@ -455,9 +463,36 @@ _GAME = re.compile(
     re.IGNORECASE,
 )
 # ...but a game offered to the assistant ("let's play a game: you are ...") is role play.
-_GAME_INVITE = re.compile(
+_GAME_INVITE = _views_too(
     r"\b(?:let's|let\s+us|shall\s+we|we(?:'re|\s+are|\s+will|'ll)|you\s+and\s+i)\s+(?:now\s+)?play"
     r"|\bplay\s+(?:a|this|the|my|our)\s+(?:\w+\s+)?game\s+(?:with\s+me|where|in\s+which)|\byour\s+(?:own\s+)?rulebook",
+    re.IGNORECASE,
+)
+# A story the user writes, reads or watches: its characters' lines are the plot.
+_FICTION = _views_too(
+    r"\b(?:novel|story|stories|short\s+story|book|film|movie|screenplay|script|plot|fiction|thriller|sci-fi"
+    r"|fanfic\w*|comic|episode|series|poem)\b",
+    re.IGNORECASE,
+)
+# Someone else's rule ("the user's company has a rule: never share passwords by email").
+_THIRD_RULE = _views_too(
+    r"\b(?:company|school|office|family|household|house|club|team|gym|doctor|teacher|parents?|mum|mom|dad"
+    r"|mother|father|grandma|grandmother|grandpa|boss|manager|coach|workplace|employer|bank|landlord|hospital"
+    r"|library|firm|department|neighbou?rs?)(?:'s)?\s+(?:[\w-]+\s+){0,3}?(?:rule|rules|policy|motto|mantra"
+    r"|advice|guideline|principle|tip|saying)s?\b[^.!?\n]{0,12}?[:—–-]",
+    re.IGNORECASE,
+)
+# The user's wish about the form of the answers ("the user wants every reply short") is a
+# preference, unless it carries something to insert (links, codes, brands) or hand out.
+_PREFERENCE = _views_too(
+    r"^\s*(?:the\s+)?user(?:'s)?\s+(?:wants|prefers|likes|would\s+like|asked\s+for|asks\s+for|enjoys|hates"
+    r"|dislikes|doesn't\s+like|does\s+not\s+like|preference)\b",
+    re.IGNORECASE,
+)
+_CARGO = _views_too(
+    r"https?://|www\.|\.(?:com|net|org|io|example)\b|\b(?:link|url|promo|coupon|discount|code|sponsor\w*|advert\w*"
+    r"|recommend\w*|password|phone|address|email|secret|brand|buy|shop|store|product|affiliate|ignore|rules"
+    r"|instructions)\b",
     re.IGNORECASE,
 )
 _TITLED = re.compile(r"\b(?:titled|entitled|called|named|headlined|headline)\s*:?\s*$", re.IGNORECASE)
@@ -545,6 +580,9 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
             _ATTRIBUTED.match(text, end) is not None
             or _NAMED_SETTING.match(text) is not None
             or (_GAME.search(text) is not None and _GAME_INVITE.search(text) is None)
+            or (_FICTION.search(text, 0, start) is not None and _GAME_INVITE.search(text) is None)
+            or _THIRD_RULE.search(text, 0, start) is not None
+            or (_PREFERENCE.match(text) is not None and _CARGO.search(text) is None)
         )
         if not any(a <= start < b for a, b in quoted) and not _reported(text, start) and not attributed:
             hits.append((start, end))
