@@ -183,6 +183,7 @@ def test_more_shapes_of_the_same_fact(old: str, new: str) -> None:
         ("User is a member of the chess club", "User left the chess club"),
         ("User's ID card expires in 2026", "User renewed their ID card, and it now expires in 2036"),
         ("User's optician is Dr. Moss", "User registered with a new optician, Dr. Kahn"),
+        ("I live in a flat in Porto", "I moved into a house in Braga"),  # "I live" reads "user live"
         (
             "User's cousin Ola is a junior tester at Ikea",
             "User's cousin Ola was promoted to test director at Ikea",
@@ -203,6 +204,7 @@ def test_more_changes_of_one_value(old: str, new: str) -> None:
         ("User has a car loan", "User paid off the car loan and has no car loan now"),
         ("User has a nut allergy", "Tests showed User does not have a nut allergy after all"),
         ("User likes to cook alone", "User likes to cook together"),
+        ("User's daughter Noa is allergic to peanuts", "Noa can eat peanuts without any reaction"),
     ],
 )
 def test_more_ends_and_opposites(old: str, new: str) -> None:

@@ -187,6 +187,11 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\bwork ?days\b"), "weekdays"),
     (_R(r"\b(?:brothers or sisters|brothers and sisters)\b"), "siblings"),
     (_R(r"\b(is|are) expecting\b"), r"\1 pregnant with"),
+    # "can eat eggs without any reaction" = "is not allergic to eggs"
+    (
+        _R(r"\bcan (?:eat|drink|have|tolerate) (.+?) without (?:any |a )?(?:reaction|problem|issue)s?\b"),
+        r"is not allergic to \1",
+    ),
     # "User renewed their passport, and it now expires in 2035" = "User's passport now expires in 2035"
     (
         _R(
@@ -358,7 +363,8 @@ def _is_verb(token: str, previous: str | None) -> bool:
     if token.endswith("ing"):  # "blood pressure reading", "running shoes": a noun until "is running"
         return False
     if lemma == token:  # a base form: a verb only after a plural subject ("parents live")
-        return token in VERBS and previous is not None and (previous in RELATIVES_PLURAL or previous == "and")
+        # "parents live", "I live" (read "user live")
+        return token in VERBS and (previous in RELATIVES_PLURAL or previous in ("and", "user"))
     return lemma in VERBS
 
 
