@@ -191,16 +191,16 @@ FLOORS = {
     },
     "merge_corpus_heldout.jsonl": {
         "distinct": 1.0,
-        "update": 0.80,
+        "update": 0.84,
         "paraphrase": 0.80,
         "contradiction": 1.0,
     },
     # Written blind in later sessions (scored all held out by bench/merge_bench.py); their
     # misses were read afterwards, so they guard against losing ground, not generalisation.
     # Corpus 6 scored 100 / 72 / 32 / 70 % before its misses were read.
-    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.80, "paraphrase": 0.88, "contradiction": 1.0},
+    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.88, "contradiction": 1.0},
     "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.94, "paraphrase": 0.90, "contradiction": 0.80},
-    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.52, "contradiction": 0.86},
+    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.84, "paraphrase": 0.52, "contradiction": 0.86},
 }
 
 
