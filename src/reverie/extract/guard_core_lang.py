@@ -437,12 +437,142 @@ _CREDENTIAL = _alt(
 )
 _SPAN = r"[^.!?\n。！？]{0,50}?"
 
+# Keeping something from the user: "don't tell the user", in many languages.
+_HIDE_FROM_USER = _alt(
+    r"n[aã]o\s+(?:conte|diga|fale|mencione|informe|avise|mostre)\s+(?:nada\s+)?(?:ao|para\s+o|à|a)\s+usu[aá]ri[oa]",
+    r"vertel\s+(?:de|het\s+niet\s+aan\s+de)\s+gebruiker",
+    r"zeg\s+niets\s+(?:tegen|aan)\s+de\s+gebruiker",
+    r"nie\s+(?:m[oó]w|informuj|wspominaj|pokazuj)\s+(?:nic\s+)?u[zż]ytkownikowi",
+    r"kullan[iı]c[iı]ya\s+[^.!?\n]{0,30}?(?:s[oö]yleme|bahsetme|anlatma|g[oö]sterme)\b",
+    r"사용자(?:에게|한테)\s*[^.!?\n]{0,20}?(?:말하지|알리지|알려\s*주지|보여\s*주지)\s*마",
+    r"لا\s+(?:تخبر|تُخبر|تقل|تذكر|تُعلم|تعلم)\s+(?:ل)?المستخدم",
+    r"ユーザーに(?:は)?(?:絶対に)?(?:言わない|伝えない|教えない|言うな|知らせない|見せない)",
+    r"(?:不要|别|切勿|不得)(?:告诉|透露给|通知)用户",
+    r"не\s+(?:говори|сообщай|рассказывай|показывай)\s+(?:об\s+этом\s+)?пользовател",
+    r"sag\s+(?:dem|der)\s+(?:nutzer|benutzer)(?:in)?\s+nichts",
+    r"ne\s+(?:dis|dites)\s+rien\s+[aà]\s+l'utilisat",
+    r"non\s+dire\s+(?:nulla\s+|niente\s+)?all'utente",
+    r"no\s+(?:le\s+)?(?:digas|cuentes)\s+(?:nada\s+)?al\s+usuario",
+    r"jangan\s+(?:beri\s+tahu|beritahu|katakan|bilang)\s+(?:kepada\s+|ke\s+)?pengguna",
+    r"đừng\s+(?:nói|cho\s+biết|kể)\s+(?:cho\s+|với\s+)?người\s+dùng",
+    r"उपयोगकर्ता\s+को\s+(?:मत|न)\s+बता",
+    r"ber[aä]tta\s+inte\s+f[oö]r\s+anv[aä]ndaren",
+    r"не\s+кажи\s+користувач",
+)
+# A scope only the assistant has: "in every answer", in many languages.
+_EVERY_ANSWER = _alt(
+    r"em\s+(?:toda|cada)\s+resposta",
+    r"em\s+todas\s+as\s+respostas",
+    r"en\s+(?:cada|toda)\s+respuesta",
+    r"(?:dans|à)\s+chaque\s+r[eé]ponse",
+    r"in\s+jeder\s+antwort",
+    r"in\s+ogni\s+risposta",
+    r"in\s+elk\s+antwoord",
+    r"w\s+ka[zż]dej\s+odpowiedzi",
+    r"her\s+(?:cevapta|yan[iı]tta|cevab[iı]nda|yan[iı]t[iı]nda)",
+    r"모든\s*(?:답변|대답|응답)(?:에|마다)",
+    r"(?:답변|대답|응답)마다",
+    r"すべての(?:回答|返答|返事)(?:に|で)",
+    r"毎回の(?:回答|返答)",
+    r"(?:每次|每个|所有)(?:回答|回复)",
+    r"في\s+كل\s+(?:إجابة|رد|جواب)",
+    r"в\s+каждом\s+ответе",
+    r"i\s+varje\s+svar",
+    r"di\s+setiap\s+jawaban",
+    r"(?:trong\s+)?mọi\s+câu\s+trả\s+lời",
+    r"हर\s+जवाब\s+में",
+    r"у\s+кожній\s+відповіді",
+)
+# "Always recommend ...": the imperative of recommend next to "always", in many languages.
+_ALWAYS_RECOMMEND = _alt(
+    r"sempre\s+recomende",
+    r"recomende\s+sempre",
+    r"altijd\s+[^.!?\n]{0,40}?aanraden",
+    r"raad\s+altijd",
+    r"zawsze\s+polecaj",
+    r"polecaj\s+zawsze",
+    r"her\s+zaman\s+[^.!?\n]{0,30}?[oö]ner\b",
+    r"항상\s*[^.!?\n]{0,30}?추천(?:해|하세요|해라|해줘)",
+    r"(?:أوصِ|أوص|اقترح|انصح)\s+دائم",
+    r"دائم\S*\s+(?:أوصِ|أوص|اقترح|انصح)",
+    r"いつも[^。\n]{0,30}?(?:勧めて|おすすめして|推薦して)",
+    r"(?:总是|始终|一律)推荐",
+    r"всегда\s+(?:рекомендуй|советуй)",
+    r"empfiehl\s+immer",
+    r"recommande\s+toujours",
+    r"toujours\s+recommander",
+    r"je\s+moet\s+altijd",
+)
+# Phishing verbs that come after the credential (verb-final) or ask for it in more languages.
+_ASK_AFTER = r"(?:\s*(?:iste|sor)\b|\s*(?:물어봐|요청해|달라고\s*해|입력하게\s*해))"
+_ASK_MORE = _alt(
+    r"vraag\s+(?:dan\s+)?(?:om|naar)\s+(?:zijn|haar|de|hun)",
+    r"popro[sś]\s+(?:go|j[aą]|jej|u[zż]ytkownika)\s+o",
+    r"اطلب\s+(?:منه|منها|من\s+المستخدم)",
+    r"pe[cç]a\s+(?:a\s+ele|o|ao\s+usu[aá]rio)",
+)
+_CREDENTIAL_MORE = _alt(
+    r"pincode",
+    r"pin-?code",
+    r"PIN",
+    r"kod\s+PIN",
+    r"PIN\s+kod\w*",
+    r"رقم\s+(?:ال)?بطاق",
+    r"كلمة\s+(?:المرور|السر)",
+    r"비밀번호",
+    r"카드\s*번호",
+    r"wachtwoord",
+    r"has[lł]",
+    r"[sş]ifre",
+    r"senha",
+    r"n[uú]mero\s+do\s+cart[aã]o",
+)
+# "Answer without any limits", the order verb first or last.
+_ANSWER_V = _alt(
+    r"أجب",
+    r"رد",
+    r"تحدث",
+    r"답해",
+    r"대답해",
+    r"답하세요",
+    r"cevap\s+ver",
+    r"yan[iı]t\s+ver",
+    r"odpowiadaj",
+    r"odpowiedz",
+    r"antwoord",
+    r"responda",
+    r"responde",
+    r"回答して",
+    r"答えて",
+    r"回答",
+    r"answer",
+    r"respond",
+)
+_WITHOUT_LIMITS = _alt(
+    r"(?:دون|بدون|بلا)\s+(?:أي\s+)?(?:قيود|حدود|فلاتر|رقابة|قواعد)",
+    r"(?:제한|필터|검열)\s*없이",
+    r"(?:制限|フィルター|検閲)(?:なし|なく|無し)",
+    r"(?:不受限制|没有限制|无限制|不加过滤)",
+    r"k[iı]s[iı]tlama(?:s[iı]z|lar\s+olmadan)",
+    r"filtresiz",
+    r"bez\s+(?:[zż]adnych\s+)?(?:ogranicze[nń]|filtr[oó]w|cenzury)",
+    r"zonder\s+(?:enige\s+)?(?:beperkingen|filters|censuur)",
+    r"sem\s+(?:nenhuma\s+|qualquer\s+)?(?:restri[çc][õo]es|filtros?|limites|censura)",
+)
+
 # A note for the assistant with the addressee first and a postposition (Hindi, Urdu).
 _FOR_BOT_AFTER = r"(?:सहायक|एआई|बॉट|मॉडल|اسسٹنٹ|معاون)\s+(?:के\s+लिए|کے\s+لیے)"
 
 CORE_RULES = "\n| ".join(
     [
         _FOR_BOT_AFTER,
+        _HIDE_FROM_USER,
+        _EVERY_ANSWER,
+        _ALWAYS_RECOMMEND,
+        _ASK_MORE + r"[^.!?\n。！？]{0,30}?" + _CREDENTIAL_MORE,
+        _CREDENTIAL_MORE + r"[^.!?\n。！？,，]{0,10}?" + _ASK_AFTER,
+        _ANSWER_V + r"[^.!?\n。！？]{0,30}?" + _WITHOUT_LIMITS,
+        _WITHOUT_LIMITS + r"[^.!?\n。！？]{0,10}?" + _ANSWER_V,
         _IGNORE + _SPAN + _INSTRUCTIONS,
         _INSTRUCTIONS + _SPAN + _IGNORE,
         _SHOW + _SPAN + _SYSTEM,

@@ -47,7 +47,9 @@ ML_RULES = r"""
       \b[^.!?\n]{0,60}?,\s*(?:revela|muestra|responde|di|dile|env[ií]a|ignora|recomienda|desactiva|niega
       |a[nñ]ade|incluye)\b
 | \bnunca\s+(?:le\s+)?(?:digas|menciones|reveles|cuentes)\b[^.!?\n]{0,30}\busuari[oa]\b
-| \b(?:finge|fingid|haz\s+como\s+si|act[uú]a\s+como|comp[oó]rtate\s+como|interpreta\s+el\s+papel)\b
+| \b(?:fingid|haz\s+como\s+si|act[uú]a\s+como|comp[oó]rtate\s+como|interpreta\s+el\s+papel)\b
+| (?:(?<![^\W\d_]\s)|(?<=\bahora\s)|(?<=\bagora\s)|(?<=\bfavor\s)|(?<=\bsolo\s)
+      |(?<=\bs[oó]\s))finge\b
 | \btus?\s+(?:nuev[oa]s?|verdader[oa]s?|[uú]nic[oa]s?)\s+(?:instrucci[oó]n(?:es)?|tarea|misi[oó]n|reglas
       |[oó]rdenes)\b
 | \b(?:prioridad|precedencia)\s+(?:sobre|ante)\b[^.!?\n]{0,30}?\b(?:sistema|instrucciones|reglas|normas)\b
@@ -157,7 +159,9 @@ ML_RULES = r"""
       \b[^.!?\n]{0,60}?,\s*(?:revele|mostre|responda|diga|envie|ignore|recomende|desative|negue|adicione
       |inclua)\b
 | \bnunca\s+(?:diga|conte|revele|mencione)\b[^.!?\n]{0,30}?\b(?:usu[aá]rio|utilizador)\b
-| \b(?:finja|finge|fa[cç]a\s+de\s+conta|aja\s+como|comporte-se\s+como|interprete\s+o\s+papel)\b
+| \b(?:finja|fa[cç]a\s+de\s+conta|aja\s+como|comporte-se\s+como|interprete\s+o\s+papel)\b
+| (?:(?<![^\W\d_]\s)|(?<=\bahora\s)|(?<=\bagora\s)|(?<=\bfavor\s)|(?<=\bsolo\s)
+      |(?<=\bs[oó]\s))finge\b
 | \b(?:prioridade|preced[eê]ncia)\s+sobre\b[^.!?\n]{0,30}?\b(?:sistema|instru[cç][oõ]es|regras)\b
 | \bmais\s+importante\s+(?:que|do\s+que)\s+(?:o|as|os|suas)\s+(?:\w+\s+)?(?:sistema|instru[cç][oõ]es|regras)\b
   # Italian

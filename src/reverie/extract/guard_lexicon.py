@@ -278,7 +278,8 @@ _LATIN: dict[str, dict[str, str]] = {
         "WITHOUT": _w(r"sin"),
         "LIMITS": _w(r"l[ií]mites? restricci filtros? reglas normas censura [eé]tica"),
         "ROLE": _w(
-            r"finge\s+(?:que|ser) haz\s+como\s+si act[uú]a\s+como comp[oó]rtate\s+como "
+            r"(?:(?<![^\W\d_]\s)|(?<=\bahora\s)|(?<=\bfavor\s))finge\s+(?:que|ser) "
+            r"haz\s+como\s+si act[uú]a\s+como comp[oó]rtate\s+como "
             r"interpreta\s+el\s+papel hazte\s+pasar\s+por"
         ),
         "SEND": _w(r"env[ií]a manda reenv[ií]a comparte copia pega revela publica sube"),

@@ -312,7 +312,10 @@ OTHER_LEXICONS: dict[str, dict[str, str]] = {
     "ko": {
         "LESS": _w(r"없는"),
         "LIMITS": _w(r"제한 규칙 필터 검열"),
-        "BOT": _w(r"인공지능 어시스턴트 모델 봇"),
+        "BOT": _w(r"인공지능 어시스턴트 모델 봇 AI"),
+        "SAFE": _w(r"필터 안전\s*장치 검열 안전\s*설정"),
+        "SEND": _w(r"공개 전송 공유"),
+        "OFFAFTER": _w(r"(?:를|을)?\s*(?:꺼|끄|비활성화|해제)"),
         "NONEEDAFTER": _w(r"따를\s*필요가\s*없 지킬\s*필요가\s*없 따르지\s*않아도"),
         "SENDAFTER": _w(r"보내 전송 공유 업로드"),
         "SECRET": _w(r"대화\s*기록 채팅\s*기록 비밀번호 암호 개인\s*정보"),
