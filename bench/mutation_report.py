@@ -336,10 +336,26 @@ def _unsettled(module: str, *, checked_only: bool = False) -> list[str]:
 
 
 def run(
-    module: str, *, fresh: bool, retest: bool, children: int, own: bool = True, checked_only: bool = False
+    module: str,
+    *,
+    fresh: bool,
+    retest: bool,
+    children: int,
+    own: bool = True,
+    checked_only: bool = False,
+    only: tuple[str, ...] = (),
 ) -> Row:
-    """Mutate one module, run its tests against every mutant, and return its row."""
+    """Mutate one module, run its tests against every mutant, and return its row.
+
+    ``only``: with ``retest``, recheck just these of the module's unsettled mutants (names or their
+    endings, e.g. ``authenticate_token__mutmut_15``).
+    """
     names = _unsettled(module, checked_only=checked_only) if retest else []
+    if only:
+        names = [name for name in names if any(name.endswith(ending) for ending in only)]
+        if not names:  # mutmut given no names would run every mutant
+            print(f"{module}: none of {', '.join(only)} is left to recheck", file=sys.stderr)
+            return tally(module)
     work = prepare(module, fresh, own)
     started = time.monotonic()
     earlier = _meta_file(work, module)
@@ -426,6 +442,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --retest: recheck only mutants checked before, not those a stopped run never reached",
     )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=(),
+        metavar="MUTANT",
+        help="with --retest: recheck only these survivors (e.g. xǁAccountsǁcreate_token__mutmut_15)",
+    )
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args(argv)
     modules = args.modules or all_modules()
@@ -458,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                 children=args.max_children,
                 own=not args.before,
                 checked_only=args.checked_only,
+                only=tuple(args.only),
             )
         )
         print(table(rows[-1:]).splitlines()[-1], flush=True)

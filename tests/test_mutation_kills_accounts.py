@@ -263,3 +263,20 @@ def test_an_account_locked_by_spread_guesses_opens_when_the_oldest_leaves(clock:
     assert refused.value.retry_after == 30
     clock.advance(31)
     limiter.check_sign_in("198.51.100.7", "bob")
+
+
+def test_a_token_shows_when_it_was_last_used_to_the_minute(settings: Settings, clock: Clock) -> None:
+    with Memory(settings, clock=clock) as memory:
+        _, secret = memory.accounts.create_token(memory.add_user("bob"), "laptop")
+    bearer = {"Authorization": f"Bearer {secret}"}
+    with TestClient(create_app(settings, clock=clock)) as client:
+
+        def last_used() -> object:
+            (token,) = client.get(f"{API}/tokens", headers=bearer).json()["tokens"]
+            return token["last_used_at"]
+
+        assert last_used() == "2026-01-15T18:00:00+00:00"  # this very request used it
+        clock.advance(60)
+        assert last_used() == "2026-01-15T18:00:00+00:00", "kept to the minute, not written on every request"
+        clock.advance(1)
+        assert last_used() == "2026-01-15T18:01:01+00:00"
