@@ -84,6 +84,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "core/people.py": (
         "test_working_scopes.py",
         "test_this_is.py",
+        "test_this_is_doors.py",
         "test_voice_speakers.py",
         "test_documents_per_user.py",
         "test_memory.py",
