@@ -121,6 +121,8 @@ def test_an_opposite_or_a_negation_is_a_contradiction(old: str, new: str) -> Non
         ("User's nephew Tariq is 6", "Omar turned 7 in June"),
         # what was given up is not what the old fact is about
         ("User's sister lives with Rafa", "User broke up with Rafa and is now dating Joel"),
+        ("User plays chess with Rafa", "User broke up with Rafa and is now dating Joel"),
+        ("User uses Slack at work", "User cancelled Netflix and uses Disney+ now"),
         ("User's music service is Spotify", "User cancelled Netflix and uses Disney+ now"),
         # moved to another time is not another activity moved
         ("User swims on Tuesday mornings", "User moved yoga to Thursday mornings"),

@@ -74,6 +74,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
     if _gave_up(old, new):
         return "update"  # "User's VPN is NordVPN" -> "User cancelled NordVPN and uses Mullvad now"
+    if new.dropped and new.changed and not new.dropped & (old.value | set(old.subject) | old.subject_names):
+        # the change is explained by what was given up, which is not this fact: "User uses Slack"
+        # stays beside "User cancelled Netflix and uses Disney+ now"
+        new = dataclasses.replace(new, changed=False)
     if _denies_having(old, new) or _denies_having(new, old):
         return "contradiction"  # "User's son is named Tomas" -> "User does not have a son"
     if _rescheduled(old, new):
@@ -198,6 +202,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
 
 # States whose value is a date: "expires in 2025" -> "now expires in 2035" is one passport, renewed.
 _DATED = frozenset({"expire", "end", "renew", "due", "finish", "run"})
+# Verbs of having and using something, which giving it up ends.
+_KEPT = frozenset(
+    "have use rent drive ride wear own keep store track subscribe pay bank eat drink take buy invest".split()
+)
 _GENERIC = frozenset({"app", "service", "account", "provider", "plan", "subscription", "system", "device"})
 _WANTING = frozenset({"like", "want", "prefer"})  # "prefers window seats" / "never wants a window seat"
 _RESCHEDULE = frozenset({"move", "reschedule", "shift", "push", "postpone", "change", "bring"})
@@ -222,7 +230,8 @@ def _gave_up(old: Claim, new: Claim) -> bool:
     extra = owned - owner
     if extra & (PARTY_WORDS | old.subject_names):
         return old.predicate in BE_FAMILY | {"marry", "name"} and bool(new.dropped & old.value)
-    return True
+    # what the subject has, uses or is, not what it does with someone ("plays chess with Marco")
+    return bool(extra) or old.single or old.predicate in BE_FAMILY or _verb(old.predicate) in _KEPT
 
 
 # What a diet leaves out: "is vegan" says "does not eat animal products".
