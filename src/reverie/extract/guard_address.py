@@ -187,6 +187,13 @@ ADDRESS_RULES = (
       |original\s+|initial\s+|full\s+|whole\s+)?prompts?\b
 | \b(?:reveal|leak|dump|disclose|exfiltrate)\s+(?:your|its)\s+(?:\w+\s+)?(?:instructions|rules|guidelines
       |configuration)\b
+  # Hidden text to decode and obey; the user's data exported somewhere.
+| \b(?:decode|decrypt|deobfuscate|unscramble|reverse|translate)\b[^.!?\n]{0,40}?\b(?:and
+      |then)\s+(?:follow|obey
+      |execute|run|do|apply|carry\s+out|act\s+on)\b
+| {IMP}(?:export|mirror|publish|dump|leak)\s+(?:(?:all|every)\s+(?:of\s+)?(?:the\s+)?
+      (?:user'?s\s+|their\s+|his\s+|her\s+)?|(?:the\s+)?user'?s\s+|their\s+|his\s+|her\s+)(?:[\w-]+\s+)?(?:memor(?:y|ies)|notes|conversations|chats
+      |messages|chat\s+history)\b[^.!?\n]{0,30}?\bto\b
   # Verb-final languages: the rules first, then the order ("Kurallarını unut", "규칙을 무시해").
 | (?:^|(?<=[.!?:;]))\s*(?:(?:t[uü]m|b[uü]t[uü]n|[oö]nceki|sana\s+verilen)\s+)*(?:kural|talimat
       |y[oö]nerge|k[iı]s[iı]tlama

@@ -181,7 +181,8 @@ _HARD_RULES = r"""
 | \b(?:curl|wget)\s+(?:-{1,2}\w|https?://|\S+\.\w{2,}/) | \|\s*(?:sudo\s+)?(?:ba|z)?sh\b
   # Passive and impersonal overrides: "all previous instructions are to be disregarded".
 | \b{QUAL}\s+(?:[\w'-]+\s+)?{RULES}\s+(?:are|is|were|was|shall|should|must|will|have|has|become
-      |becomes|remain|get|got)\b[^.!?\n]{0,30}?\b(?:disregarded|ignored|overridden|overruled|void|null
+      |becomes|remain|get|got)\b[^.!?\n]{0,30}?\b(?:disregarded|ignored|overridden|overruled|void|null|advisory
+      |non-binding
       |cancell?ed|revoked|rescinded|suspended|lifted|obsolete|invalid|superseded|replaced|deprecated
       |disabled|removed|waived|withdrawn|annulled|inactive|off|expired|no\s+longer\s+(?:valid|in\s+effect
       |in\s+force|applicable|apply|binding|relevant))\b

@@ -89,6 +89,7 @@ _SECRET_KINDS = {
     "pair2": "login and password",
     "slash_pair": "login and password",
     "bare_pair": "login and password",
+    "keypad": "password or access code",
     "cjk_password": "password or access code",
     "labelled": "password or access code",
     "wifi": "Wi-Fi password",
@@ -134,6 +135,8 @@ _PHRASE_RULES = r"""
       |pw)\s*[:=]?\s*\S{3,}))
   | (?P<bare_pair>(?:^|[:：]|\s[-–—])\s*[\w.@+-]{3,40}\s*/\s*(?=[^\s/]*[a-z])(?=[^\s/]*\d)
       (?=[^\s/]*(?:[A-Z]|[^\w\s]))[^\s/]{6,}(?=[\s.,;]*$|[,;]\s))
+  | (?P<keypad>(?i:\b(?:alarm|garage|door|gate|safe|locker|keypad|lockbox
+      |padlock)\s*[:=]\s*\d(?:[\s.-]?\d){3,7}\b))
   | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}
       |\b(?:admin|root|administrator)\s*,\s*(?=\S*\d)(?=\S*[^\w\s])(?=\S*[a-z])\S{6,}))
   | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pw)\b\s*(?:(?:is|was)\s+|[:=]\s*)?{VALUE}))
@@ -144,11 +147,13 @@ _PHRASE_RULES = r"""
       |s[eé]cu(?:rit[eé]\s+sociale)?
         |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number|aadhaa?r|pesel|cnp|tckn
         |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|nummer
-        |n[uú]mero|numéro|номер)?(?:\s+(?:for|of|on|de|del|da|do|du|des|von|der|della|di|на)\b[^\d\n.:=]{0,25}?)?
+        |n[uú]mero|numéro|номер)?(?:\s+(?:for|of|on|de|del|da|do|du|des|von|der|della|di
+      |на)\b[^\d\n.:=]{0,25}?)?
         \s*(?:(?:is|was|es|est|ist|lautet|é|è|to|jest|är|er|это)\s+|[:=]\s*)?
         (?-i:[A-Z0-9]{0,6}\s?\d[\dA-Z .-]{4,}[\dA-Z])))
   | (?P<card>(?i:\b(?:card\s+number|номер\s+(?:\w+\s+)?карты|n[uú]mero\s+de\s+(?:mi\s+)?tarjeta|kartennummer
-        |num[eé]ro\s+de\s+(?:ma\s+)?carte|numero\s+della\s+(?:mia\s+)?carta|n[uú]mero\s+do\s+(?:meu\s+)?cart[aã]o
+        |num[eé]ro\s+de\s+(?:ma\s+)?carte|numero\s+della\s+(?:mia\s+)?carta
+      |n[uú]mero\s+do\s+(?:meu\s+)?cart[aã]o
         |numer\s+(?:mojej\s+)?karty|kart\s+numaras[iı])\b[^\d\n]{0,20}\d{4}(?:[ .-]?\d{3,4}){2,4}\b))
   | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券|주민등록번호)[^。\n]{0,10}?
         [0-9Xx](?:[ -]?[0-9Xx]){7,})
