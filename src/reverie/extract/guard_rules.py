@@ -447,6 +447,30 @@ _MENTION_TAIL = re.compile(
 )
 # "In Monopoly you must pay rent": second person inside a named game or place is its rule.
 _NAMED_SETTING = re.compile(r"^\s*In\s+(?:the\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*,?\s")
+# A rule lifted by a real-world authority ("by order of the mayor, all covid restrictions were
+# lifted") is news, unless the text also speaks of the assistant, its rules or this account.
+_CIVIC = re.compile(
+    r"\b(?:mayor|city|council|government|governor|ministry|minister|police|court|judge|municipal\w*|authorities"
+    r"|parliament|congress|president|ordinance|law|regulation|health\s+department|fire\s+department|landlord|hoa"
+    r"|мэр\w*|город\w*|правительств\w*|власт\w*|alcald\w*|ayuntamiento|gobierno|maire|mairie|gouvernement"
+    r"|b[uü]rgermeister\w*|regierung|sindaco|governo|prefeit\w*|burgemeester|gemeente|burmistrz\w*"
+    r"|rz[aą]d\w*|belediye\w*|h[uü]k[uü]met\w*)\b",
+    re.IGNORECASE,
+)
+_ASSISTANT_WORDS = re.compile(
+    r"\b(?:you|your|yours|assistant|ai|model|bot|chatbot|llm|gpt|system|prompt|instructions?|guidelines?|filters?"
+    r"|guardrails?|refusals?|safety|memory|memories|note|entry|this\s+(?:user|account|profile|household|chat)|ты|тебе"
+    r"|твои|ассистент\w*|ии|модел\w*|систем\w*|промпт\w*|инструкц\w*|tu|tus|asistente|ia|sistema|instrucc\w*"
+    r"|toi|tes|assistant|syst[eè]me|dein\w*|assistent\w*|ki|anweisung\w*|ti|tuo|tua|tue|tuoi"
+    r"|istruzion\w*|voc[eê]|seu|sua|instru[cç]\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _civic_news(text: str) -> bool:
+    return _CIVIC.search(text) is not None and _ASSISTANT_WORDS.search(text) is None
+
+
 def _views_too(pattern: str, flags: int) -> re.Pattern[str]:
     """``pattern`` compiled to match in every view too: one view folds look-alike letters, "y" to "i"."""
     return re.compile(pattern.replace("y", "[yi]"), flags)
@@ -588,6 +612,8 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
         if not any(a <= start < b for a, b in quoted) and not _reported(text, start) and not attributed:
             hits.append((start, end))
             break
+    if hits and _civic_news(text):
+        return None
     return _snippet(text, *min(hits)) if hits else None
 
 
