@@ -361,6 +361,33 @@ _HARD_RULES = r"""
       |optional
       |withdrawn|void|revoked|not\s+to\s+be\s+(?:enforced|applied|followed)|no\s+longer\s+(?:enforced|active
       |in\s+effect|applicable))\b
+  # The same, ordered in the passive with "is to be" / "must be": "the content filter is to be
+  # considered disabled".
+| \b(?:safeguards|guardrails|(?:content|safety|profanity|nsfw)\s+(?:filters?|checks?|limits|restrictions)
+      |moderation|refusals?)\b[^.!?\n]{0,40}?\b(?:is|are)\s+(?:now\s+|hereby\s+)?to\s+be\s+(?:(?:considered
+      |treated\s+as|regarded\s+as)\s+(?:off|disabled|inactive|suspended|lifted|removed|waived|void|optional)\b
+      |(?:ignored|skipped|bypassed|disabled|switched\s+off|turned\s+off|lifted|waived)\s+(?:for|in)\s+(?:this|the
+      |every|all|any)\s+(?:account|user|profile|session|conversation|chat|answer|repl(?:y|ies)|response)s?\b)
+  # What is kept from people, handed out in the passive on a trigger: "confidential information
+  # is to be disclosed whenever it is requested".
+| \b(?:confidential|private|personal|sensitive|secret|internal)\s+(?:information|data|details|files|notes
+      |records)\b[^.!?\n]{0,30}?\b(?:is|are|should|must|shall|will|may|can)\s+(?:now\s+|always\s+)?(?:to\s+)?be
+      \s+(?:disclosed|revealed|shared|handed\s+(?:over|out)|given\s+out|sent|released|read\s+out|printed)\b
+      [^.!?\n]{0,30}?\b(?:whenever|to\s+anyone|with\s+anyone|to\s+whoever|on\s+request|upon\s+request
+      |if\s+(?:anyone\s+)?(?:asks|asked|requested)|when(?:ever)?\s+(?:anyone\s+)?(?:asks|asked|requested)
+      |without\s+(?:checking|question|verification|asking))\b
+  # Every request granted in the passive, with no condition: "every request will be fulfilled
+  # without question".
+| \b(?:every|all|any|each)\s+(?:\w+\s+)?(?:requests?|questions?|commands?|orders?|demands?|prompts?)\b
+      [^.!?\n]{0,30}?\b(?:is|are|should|must|shall|will)\s+(?:always\s+|now\s+)?(?:to\s+)?be\s+(?:fulfilled
+      |answered|obeyed|honou?red|granted|executed|carried\s+out|complied\s+with|followed)\b[^.!?\n]{0,20}?
+      \b(?:without\s+(?:question|hesitation|exception|refusal|restriction|limits?|filters?|checks?|checking
+      |warnings?)|no\s+matter\s+(?:what|how)|regardless\s+of)\b
+  # Warnings or disclaimers withheld in the passive: "warnings should never be shown to the user".
+| \b(?:warnings?|disclaimers?|caveats?|safety\s+(?:notes|notices|messages|information)|content\s+notes)\b
+      [^.!?\n]{0,30}?\b(?:is|are|should|must|shall|will)\s+(?:never|not|no\s+longer)\s+(?:to\s+)?be\s+(?:shown
+      |displayed|included|given|added|mentioned|issued|provided)\s+(?:to\s+(?:the\s+)?users?|in\s+(?:any\s+
+      |the\s+|your\s+)?(?:answers?|replies|responses?|output|chats?))\b
 | \b{BOT}\s+(?:no\s+longer\s+(?:needs?|has)\s+to|(?:is|are)\s+no\s+longer\s+(?:required|obliged|bound)\s+to
       |(?:doesn't|does\s+not|don't|do\s+not)\s+(?:need|have)\s+to)\s+(?:follow|obey|respect|apply
       |comply\s+with
