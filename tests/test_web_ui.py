@@ -122,6 +122,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             "REVERIE_LLM__RETRY_BACKOFF_SECONDS": "0",
             "REVERIE_MEMORY__EXTRACTION__PROVIDER": "none",  # the rules learn (KITCHEN's conclusions)
             "REVERIE_SERVER__CONSOLIDATE_EVERY_SECONDS": "0",
+            # Nightly maintenance (which re-scans the documents folder) runs when the server starts
+            # in its hour: the pages here start from an unscanned folder whatever the time of day.
+            "REVERIE_MEMORY__DECAY__HOUR": str((datetime.now(UTC).hour + 12) % 24),
         },
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
