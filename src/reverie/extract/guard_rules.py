@@ -12,6 +12,7 @@ import re
 
 from reverie.extract.guard_address import ADDRESS_RULES
 from reverie.extract.guard_core_lang import CORE_RULES
+from reverie.extract.guard_framing import civic_news, framed_as_data, mention_spans, quoted_spans
 from reverie.extract.guard_lang import ML_RULES
 from reverie.extract.guard_regex import RuleSet
 from reverie.extract.guard_struct import STRUCT_RULES
@@ -455,100 +456,6 @@ _SOFT_RULES = r"""
 | \b(?:text|output|content|responses?|answers?|messages?|emails?|code)\s+you\s+(?:generate|produce
       |draft|write|create|send)\b
 """
-# ...and so does advice the user was given ("their mentor told them: always answer emails").
-_REPORTED = re.compile(
-    r"\b(?:(?:says?|said|saying)(?:\s*:|\s+that\b|\s*$)|(?:told|tells)\s+(?:them|him|her)\b"
-    r"|(?:thinks?|believes?|motto|quote|advice|reckons?|feels\s+that)\b)[^.!?\n]*$",
-    re.IGNORECASE,
-)
-_ATTRIBUTED = re.compile(
-    r"[^.!?\n]*[,;:]\s*(?:[\w']+\s+){0,4}?(?:sa[yi]s?|said|joked|jokes|wrote|writes|keeps\s+sa[yi]ing|likes\s+to\s+sa[yi]"
-    r"|quipped|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
-    r"|m[oó]wi|zegt|zei|s[aä]ger)\b",
-    re.IGNORECASE,
-)
-# A quoted attack named as a thing ("the 'ignore previous instructions' attacks") is a mention.
-_MENTION_TAIL = re.compile(
-    r"\s*(?:attacks?|injections?|jailbreaks?|exploits?|payloads?|examples?|prompts?\s+injections?)\b",
-    re.IGNORECASE,
-)
-# "In Monopoly you must pay rent": second person inside a named game or place is its rule.
-_NAMED_SETTING = re.compile(r"^\s*In\s+(?:the\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*,?\s")
-# A rule lifted by a real-world authority ("by order of the mayor, all covid restrictions were
-# lifted") is news, unless the text also speaks of the assistant, its rules or this account.
-_CIVIC = re.compile(
-    r"\b(?:mayor|city|council|government|governor|ministry|minister|police|court|judge|municipal\w*|authorities"
-    r"|parliament|congress|president|ordinance|law|regulation|health\s+department|fire\s+department|landlord|hoa"
-    r"|мэр\w*|город\w*|правительств\w*|власт\w*|alcald\w*|ayuntamiento|gobierno|maire|mairie|gouvernement"
-    r"|b[uü]rgermeister\w*|regierung|sindaco|governo|prefeit\w*|burgemeester|gemeente|burmistrz\w*"
-    r"|rz[aą]d\w*|belediye\w*|h[uü]k[uü]met\w*)\b",
-    re.IGNORECASE,
-)
-_ASSISTANT_WORDS = re.compile(
-    r"\b(?:you|your|yours|assistant|ai|model|bot|chatbot|llm|gpt|system|prompt|instructions?|guidelines?|filters?"
-    r"|guardrails?|refusals?|safety|memory|memories|note|entry|this\s+(?:user|account|profile|household|chat)|ты|тебе"
-    r"|твои|ассистент\w*|ии|модел\w*|систем\w*|промпт\w*|инструкц\w*|tu|tus|asistente|ia|sistema|instrucc\w*"
-    r"|toi|tes|assistant|syst[eè]me|dein\w*|assistent\w*|ki|anweisung\w*|ti|tuo|tua|tue|tuoi"
-    r"|istruzion\w*|voc[eê]|seu|sua|instru[cç]\w*)\b",
-    re.IGNORECASE,
-)
-
-
-def _civic_news(text: str) -> bool:
-    return _CIVIC.search(text) is not None and _ASSISTANT_WORDS.search(text) is None
-
-
-def _views_too(pattern: str, flags: int) -> re.Pattern[str]:
-    """``pattern`` compiled to match in every view too: one view folds look-alike letters, "y" to "i"."""
-    return re.compile(pattern.replace("y", "[yi]"), flags)
-
-
-# The rules of a game the user plays ("In poker you have to show your cards if called"): second
-# person and imperatives there are the game's, so soft rules skip a text that names a game.
-_GAME = _views_too(
-    r"\b(?:games?|chess|poker|bridge|uno|monopoly|scrabble|catan|card\s+games?|board\s+games?|dice|quiz|trivia"
-    r"|tournament|referee|umpire|dealer|rulebook|house\s+rules?|hide\s+and\s+seek|football|soccer|rugby|tennis"
-    r"|golf|basketball|volleyball|hockey|cricket|baseball|rpg|tabletop|game\s+master|dungeon\s+master|sudoku"
-    r"|crossword|bingo|mahjong|checkers|draughts|backgammon|charades|pictionary|jenga|twister|dominoes|snooker"
-    r"|billiards|darts|hopscotch|simon\s+says|musical\s+chairs|tag\s+team|scavenger\s+hunt|escape\s+room|treasure\s+hunt|word\s+game"
-    r"|jeu|juego|jogo|gioco|spiel|spel|gra|oyun|игр\w*)\b",
-    re.IGNORECASE,
-)
-# ...but a game offered to the assistant ("let's play a game: you are ...") is role play.
-_GAME_INVITE = _views_too(
-    r"\b(?:let's|let\s+us|shall\s+we|we(?:'re|\s+are|\s+will|'ll)|you\s+and\s+i)\s+(?:now\s+)?play"
-    r"|\bplay\s+(?:a|this|the|my|our)\s+(?:\w+\s+)?game\s+(?:with\s+me|where|in\s+which)|\byour\s+(?:own\s+)?rulebook",
-    re.IGNORECASE,
-)
-# A story the user writes, reads or watches: its characters' lines are the plot.
-_FICTION = _views_too(
-    r"\b(?:novel|story|stories|short\s+story|book|film|movie|screenplay|script|plot|fiction|thriller|sci-fi"
-    r"|fanfic\w*|comic|episode|series|poem)\b",
-    re.IGNORECASE,
-)
-# Someone else's rule ("the user's company has a rule: never share passwords by email").
-_THIRD_RULE = _views_too(
-    r"\b(?:company|school|office|family|household|house|club|team|gym|doctor|teacher|parents?|mum|mom|dad"
-    r"|mother|father|grandma|grandmother|grandpa|boss|manager|coach|workplace|employer|bank|landlord|hospital"
-    r"|library|firm|department|neighbou?rs?)(?:'s)?\s+(?:[\w-]+\s+){0,3}?(?:rule|rules|policy|motto|mantra"
-    r"|advice|guideline|principle|tip|saying)s?\b[^.!?\n]{0,12}?[:—–-]",
-    re.IGNORECASE,
-)
-# The user's wish about the form of the answers ("the user wants every reply short") is a
-# preference, unless it carries something to insert (links, codes, brands) or hand out.
-_PREFERENCE = _views_too(
-    r"^\s*(?:the\s+)?user(?:'s)?\s+(?:wants|prefers|likes|would\s+like|asked\s+for|asks\s+for|enjoys|hates"
-    r"|dislikes|doesn't\s+like|does\s+not\s+like|preference)\b",
-    re.IGNORECASE,
-)
-_CARGO = _views_too(
-    r"https?://|www\.|\.(?:com|net|org|io|example)\b|\b(?:link|url|promo|coupon|discount|code|sponsor\w*|advert\w*"
-    r"|recommend\w*|password|phone|address|email|secret|brand|buy|shop|store|product|affiliate|ignore|rules"
-    r"|instructions)\b",
-    re.IGNORECASE,
-)
-_TITLED = re.compile(r"\b(?:titled|entitled|called|named|headlined|headline)\s*:?\s*$", re.IGNORECASE)
-_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|(?<!\w)'[^'\n]*'(?!\w)")
 
 
 def _expand(source: str) -> str:
@@ -603,43 +510,20 @@ _SPELLED_STEMS = (
 )
 
 
-# The user reporting their own words ("User said: you must obey my brother") is the user
-# talking to the assistant, so it is no excuse; a third party's advice is.
-_SELF = re.compile(r"\b(?:(?:the\s+)?user|i)\s*$", re.IGNORECASE)
-
-
-def _reported(text: str, end: int) -> bool:
-    found = _REPORTED.search(text, 0, end)
-    if found is None:
-        return False
-    speech = found.group().lower().startswith(("say", "said", "told", "tell"))
-    return not (speech and _SELF.search(text, 0, found.start()))
-
-
 def _find_in_view(text: str, opened: list[int]) -> str | None:
     found = _RULES.matches(text, opened)
-    quoted = [m.span() for m in _QUOTED.finditer(text)]
-    mentions = [
-        (a, b) for a, b in quoted if _MENTION_TAIL.match(text, b) or _TITLED.search(text, max(0, a - 20), a)
-    ]
+    quoted = quoted_spans(text)
+    mentions = mention_spans(text, quoted)
     hits = []
     for spans in (found["hard"], found["lang"], found["struct"], found["addr"], found["core"]):
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
         if used:
             hits.append(used[0])
     for start, end in found["soft"]:
-        attributed = (
-            _ATTRIBUTED.match(text, end) is not None
-            or _NAMED_SETTING.match(text) is not None
-            or (_GAME.search(text) is not None and _GAME_INVITE.search(text) is None)
-            or (_FICTION.search(text, 0, start) is not None and _GAME_INVITE.search(text) is None)
-            or _THIRD_RULE.search(text, 0, start) is not None
-            or (_PREFERENCE.match(text) is not None and _CARGO.search(text) is None)
-        )
-        if not any(a <= start < b for a, b in quoted) and not _reported(text, start) and not attributed:
+        if not any(a <= start < b for a, b in quoted) and not framed_as_data(text, start, end):
             hits.append((start, end))
             break
-    if hits and _civic_news(text):
+    if hits and civic_news(text):
         return None
     return _snippet(text, *min(hits)) if hits else None
 
