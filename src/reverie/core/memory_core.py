@@ -25,8 +25,9 @@ from reverie.core.speakers import SpeakerBoard
 from reverie.core.summaries import Summaries
 from reverie.embed.service import EmbeddingService, PendingVectors
 from reverie.errors import Conflict, InvalidInput, NotFound, ReverieError
+from reverie.extract.fact_vectors import embed_or_none, store_vector
 from reverie.extract.guard import ensure_memory_text
-from reverie.extract.merge import MergePolicy, RememberResult, embed_or_none, remember_fact, store_vector
+from reverie.extract.merge import MergePolicy, RememberResult, remember_fact
 from reverie.extract.phrases import detect_phrase, to_third_person
 from reverie.extract.rules import fact_type
 from reverie.llm import chat_model_from_settings

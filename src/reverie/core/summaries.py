@@ -5,8 +5,8 @@ from __future__ import annotations
 from reverie.conversations import check_paging
 from reverie.core.parts import CoreParts
 from reverie.errors import NotFound
+from reverie.extract.fact_vectors import embed_or_none, store_vector
 from reverie.extract.guard import ensure_memory_text
-from reverie.extract.merge import embed_or_none, store_vector
 from reverie.store.base import NewSummary, SummaryRow
 
 

@@ -61,8 +61,8 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.embed.index import VectorIndex
-from reverie.embed.service import EmbeddingService, FloatMatrix, PendingVectors, to_blob
-from reverie.errors import GuardRejected, ProviderError
+from reverie.embed.service import EmbeddingService, PendingVectors
+from reverie.errors import GuardRejected
 from reverie.extract.claims import (
     Claim,
     Verdict,
@@ -76,10 +76,16 @@ from reverie.extract.claims import (
     polarity_flip,
     switched_to,
 )
+from reverie.extract.fact_vectors import (
+    embed_ahead,
+    embed_or_none,
+    store_vector,
+    vector_of,
+)
 from reverie.extract.guard import ensure_memory_text, find_personal_sensitive
 from reverie.extract.keys import infer_key
 from reverie.extract.llm_merge import note_unsure
-from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore, VectorKind
+from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore
 from reverie.text import keyword_terms, token_similarity
 
 log = logging.getLogger(__name__)
@@ -105,56 +111,6 @@ class MergePolicy:
     # products); 0.40 kept every merge corpus's figures or raised them (corpus 1 update 89.6 ->
     # 90.6%, contradiction 98.5 -> 100%; corpora 3-5 held out: unchanged), crowded: 0 lost.
     neighbour_similarity: float = 0.40
-
-
-def embed_all_or_none(service: EmbeddingService | None, texts: list[str]) -> FloatMatrix | None:
-    """The texts' vectors, or None without a service or when the provider fails (logged)."""
-    if service is None or not texts:
-        return None
-    try:
-        return service.embed(texts)
-    except ProviderError as exc:
-        log.warning("Stored without vectors (run `reverie reindex` later): %s", exc)
-        return None
-
-
-def embed_or_none(service: EmbeddingService | None, text: str) -> npt.NDArray[np.float32] | None:
-    """The text's vector, or None without a service or when the provider fails (logged)."""
-    vectors = embed_all_or_none(service, [text])
-    return None if vectors is None else vectors[0]
-
-
-def embed_ahead(service: EmbeddingService | None, text: str) -> PendingVectors | None:
-    """Start the text's vector on a worker thread (:func:`vector_of` takes it), or None without a service."""
-    return None if service is None else service.embed_ahead([text])
-
-
-def vector_of(pending: PendingVectors | None) -> npt.NDArray[np.float32] | None:
-    """The vector started by :func:`embed_ahead`, or None when the provider failed (logged).
-
-    It is not in the embedding cache yet: ``pending.result()`` puts it there once the caller's
-    vector searches are over.
-    """
-    if pending is None:
-        return None
-    try:
-        vector: npt.NDArray[np.float32] = pending.vectors()[0]
-    except ProviderError as exc:
-        log.warning("Stored without vectors (run `reverie reindex` later): %s", exc)
-        return None
-    return vector
-
-
-def store_vector(
-    scope: UserStore,
-    service: EmbeddingService | None,
-    kind: VectorKind,
-    item_id: int,
-    vector: npt.NDArray[np.float32] | None,
-) -> None:
-    """Write an item's vector (inside the caller's transaction), if there is one."""
-    if service is not None and vector is not None:
-        scope.put_vectors(kind, [(item_id, to_blob(vector))], service.model_id, service.dimensions)
 
 
 _NEGATION_TERMS = frozenset({"not", "never", "longer", "anymore", "stopped", "quit", "no"})
@@ -616,14 +572,9 @@ __all__ = [
     "RememberResult",
     "ScopeMerge",
     "merge_memories",
-    "embed_all_or_none",
-    "embed_ahead",
-    "embed_or_none",
     "find_twin",
     "judge",
     "remember_fact",
     "set_preference",
-    "store_vector",
     "supersede_fact",
-    "vector_of",
 ]
