@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 import click
 
 from reverie.cli.main import _emit, _json_option, _state, cli, plural
-from reverie.docs.library import DocumentLibrary, ScanProgress, megabytes
+from reverie.docs.library import DocumentLibrary, megabytes
+from reverie.docs.progress import ScanProgress
 from reverie.errors import NotFound
 from reverie.retrieve.timeutil import humanize_ago, to_iso
 from reverie.store.base import DocumentRow, User

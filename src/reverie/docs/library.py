@@ -18,14 +18,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from reverie.config import RagSettings
 from reverie.docs.chunker import Chunk
 from reverie.docs.ingest import Prepared, prepare, read_ahead
 from reverie.docs.parsers import REFUSED, SUPPORTED
+from reverie.docs.progress import ScanProgress
 from reverie.docs.quota import check_quota, megabytes, owner_lock
 from reverie.docs.search import ChunkSearch, DocumentHit, looks_like_question
 from reverie.embed.service import to_blob
@@ -36,40 +37,6 @@ from reverie.store.base import DocumentClaims, DocumentFile, DocumentRow, Docume
 log = logging.getLogger(__name__)
 _HASH_BLOCK = 1 << 20
 _NEAR_FULL = 0.9  # warn when the index holds this share of max_chunks
-ScanState = Literal["idle", "running", "done", "failed", "stopped"]
-
-
-@dataclass
-class ScanProgress:
-    """What the running (or last) scan has done; a snapshot is returned to callers."""
-
-    state: ScanState = "idle"
-    started_at: float | None = None
-    finished_at: float | None = None
-    files_total: int = 0
-    files_done: int = 0
-    current: str = ""
-    chunks_indexed: int = 0
-    indexed: int = 0
-    unchanged: int = 0
-    skipped: int = 0
-    removed: int = 0
-    excluded: int = 0
-    warnings: list[str] = field(default_factory=list)
-    error: str = ""
-
-    @property
-    def percent(self) -> int:
-        """Whole percent of the files handled."""
-        if self.state == "done":
-            return 100
-        return int(100 * self.files_done / self.files_total) if self.files_total else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {**asdict(self), "percent": self.percent}
-
-
 class _Stopped(Exception):
     """The library is closing: the scan ends between two files or two batches."""
 
@@ -597,7 +564,6 @@ def _walk(root: Path) -> Iterator[_Found]:
 __all__ = [
     "DocumentHit",
     "DocumentLibrary",
-    "ScanProgress",
     "WithDocuments",
     "embedding_text",
     "looks_like_question",

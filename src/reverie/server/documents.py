@@ -10,7 +10,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field
 
-from reverie.docs.library import DocumentHit, ScanProgress
+from reverie.docs.library import DocumentHit
+from reverie.docs.progress import ScanProgress
 from reverie.errors import Conflict, Forbidden
 from reverie.memory import Memory
 from reverie.retrieve.timeutil import to_iso
