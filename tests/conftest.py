@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,9 @@ def _clean_env(
         pg_databases.end_test(tmp_path)
 
 
+_AWAY_FROM_NOW = (datetime.now(UTC).hour + 12) % 24  # an hour no test run reaches
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     """Settings with a fresh home under tmp_path and the UTC time zone."""
@@ -149,6 +153,9 @@ def settings(tmp_path: Path) -> Settings:
         environ={
             "REVERIE_MEMORY__TIMEZONE": "UTC",
             "REVERIE_RAG__DOCUMENTS_DIR": str(tmp_path / "documents"),
+            # A server started in the nightly maintenance hour (02:00 by default) runs it at once,
+            # in the background: decay, retention and a documents re-scan would race the test.
+            "REVERIE_MEMORY__DECAY__HOUR": str(_AWAY_FROM_NOW),
         },
     )
 

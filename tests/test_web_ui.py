@@ -1014,12 +1014,20 @@ def test_charts_count_every_page_of_memories(client: TestClient, settings: Setti
     assert sum(b["facts"] for b in data["confidence"]) == _PAGE + 1
 
 
-def test_settings_are_validated_per_field_saved_and_applied(client: TestClient, settings: Settings) -> None:
-    path = settings.home / "reverie.toml"
+def test_settings_are_validated_per_field_saved_and_applied(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    path = home / "reverie.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
         '# mine\n[memory.decay]\nhour = 2  # at night\n\n[llm]\nprovider = "none"\n', encoding="utf-8"
     )
+    # The server reads its settings from that file alone (the shared fixture pins the hour).
+    settings = load_settings(home=home, environ={"REVERIE_MEMORY__TIMEZONE": "UTC"})
+    with TestClient(create_app(settings)) as client:
+        _settings_validated_saved_and_applied(client, settings, path)
+
+
+def _settings_validated_saved_and_applied(client: TestClient, settings: Settings, path: Path) -> None:
     admin = auth_headers(settings, "root", admin=True)
     user = auth_headers(settings, "pat")
     assert client.get("/api/v1/settings", headers=user).status_code == 403
