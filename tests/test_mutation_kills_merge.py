@@ -429,12 +429,12 @@ def test_a_failing_embedder_stores_facts_and_preferences_without_vectors_and_say
     with Memory(settings) as memory:
         memory.remember("User sings in a community choir")  # embedded while the server answers
         fake_server.set_mode("error", status=400)  # fails at once (no retries)
-        caplog.set_level(logging.WARNING, logger="reverie.extract.merge")
+        caplog.set_level(logging.WARNING, logger="reverie.extract.fact_vectors")
         fact = memory.remember("User keeps bees in the back garden")
         pref = memory.save_preference("lights", "color", "warm white")
         assert (fact.status, pref.status) == ("stored", "stored")
         assert memory.scope.count_vectors("memory", "ollama:fake-embed") == (1, 3)
-        warned = [r.getMessage() for r in caplog.records if r.name == "reverie.extract.merge"]
+        warned = [r.getMessage() for r in caplog.records if r.name == "reverie.extract.fact_vectors"]
         assert len(warned) == 2
         assert all(m.startswith("Stored without vectors (run `reverie reindex` later): ") for m in warned)
         assert all("HTTP 400" in m for m in warned)
