@@ -427,6 +427,17 @@ def fake_server() -> Iterator[FakeModelServer]:
         yield server
 
 
+def embedding_environ(fake: FakeModelServer, **extra: str) -> dict[str, str]:
+    """Settings' environment for the fake server as the Ollama embedder, in UTC (plus ``extra``)."""
+    return {
+        "REVERIE_EMBEDDINGS__PROVIDER": "ollama",
+        "REVERIE_EMBEDDINGS__ENDPOINT": fake.url,
+        "REVERIE_EMBEDDINGS__MODEL": "fake-embed",
+        "REVERIE_MEMORY__TIMEZONE": "UTC",
+        **extra,
+    }
+
+
 def chat_settings_for(settings: Any, fake: FakeModelServer) -> Any:
     """Point ``[llm]`` at the fake server (OpenAI-compatible, quick failures); embeddings, the
     consolidation worker and the start-up document scan off; interface ``kitchen`` is bob."""

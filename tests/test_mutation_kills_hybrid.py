@@ -24,14 +24,7 @@ FACTS = ["User keeps bees in the back garden", "User sings in a community choir"
 
 
 def _settings(home: Path, server: FakeModelServer, **extra: str) -> Settings:
-    environ = {
-        "REVERIE_EMBEDDINGS__PROVIDER": "ollama",
-        "REVERIE_EMBEDDINGS__ENDPOINT": server.url,
-        "REVERIE_EMBEDDINGS__MODEL": "fake-embed",
-        "REVERIE_MEMORY__TIMEZONE": "UTC",
-        **extra,
-    }
-    return load_settings(home=home, environ=environ)
+    return load_settings(home=home, environ=fakeserver.embedding_environ(server, **extra))
 
 
 def test_no_fact_under_the_similarity_floor_even_with_min_similarity_at_minus_one(

@@ -115,12 +115,7 @@ def test_a_thread_merges_with_embeddings_turned_off(settings: Settings, clock: C
 def test_a_merged_thread_s_facts_are_found_by_meaning(tmp_path: Path, fake_server: FakeModelServer) -> None:
     fake_server.dimensions = 256
     fake_server.synonyms["apiary"] = "bees"
-    environ = {
-        "REVERIE_EMBEDDINGS__PROVIDER": "ollama",
-        "REVERIE_EMBEDDINGS__ENDPOINT": fake_server.url,
-        "REVERIE_EMBEDDINGS__MODEL": "fake-embed",
-        "REVERIE_MEMORY__TIMEZONE": "UTC",
-    }
+    environ = fakeserver.embedding_environ(fake_server)
     with Memory(load_settings(home=tmp_path, environ=environ)) as memory:
         memory.remember("User sings in a community choir")
         thread = memory.start_thread("porch")

@@ -97,12 +97,7 @@ def test_a_summary_keeps_its_conversation(memory: Memory) -> None:
 def test_a_summary_is_found_by_meaning(tmp_path: Path, fake_server: FakeModelServer) -> None:
     fake_server.dimensions = 256
     fake_server.synonyms["apiary"] = "bees"
-    environ = {
-        "REVERIE_EMBEDDINGS__PROVIDER": "ollama",
-        "REVERIE_EMBEDDINGS__ENDPOINT": fake_server.url,
-        "REVERIE_EMBEDDINGS__MODEL": "fake-embed",
-        "REVERIE_MEMORY__TIMEZONE": "UTC",
-    }
+    environ = fakeserver.embedding_environ(fake_server)
     with Memory(load_settings(home=tmp_path, environ=environ)) as memory:
         memory.add_summary("Talked about bees")
         memory.add_summary("Talked about choir practice")
