@@ -42,6 +42,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "embed/integer.py": ("test_embed_local.py",),
     "extract/keys.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
     "extract/claims.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
+    "extract/fact_vectors.py": (
+        "test_mutation_kills_merge.py",
+        "test_memory.py",
+        "test_semantic.py",
+    ),
     "extract/merge.py": (
         "test_merge_policy.py",
         "test_claims.py",

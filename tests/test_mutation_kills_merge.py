@@ -478,3 +478,13 @@ def test_a_preference_of_another_category_with_the_same_key_is_no_twin(memory: M
     assert (report.moved, report.superseded) == (1, 0)
     current = {(row.category, row.key): row.text for row in memory.preferences()}
     assert current == {("lights", "color"): "warm white", ("car", "color"): "racing green"}
+
+
+def test_with_embeddings_off_a_summary_is_kept_and_found_by_its_words(tmp_path) -> None:
+    settings = load_settings(home=tmp_path / "home", environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})
+    with Memory(settings) as memory:
+        memory.add_summary("Talked about the beehives in the back garden")
+        assert [s.text for s in memory.summaries()] == ["Talked about the beehives in the back garden"]
+        assert [h.summary.text for h in memory.search("beehives").summaries] == [
+            "Talked about the beehives in the back garden"
+        ]
