@@ -21,46 +21,11 @@ from reverie.store.postgres import PgStore, redact
 from reverie.store.postgres_vectors import Vector
 from reverie.store.sqlite import SqliteStore
 
-# Parents before children. Full-text tables are not copied: PostgreSQL computes its own from the
-# rows (the messages' indexed texts travel as columns); nor are vector_versions and the
-# vector_changes log, which the target's triggers keep (they are cache keys, not data).
-TABLES = (
-    "users",
-    "interface_mappings",
-    "conversations",
-    "messages",
-    "memories",
-    "summaries",
-    "base_memory",
-    "pending_confirmations",
-    "audit_log",
-    "vectors",
-    "embedding_cache",
-    "embedding_cache_stats",
-    "conversation_relevant",
-    "maintenance_runs",
-    "documents",
-    "chunks",
-    "documents_version",
-    "api_tokens",
-    "web_sessions",
-    "topics",
-    "topic_memories",
-    "topic_index",
-    "working_state",
-)
-_KEYS = {
-    "interface_mappings": "interface",
-    "base_memory": "user_id",
-    "pending_confirmations": "user_id",
-    "vectors": "item_kind, item_id",
-    "embedding_cache": "content_hash, model_id",
-    "embedding_cache_stats": "model_id",
-    "conversation_relevant": "conversation_id, memory_id",
-    "web_sessions": "id_hash",
-    "topic_memories": "topic_id, memory_id",
-    "working_state": "conversation_id",
-}
+# Not copied: the migrations' bookkeeping, this copy's record, and vector_versions and the
+# vector_changes log, which the target's triggers keep (cache keys, not data). The full-text
+# tables are SQLite's alone: PostgreSQL computes its own from the rows (the messages' indexed
+# texts travel as columns).
+_NOT_COPIED = ("schema_migrations", "copied_from", "vector_versions", "vector_changes")
 _SOURCE_SQL = {
     # The indexed texts of a turn live in SQLite's FTS tables; NULL stands for "same as the content".
     "messages": (
@@ -74,12 +39,42 @@ _SOURCE_SQL = {
 BATCH = 2000
 
 
-def _source_sql(table: str) -> str:
-    return _SOURCE_SQL.get(table, f"SELECT * FROM {table}")
+def _source_sql(table: Table) -> str:
+    return _SOURCE_SQL.get(table.name, f"SELECT * FROM {table.name}")
 
 
-def _order(table: str) -> str:
-    return _KEYS.get(table, "id")
+@dataclass(frozen=True)
+class Table:
+    """A table of the target to copy, as its catalog describes it."""
+
+    name: str
+    keys: str  # its primary key's columns: the order rows are read and hashed in on both sides
+    parents: list[str]  # the other tables it references
+    self_refs: list[str]  # columns referencing rows of its own: set once every row is in
+
+
+def copied_tables(target: PgStore) -> list[Table]:
+    """The target's tables to copy, each after those it references (otherwise as they were created)."""
+    rows = target.db.rows(
+        "SELECT c.relname::text AS name, array_to_string(ARRAY(SELECT a.attname FROM pg_index i"
+        " CROSS JOIN unnest(i.indkey) WITH ORDINALITY AS k(num, n) JOIN pg_attribute a"
+        " ON a.attrelid = c.oid AND a.attnum = k.num WHERE i.indrelid = c.oid AND i.indisprimary"
+        " ORDER BY k.n), ', ') AS keys, ARRAY(SELECT f.confrelid::regclass::text FROM pg_constraint f"
+        " WHERE f.conrelid = c.oid AND f.contype = 'f' AND f.confrelid <> c.oid) AS parents,"
+        " ARRAY(SELECT a.attname::text FROM pg_constraint f JOIN pg_attribute a ON a.attrelid = c.oid"
+        " AND a.attnum = ANY(f.conkey) WHERE f.conrelid = c.oid AND f.contype = 'f'"
+        " AND f.confrelid = c.oid) AS self_refs FROM pg_class c WHERE c.relkind = 'r'"
+        " AND c.relnamespace = to_regnamespace(current_schema()) AND c.relname <> ALL(?) ORDER BY c.oid",
+        (list(_NOT_COPIED),),
+    )
+    pending = [Table(**row) for row in rows]
+    names = {table.name for table in pending}
+    ordered: list[Table] = []
+    while pending:
+        done = {table.name for table in ordered}
+        ordered.append(next(t for t in pending if names.intersection(t.parents) <= done))
+        pending.remove(ordered[-1])
+    return ordered
 
 
 Progress = Callable[[str, int, int], None]
@@ -180,57 +175,61 @@ class _Copier:
         kinds = {"boolean": "boolean", "USER-DEFINED": "vector"}
         return [_Column(row["column_name"], kinds.get(row["data_type"], "plain")) for row in rows]
 
-    def columns(self, table: str) -> list[_Column]:
+    def columns(self, table: Table) -> list[_Column]:
         """The target's columns that the source has too."""
         cursor = self.source.connection().execute(f"SELECT * FROM ({_source_sql(table)}) LIMIT 0")
         present = {str(d[0]) for d in cursor.description}
-        return [c for c in self.target_columns(table) if c.name in present]
+        return [c for c in self.target_columns(table.name) if c.name in present]
 
-    def copy_table(self, table: str) -> TableReport:
+    def copy_table(self, table: Table) -> TableReport:
         columns = self.columns(table)
         names = [c.name for c in columns]
         conn = self.source.connection()
         total = int(conn.execute(f"SELECT COUNT(*) FROM ({_source_sql(table)})").fetchone()[0])
-        rows = conn.execute(f"SELECT {', '.join(names)} FROM ({_source_sql(table)}) ORDER BY {_order(table)}")
+        rows = conn.execute(f"SELECT {', '.join(names)} FROM ({_source_sql(table)}) ORDER BY {table.keys}")
         digest = hashlib.sha256()
-        deferred: list[tuple[Any, Any]] = []
+        # A row may point at a later one of its table (a memory at a newer one): linked once all are in.
+        later = [names.index(name) for name in table.self_refs]
+        keys = [names.index(name) for name in table.keys.split(", ")]
+        deferred: list[list[Any]] = []
         placeholders = ", ".join("%b" if c.kind == "vector" else "%s" for c in columns)
-        insert = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders})"
+        insert = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({placeholders})"
         done = 0
-        self.progress(table, 0, total)
+        self.progress(table.name, 0, total)
         while batch := [tuple(row) for _, row in zip(range(BATCH), rows, strict=False)]:
             prepared = []
             for values in batch:
                 _row_hash(digest, values, columns)
                 row = [_to_target(v, c) for v, c in zip(values, columns, strict=True)]
-                if table == "memories" and row[names.index("superseded_by")] is not None:
-                    # A memory may point at a newer one: link after every row is in.
-                    deferred.append((row[names.index("superseded_by")], row[names.index("id")]))
-                    row[names.index("superseded_by")] = None
+                if any(row[i] is not None for i in later):
+                    deferred.append([*(row[i] for i in later), *(row[i] for i in keys)])
+                    row = [None if i in later else value for i, value in enumerate(row)]
                 prepared.append(row)
             with self.target.transaction() as target, target.cursor() as cur:
                 cur.executemany(insert, prepared)
             done += len(batch)
-            self.progress(table, done, total)
+            self.progress(table.name, done, total)
         if deferred:
-            self.target.db.run_many("UPDATE memories SET superseded_by = ? WHERE id = ?", deferred)
+            links = ", ".join(f"{name} = ?" for name in table.self_refs)
+            where = f"({table.keys}) = ({', '.join('?' * len(keys))})"
+            self.target.db.run_many(f"UPDATE {table.name} SET {links} WHERE {where}", deferred)
         return TableReport(rows=total, copied=0, source_sha256=digest.hexdigest())
 
-    def target_hash(self, table: str) -> tuple[int, str]:
+    def target_hash(self, table: Table) -> tuple[int, str]:
         """Rows in the target table and their checksum, computed like the source's."""
         columns = self.columns(table)
         names = [c.name for c in columns]
         digest = hashlib.sha256()
         count = 0
         with self.target.connection() as conn, conn.cursor(binary=True) as cur:
-            cur.execute(f"SELECT {', '.join(names)} FROM {table} ORDER BY {_order(table)}")
+            cur.execute(f"SELECT {', '.join(names)} FROM {table.name} ORDER BY {table.keys}")
             for row in cur:
                 _row_hash(digest, [row[name] for name in names], columns)
                 count += 1
         return count, digest.hexdigest()
 
 
-def is_empty(target: PgStore) -> bool:
+def _is_empty(target: PgStore) -> bool:
     """True when the target holds no user, document or cached vector."""
     return not target.db.value(
         "SELECT EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM documents)"
@@ -245,7 +244,7 @@ def copy_sqlite_to_postgres(
     started = time.perf_counter()
     previous = target.db.rows("SELECT source FROM copied_from")
     replaced = False
-    if not is_empty(target) or previous:
+    if not _is_empty(target) or previous:
         sources = [row["source"] for row in previous]
         if sources != [source_name]:
             what = f"a copy of {sources[0]}" if sources else "data that reverie migrate did not copy there"
@@ -256,27 +255,29 @@ def copy_sqlite_to_postgres(
         replaced = True
     copier = _Copier(source, target, progress)
     present = copier.source_tables()
-    tables = [table for table in TABLES if table in present]
+    every = copied_tables(target)
+    tables = [table for table in every if table.name in present]
     with target.transaction() as conn:
-        conn.execute(f"TRUNCATE {', '.join(TABLES)}, copied_from RESTART IDENTITY CASCADE")
+        truncated = ", ".join(table.name for table in every)
+        conn.execute(f"TRUNCATE {truncated}, copied_from RESTART IDENTITY CASCADE")
         conn.execute("INSERT INTO copied_from (source, started_at) VALUES (%s, %s)", (source_name, now))
     report = CopyReport(source_name, replaced)
     snapshot = source.connection()
     snapshot.execute("BEGIN")  # one consistent read of the source; writers are not blocked (WAL)
     try:
         for table in tables:
-            report.tables[table] = copier.copy_table(table)
+            report.tables[table.name] = copier.copy_table(table)
         for table in tables:
-            report.tables[table].copied, report.tables[table].target_sha256 = copier.target_hash(table)
+            copied = report.tables[table.name]
+            copied.copied, copied.target_sha256 = copier.target_hash(table)
     finally:
         snapshot.execute("COMMIT")
     with target.transaction() as conn:
-        for table in tables:
-            if any(c.name == "id" for c in copier.target_columns(table)):
-                conn.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                    f" GREATEST((SELECT MAX(id) FROM {table}), 1), (SELECT MAX(id) FROM {table}) IS NOT NULL)"
-                )
+        for name in [table.name for table in tables if table.keys == "id"]:
+            conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'),"
+                f" GREATEST((SELECT MAX(id) FROM {name}), 1), (SELECT MAX(id) FROM {name}) IS NOT NULL)"
+            )
     checksums = {name: t.target_sha256 for name, t in report.tables.items()}
     target.db.run(
         "UPDATE copied_from SET finished_at = ?, checksums = ? WHERE source = ?",
@@ -310,4 +311,4 @@ def migrate(source_url: str, target_url: str, *, now: float, progress: Progress 
         source.close()
 
 
-__all__ = ["TABLES", "CopyReport", "TableReport", "copy_sqlite_to_postgres", "is_empty", "migrate"]
+__all__ = ["CopyReport", "Table", "TableReport", "copied_tables", "copy_sqlite_to_postgres", "migrate"]
