@@ -39,9 +39,9 @@ class Store(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache, ABC
     def transaction(self) -> AbstractContextManager[Any]:
         """One write transaction of this thread, spanning users (nested calls join it)."""
 
-    @abstractmethod
     def schema_version(self) -> int:
         """The newest migration applied."""
+        return int(self.db.value("SELECT MAX(version) FROM schema_migrations") or 0)
 
     @abstractmethod
     def database_size(self) -> int:

@@ -84,7 +84,7 @@ class PgStore(Store):
                 min_size=min(options["pool_min_size"], options["pool_max_size"]),
                 max_size=max(options["pool_max_size"], 1),
                 kwargs={"autocommit": True, "row_factory": dict_row},
-                configure=self._configure,
+                configure=register_vector,
                 open=False,
                 name="reverie",
                 timeout=60.0,
@@ -97,10 +97,6 @@ class PgStore(Store):
                 raise ConfigError(f"Cannot connect to PostgreSQL at {redact(self.url)}: {exc}") from exc
             self._pool = pool
             return pool
-
-    @staticmethod
-    def _configure(conn: Conn) -> None:
-        register_vector(conn)
 
     # connections -------------------------------------------------------------------
     @contextmanager
@@ -180,10 +176,6 @@ class PgStore(Store):
                 raise MigrationError(
                     f"Migration {name} failed on {redact(self.url)}: {str(exc).strip()}"
                 ) from exc
-
-    def schema_version(self) -> int:
-        """The newest migration applied."""
-        return int(self.db.value("SELECT MAX(version) FROM schema_migrations") or 0)
 
     def database_size(self) -> int:
         """Bytes the database occupies."""

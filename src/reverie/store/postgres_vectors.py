@@ -45,16 +45,15 @@ class _VectorTextLoader(Loader):
         return np.asarray(values, dtype="<f4").tobytes()
 
 
-def register_vector(conn: psycopg.Connection[Any]) -> bool:
-    """Teach one connection the ``vector`` type; False while the extension is not installed."""
+def register_vector(conn: psycopg.Connection[Any]) -> None:
+    """Teach one connection the ``vector`` type (nothing to teach while the extension is not installed)."""
     info = TypeInfo.fetch(conn, "vector")
     if info is None:
-        return False
+        return
     dumper = type("VectorDumper", (_VectorBinaryDumper,), {"oid": info.oid})
     conn.adapters.register_dumper(Vector, dumper)
     conn.adapters.register_loader(info.oid, _VectorBinaryLoader)
     conn.adapters.register_loader(info.oid, _VectorTextLoader)
-    return True
 
 
 __all__ = ["Vector", "register_vector"]

@@ -131,11 +131,6 @@ class SqliteStore(Store):
                     conn.execute("ROLLBACK")
                 raise MigrationError(f"Migration {name} failed on {self.path}: {exc}") from exc
 
-    def schema_version(self) -> int:
-        """The newest migration applied."""
-        row = self.connection().execute("SELECT MAX(version) FROM schema_migrations").fetchone()
-        return int(row[0] or 0)
-
     def database_size(self) -> int:
         """Bytes of the database file plus its write-ahead log."""
         total = 0
