@@ -25,7 +25,6 @@ from datetime import datetime, tzinfo
 from reverie.config import DecaySettings
 from reverie.errors import ReverieError
 from reverie.store.base import DecayRates, PruneReport, Store
-from reverie.store.maintenance import TranscriptRetention
 
 log = logging.getLogger(__name__)
 DAY = 86400.0
@@ -104,10 +103,7 @@ def maintain_user(store: Store, user_id: int, now: float, decay: DecaySettings) 
 
 def prune_transcripts(store: Store, user_id: int, now: float, decay: DecaySettings) -> int:
     """Delete one user's turns of consolidated conversations older than the transcript retention."""
-    scope = store.scope(user_id)
-    if not isinstance(scope, TranscriptRetention):
-        raise TypeError(f"{type(scope).__name__} cannot delete old transcripts")
-    return scope.prune_transcripts(now, before=now - decay.transcript_retention_days * DAY)
+    return store.scope(user_id).prune_transcripts(now, before=now - decay.transcript_retention_days * DAY)
 
 
 class Maintainer:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from reverie.store.dialect import Dialect
 from reverie.store.memories import AUDIT_INSERT
@@ -168,13 +168,4 @@ class Maintenance:
         return (self.user_id, now, "prune", kind, target, reason, json.dumps(detail))
 
 
-@runtime_checkable
-class TranscriptRetention(Protocol):
-    """A user store that deletes old turns of consolidated conversations (both engines' do)."""
-
-    def prune_transcripts(self, now: float, *, before: float) -> int:
-        """Delete the turns older than ``before`` of consolidated conversations; how many went."""
-        ...
-
-
-__all__ = ["Maintenance", "MaintenanceRuns", "TranscriptRetention"]
+__all__ = ["Maintenance", "MaintenanceRuns"]
