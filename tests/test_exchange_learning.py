@@ -16,7 +16,6 @@ from reverie.extract.gate import TurnReading, read_turn
 from reverie.memory import FORGET_ALL_CONFIRMATION, Memory
 from reverie.server import create_app
 from reverie.store.rows import NewMemory
-from reverie.store.user_rows import restore_conversation
 from tests.apiauth import auth_headers
 from tests.conftest import Clock
 from tests.fakeserver import FakeModelServer, chat_settings_for
@@ -194,8 +193,7 @@ def test_a_memory_outlives_the_turn_it_came_from(memory: Memory, clock: Clock) -
     )
     assert memory.get(kept.id).source_message_id == turn.id
     scope.end_conversation(conversation.id, clock())
-    restore_conversation(
-        scope,
+    scope.restore_conversation(
         conversation.id,
         {
             "title": "",

@@ -13,7 +13,7 @@ from reverie.errors import InvalidInput, TooLarge
 from reverie.extract.guard import ensure_memory_text
 from reverie.retrieve.timeutil import LATEST
 from reverie.store.base import KINDS, SOURCES, STATUSES, NewMemory, NewSummary
-from reverie.store.user_rows import CONSOLIDATION_STATES
+from reverie.store.rows import CONSOLIDATION_STATES
 from reverie.text import normalize_key
 from reverie.topics import parse_topic, slugify
 

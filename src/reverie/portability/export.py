@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from reverie.portability.documents import export_documents
 from reverie.retrieve.timeutil import local_datetime
 from reverie.store.base import STATUSES, MemoryFilter
-from reverie.store.user_rows import conversation_rows, message_rows
 from reverie.topics import TopicBook
 
 if TYPE_CHECKING:
@@ -54,11 +53,11 @@ def export_user(memory: MemoryCore) -> dict[str, Any]:
     )
     local = {row.id: index for index, row in enumerate(rows, start=1)}
     summaries = _pages(lambda offset: scope.list_summaries(limit=_PAGE, offset=offset))
-    conversations = conversation_rows(scope)
+    conversations = scope.conversation_rows()
     local_conv = {row["id"]: index for index, row in enumerate(conversations, start=1)}
     turns: dict[int, list[dict[str, Any]]] = {}
     local_msg: dict[int, int] = {}
-    for message in message_rows(scope):
+    for message in scope.message_rows():
         local_msg[message["id"]] = len(local_msg) + 1
         turns.setdefault(message["conversation_id"], []).append(
             {

@@ -28,7 +28,6 @@ from reverie.portability.documents import (
 from reverie.portability.export import FORMAT
 from reverie.retrieve.episodes import turn_line, window_keyword_text
 from reverie.store.base import STATUSES, MemoryFilter, MemoryRow, MessageRow, NewMemory, NewSummary, UserStore
-from reverie.store.user_rows import conversation_rows, restore_conversation
 from reverie.topics import TopicBook, write_atomic
 
 if TYPE_CHECKING:
@@ -230,7 +229,7 @@ def _import_conversations(
 ) -> tuple[dict[Any, int], dict[Any, int]]:
     """Create the document's conversations with their turns; document id -> store id, of both."""
     scope = memory.scope
-    present = {(row["interface"], row["started_at"]): row["id"] for row in conversation_rows(scope)}
+    present = {(row["interface"], row["started_at"]): row["id"] for row in scope.conversation_rows()}
     ids: dict[Any, int] = {}
     msg_ids: dict[Any, int] = {}
     for conv in conversations:
@@ -270,7 +269,7 @@ def _import_conversations(
                 msg_ids[turn["id"]] = before.id
         if summarized:
             scope.mark_summarized(summarized)
-        restore_conversation(scope, row.id, conv)
+        scope.restore_conversation(row.id, conv)
         if conv["working_state"] is not None:
             scope.put_working_state(row.id, json.dumps(conv["working_state"], ensure_ascii=False), now)
         ids[conv["id"]] = row.id

@@ -14,6 +14,7 @@ Status = Literal["active", "superseded", "deleted"]
 KINDS: tuple[Kind, ...] = ("fact", "preference")
 SOURCES: tuple[Source, ...] = ("explicit", "inferred")
 STATUSES: tuple[Status, ...] = ("active", "superseded", "deleted")
+CONSOLIDATION_STATES = ("open", "pending", "running", "done", "failed", "skipped")  # a conversation's
 
 
 @dataclass(frozen=True)
@@ -320,6 +321,7 @@ class TopicIndexRow:
 
 
 __all__ = [
+    "CONSOLIDATION_STATES",
     "KINDS",
     "SOURCES",
     "STATUSES",

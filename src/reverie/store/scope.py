@@ -12,10 +12,11 @@ from reverie.store.memories import Memories
 from reverie.store.preferences import Preferences
 from reverie.store.summaries import Summaries
 from reverie.store.topics import Topics
+from reverie.store.user_rows import UserRows
 from reverie.store.vectors import Vectors
 
 
-class UserStore(Memories, Preferences, Summaries, Conversations, Vectors, Topics, Maintenance):
+class UserStore(Memories, Preferences, Summaries, Conversations, UserRows, Vectors, Topics, Maintenance):
     """What ``store.scope(user_id)`` returns on both engines: the statements of each part, for one user."""
 
     def __init__(self, db: Dialect, user_id: int) -> None:
