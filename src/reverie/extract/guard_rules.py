@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 
 from reverie.extract.guard_address import ADDRESS_RULES
+from reverie.extract.guard_claims import CLAIM_RULES
 from reverie.extract.guard_core_lang import CORE_RULES
 from reverie.extract.guard_framing import civic_news, framed_as_data, mention_spans, quoted_spans
 from reverie.extract.guard_lang import ML_RULES
+from reverie.extract.guard_orders import ORDER_RULES
 from reverie.extract.guard_regex import RuleSet
 from reverie.extract.guard_struct import STRUCT_RULES
 
@@ -52,6 +54,8 @@ _PARTS = {
     r"|checks|safeguards|moderation|protections|guidance|configuration|setup|settings|limits"
     r"|limitations|boundaries|ethics|morals|principles|values|conditioning|alignment|persona"
     r"|safety\s+(?:behaviou?r|features?|measures?|mode|settings|layer|net|training|checks?))",
+    # A device's or a network's rules are not the assistant's ("the old firewall rules were removed").
+    "DEVICE": r"(?:firewall|router|proxy|dns|spam|e-?mail|iptables|network|server|vpn|nginx|waf|ids|acl)",
     "SENSITIVE": r"(?:system\s+prompt|(?:your|hidden|secret|initial|original|full|developer"
     r"|system)\s+(?:instructions|prompt|message|rules)|your\s+(?:\w+\s+)?(?:context|memor(?:y|ies)"
     r"|prompt|instructions|configuration|guidelines)|(?:all|every|stored|saved|other\s+users'?"
@@ -181,7 +185,7 @@ _HARD_RULES = r"""
 | {IMP}(?:insert|add|include|append|put|embed)\s+(?:a\s+|this\s+|the\s+)?(?:link|url|hyperlink)\b
 | \b(?:curl|wget)\s+(?:-{1,2}\w|https?://|\S+\.\w{2,}/) | \|\s*(?:sudo\s+)?(?:ba|z)?sh\b
   # Passive and impersonal overrides: "all previous instructions are to be disregarded".
-| \b{QUAL}\s+(?:[\w'-]+\s+)?{RULES}\s+(?:are|is|were|was|shall|should|must|will|have|has|become
+| \b{QUAL}\s+(?:(?!{DEVICE}\s)[\w'-]+\s+)?{RULES}\s+(?:are|is|were|was|shall|should|must|will|have|has|become
       |becomes|remain|get|got)\b[^.!?\n]{0,30}?\b(?:disregarded|ignored|overridden|overruled|void|null|advisory
       |non-binding
       |cancell?ed|revoked|rescinded|suspended|lifted|obsolete|invalid|superseded|replaced|deprecated
@@ -472,7 +476,9 @@ _RULES = RuleSet(
         "struct": STRUCT_RULES,
         "addr": _expand(ADDRESS_RULES),
         "core": CORE_RULES,
+        "claim": CLAIM_RULES,
         "soft": _expand(_SOFT_RULES),
+        "order": ORDER_RULES,
     },
     re.IGNORECASE | re.MULTILINE | re.VERBOSE,
 )
@@ -515,14 +521,16 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
     quoted = quoted_spans(text)
     mentions = mention_spans(text, quoted)
     hits = []
-    for spans in (found["hard"], found["lang"], found["struct"], found["addr"], found["core"]):
+    for group in ("hard", "lang", "struct", "addr", "core", "claim"):
+        spans = found[group]
         used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
         if used:
             hits.append(used[0])
-    for start, end in found["soft"]:
-        if not any(a <= start < b for a, b in quoted) and not framed_as_data(text, start, end):
-            hits.append((start, end))
-            break
+    for group in ("soft", "order"):
+        for start, end in found[group]:
+            if not any(a <= start < b for a, b in quoted) and not framed_as_data(text, start, end):
+                hits.append((start, end))
+                break
     if hits and civic_news(text):
         return None
     return _snippet(text, *min(hits)) if hits else None

@@ -31,6 +31,8 @@ from stdnum.se import personnummer as se_pnr
 from stdnum.tr import tckimlik as tr_tckimlik
 from stdnum.us import ssn as us_ssn
 
+from reverie.extract.guard_codes import find_secret_code
+
 __all__ = ["IDENTITY_KINDS", "find_secret"]
 
 # Identity numbers, as opposed to credentials: personal, and kept only on an explicit request.
@@ -308,6 +310,9 @@ def find_secret(text: str) -> str | None:
         match = rules.search(text)
         if match and match.lastgroup:
             return _SECRET_KINDS[match.lastgroup]
+    code = find_secret_code(text)
+    if code is not None:
+        return code
     for match in _CARD.finditer(text):
         digits = re.sub(r"\D", "", match.group())
         if 13 <= len(digits) <= 19 and luhn.is_valid(digits):

@@ -1,0 +1,87 @@
+"""Short numeric secrets: PINs, one-time and verification codes, door and alarm codes, in many languages.
+
+Four to eight digits are a secret only when a word names them as one: "PIN", "one-time code",
+"Geheimzahl", "código de verificación", "暗証番号", "인증번호". A flight, order, room or
+phone-extension number, a postcode or a year has no such word, so the word and the number are
+read together: the word, a few words that say whose or which ("of my bank card", "que me llegó
+por SMS"), then "is" or a colon in the text's language, then the digits (grouped as people write
+them: "582 193", "12-34"); or the word straight before the digits ("PIN 4071", "PIN码 4071");
+or the digits said to be one ("4071 is my PIN"). A code word next to a count ("a 6-digit code")
+or a time ("changed my PIN in 2023") has no "is" before its number and is not read as a secret.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["find_secret_code"]
+
+# Words that name a numeric secret, in the languages the guard reads. Not "code" alone (a dress,
+# area, promo or post code), not a booking, order or confirmation code (printed on a ticket).
+_CODE_WORDS = (
+    r"pin(?:[\s-]?(?:code|number|nummer|nr|no|kode|kod|koodi|kodu|n[uú]mero|num[eé]ro|numer|码|碼|コード|번호))?"
+    r"|pincode|pinkode|pinkod|pin-koodi|puk(?:[\s-]?code)?|passcode|pass\s+code|m-?tan|tan[\s-]?(?:nummer|code)"
+    r"|otp|cvv2?|cvc2?"
+    r"|(?:phone|sim|card|debit\s+card|credit\s+card|bank\s+card|voicemail|screen|tablet|laptop)\s+(?:pin|passcode"
+    r"|unlock\s+code|lock\s+code)"
+    r"|(?:one[\s-]?time|single[\s-]use|verification|security|access|unlock|login|sign[\s-]?in|2fa|two[\s-]factor"
+    r"|auth(?:entication|entification)?|sms|door|gate|garage(?:\s+door)?|alarm|entry|keypad|lock|locker"
+    r"|safe|padlock|intercom|lockbox|key\s+safe|building\s+entry|front\s+door|bike\s+lock)\s+(?:pin|code|passcode"
+    r"|combination)"
+    r"|(?:safe|lock|locker|padlock)\s+combination|geheimzahl|pin-nummer|einmal(?:code|passwort|kennwort)"
+    r"|(?:best[aä]tigungs|sicherheits|zugangs|verifizierungs|entsperr|t[uü]r|tor|alarm|haust[uü]r|tresor"
+    r"|anmelde|freischalt)code|code\s+(?:pin|secret|confidentiel|de\s+(?:v[eé]rification|s[eé]curit[eé]"
+    r"|confirmation\s+sms|validation|d[eé]verrouillage|l'alarme|la\s+porte|l'immeuble|acc[eè]s|la\s+carte)"
+    r"|d'acc[eè]s|[aà]\s+usage\s+unique|sms)|digicode"
+    r"|c[oó]digo\s+(?:pin|secreto|de\s+(?:verificaci[oó]n|seguridad|acceso|desbloqueo|un\s+solo\s+uso"
+    r"|la\s+(?:alarma|puerta|tarjeta)|verifica[cç][aã]o|seguran[cç]a|acesso|desbloqueio)|do\s+(?:alarme"
+    r"|port[aã]o|cart[aã]o)|da\s+(?:porta|alarma)|otp|sms)|clave\s+(?:de\s+(?:la\s+tarjeta|acceso)|num[eé]rica)"
+    r"|senha\s+do\s+cart[aã]o|codice\s+(?:pin|segreto|di\s+(?:verifica|sicurezza|accesso|sblocco)"
+    r"|dell'allarme|del\s+cancello|della\s+porta|otp)"
+    r"|(?:verificatie|beveiligings|toegangs|deur|alarm|inlog|sms|eenmalige\s+)code"
+    r"|kod\s+(?:pin|weryfikacyjny|dost[eę]pu|do\s+drzwi|alarmu|jednorazowy|sms|blik)|blik"
+    r"|(?:verifierings|s[aä]kerhets|port|larm|eng[aå]ngs|bekr[aæ]ftelses|sikkerheds|sikkerhets|d[oø]r|adgangs"
+    r"|engangs)kod(?:e)?|tunnusluku|vahvistuskoodi|turvakoodi|ovikoodi"
+    r"|pin\s+kodu|do[gğ]rulama\s+kodu|g[uü]venlik\s+kodu|kap[iı]\s+(?:[sş]ifresi|kodu)|alarm\s+[sş]ifresi"
+    r"|tek\s+kullan[iı]ml[iı]k\s+(?:[sş]ifre|kod)"
+    r"|пин(?:-?код)?|пін(?:-?код)?|код\s+(?:подтверждения|доступа|от\s+(?:двери|домофона|сигнализации|сейфа)"
+    r"|домофона|сигнализации|из\s+смс|підтвердження|доступу)|проверочный\s+код|одноразов\w+\s+код"
+    r"|κωδικός\s+(?:pin|επαλήθευσης|πρόσβασης)|ov[eě][rř]ovac[ií]\s+k[oó]d|p[rř][ií]stupov[yý]\s+k[oó]d"
+    r"|ellen[oő]rz[oő]\s+k[oó]d|biztons[aá]gi\s+k[oó]d|cod(?:ul)?\s+(?:pin|de\s+verificare|de\s+acces)"
+    r"|m[aã]\s+(?:pin|otp|x[aá]c\s+(?:nh[aậ]n|minh))|kode\s+(?:otp|verifikasi|akses|pin)"
+    r"|暗証番号|暗証|認証コード|確認コード|ワンタイムパスワード|验证码|驗證碼|动态码|门禁密码|支付密码|取款密码"
+    r"|인증\s*번호|인증\s*코드|도어락\s*비밀번호|현관\s*비밀번호|الرقم\s+السري|رمز\s+(?:التحقق|الدخول|pin)"
+    r"|קוד\s+(?:pin|אימות|כניסה)|पिन|ओटीपी|सत्यापन\s+कोड|รหัส\s*(?:pin|otp)"
+)
+# "is" or a colon, in the same languages (CJK particles too).
+_IS = (
+    r"(?:\s*[:=：]|\s+(?:is|was|are|were|es|era|est|[eé]tait|ist|war|lautet|lautete|é|era|è|jest|by[lł]|to"
+    r"|[aä]r|var|er|oli|je|бы[лв]\w*|—|-|–|это|là|adalah|ialah|είναι|היא|הוא)(?:\s*:)?"
+    r"|\s*(?:は|が|是|为|為|는|은|이|가))"
+)
+# A few words that say whose or which code, with no digit and no end of sentence in them.
+_WHICH = r"(?:[^\W\d_]|[\s'’,()-])"
+# Four to eight digits in a row or in groups, with no more digits on either side (not a phone number).
+_DIGITS = r"(?<![\d+])\d(?:[ .-]?\d){3,7}(?![ .-]?\d)"
+# Counts and durations are not codes: "a 6-digit code", "valid 1000 minutes".
+_NOT_AFTER = r"(?!\s*(?:-?\s*digits?|-?\s*stellig|chiffres|cifras|d[ií]gitos|cifre|min|sec|s\b|h\b|hours?"
+_NOT_AFTER += r"|minutes?|seconds?|days?|times|attempts|tries|euros?|dollars?|%|€|\$))"
+
+# A code word is a whole word in alphabetic scripts ("pin", not "spin" or "pingvin"); CJK and
+# Korean words run into their particles ("暗証番号は", "인증번호는").
+_LETTER = r"A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
+_EDGE_BEFORE = rf"(?<![{_LETTER}])"
+_EDGE_AFTER = rf"(?![{_LETTER}])"
+
+_SECRET_CODE = re.compile(
+    rf"{_EDGE_BEFORE}(?:{_CODE_WORDS}){_EDGE_AFTER}"
+    rf"(?:{_WHICH}{{0,45}}?{_IS}|\s*[#:：]?\s*)\s*[\"'`«„]?{_DIGITS}{_NOT_AFTER}"
+    rf"|{_DIGITS}\s+(?:is|was)\s+(?:my|the|our|his|her|their|user's|the\s+user's)\s+(?:[\w-]+\s+){{0,2}}?"
+    rf"(?:{_CODE_WORDS}){_EDGE_AFTER}",
+    re.IGNORECASE,
+)
+
+
+def find_secret_code(text: str) -> str | None:
+    """``"PIN or one-time code"`` when ``text`` gives a code word's digits, else None."""
+    return "PIN or one-time code" if _SECRET_CODE.search(text) else None

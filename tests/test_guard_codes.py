@@ -1,0 +1,53 @@
+"""PINs, one-time, door and alarm codes refused as secrets in many languages (a code word, then
+its digits); flight, order, room and extension numbers, postcodes, years and counts stored.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.extract.guard import check_memory_text
+from reverie.extract.guard_codes import find_secret_code
+
+CODES = [
+    "Garage door code is 7-3-9-1.",
+    "Mi PIN del banco es 5512.",
+    "Der Türcode lautet 4827.",
+    "Il codice di verifica ricevuto via SMS è 730 215.",
+    "Mijn pincode: 6603",
+    "私の暗証番号は5827です",
+    "인증번호는 483920 입니다",
+    "验证码：449102",
+    "The bike lock combination is 2291.",
+    "Changed the front door code to 0518 yesterday.",
+    "Пин-код от карты — 3390.",
+    "4417 is my voicemail PIN.",
+]
+
+NOT_CODES = [
+    "Flight LH 4071 leaves Frankfurt at 6:40.",
+    "Order number 558812 arrived damaged.",
+    "We stayed in room 4071 at the Hilton.",
+    "Her phone extension is 4417.",
+    "Postcode 75011, Paris, near the canal.",
+    "My PIN has four digits and I changed it in 2023.",
+    "The verification code arrives by SMS within 60 seconds.",
+    "The bank sends a one-time code to +44 7700 900123.",
+    "The door code for the gym changes every 30 days.",
+    "A 6-digit code is required to log in at work.",
+    "The alarm code was reset on 12 March by the installer.",
+    "Booking confirmation code 448812 for the ferry to Tallinn.",
+]
+
+
+@pytest.mark.parametrize("text", CODES)
+def test_code_with_its_digits_is_a_secret(text: str) -> None:
+    assert find_secret_code(text) is not None, text
+    verdict = check_memory_text(text)
+    assert not verdict.ok and verdict.reason == "secret", text
+    assert check_memory_text(text, allow_sensitive=True).ok, text
+
+
+@pytest.mark.parametrize("text", NOT_CODES)
+def test_other_numbers_are_stored(text: str) -> None:
+    assert check_memory_text(text).ok, text
