@@ -33,11 +33,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from reverie.conversations import Recorded, Turn
 from reverie.errors import ProviderError, ProviderUnavailable, ReverieError
 from reverie.extract.phrases import detect_phrase
 from reverie.llm import ChatMessage, ChatModel, ChatReply, StreamingChatModel, ToolCall
 from reverie.memory import Memory
-from reverie.store.base import ConversationRow
+from reverie.store.base import ConversationRow, MessageRow
 from reverie.text import count_tokens
 from reverie.tools.memory_tool import FUNCTION_SCHEMAS, PROPOSE_SCHEMA, run_function
 
@@ -129,11 +130,17 @@ def resolve_conversation(
     return conversation
 
 
-def conversation_history(memory: Memory, conversation_id: int | None) -> list[ChatMessage]:
-    """The last user and assistant turns of a conversation, oldest first, as chat messages."""
-    if conversation_id is None or memory.is_guest:
+def conversation_history(memory: Memory, conversation: ConversationRow | int | None) -> list[ChatMessage]:
+    """The last user and assistant turns of a conversation, oldest first, as chat messages.
+
+    Its row (from :func:`resolve_conversation`) spares reading the conversation again.
+    """
+    if conversation is None or memory.is_guest:
         return []
-    turns = memory.messages(conversation_id, limit=HISTORY_TURNS)
+    if isinstance(conversation, ConversationRow):
+        turns = memory.scope.list_messages(conversation.id, limit=HISTORY_TURNS)
+    else:
+        turns = memory.messages(conversation, limit=HISTORY_TURNS)
     return [ChatMessage(t.role, t.content) for t in turns if t.role in ("user", "assistant")]
 
 
@@ -172,6 +179,7 @@ class Exchange:
         conversation_id: int | None,
         user_message_id: int | None,
         tools: Sequence[dict[str, Any]] | None,
+        last_turn: list[MessageRow] | None = None,
         memory_tools: bool,
         temperature: float | None,
         max_tokens: int | None,
@@ -181,6 +189,7 @@ class Exchange:
         self.prompt = prompt
         self.conversation_id = conversation_id
         self.user_message_id = user_message_id
+        self.last_turn = last_turn  # the conversation's last turn as recorded here (None: not known)
         self.memory_tools = memory_tools
         self.tools = list(CHAT_FUNCTIONS) if memory_tools else list(tools or [])
         self.temperature = temperature
@@ -291,10 +300,10 @@ class Exchange:
         conversation_id = self.conversation_id
         if conversation_id is not None and content:
             started = time.perf_counter()
-            row = _record(self.memory, conversation_id, "assistant", content)
+            recorded = _recorded(self.memory, conversation_id, "assistant", content, last=self.last_turn)
             self.timing.record += _ms_since(started)
-            if row is not None:
-                message_id, conversation_id = row
+            if recorded is not None:
+                message_id, conversation_id = recorded.messages[0].id, recorded.conversation.id
         finish = reply.finish_reason or "stop"
         self._answer = Answer(
             content=content,
@@ -316,33 +325,40 @@ def _whole(answer: Answer) -> Iterator[str]:
         yield answer.content
 
 
-def _record(
-    memory: Memory, conversation_id: int, role: str, text: str, speaker: str | None = None
-) -> tuple[int, int] | None:
-    """Store a turn and return (message id, conversation id); on a memory error, log and go on."""
+def _recorded(
+    memory: Memory,
+    conversation_id: int,
+    role: str,
+    text: str,
+    speaker: str | None = None,
+    *,
+    last: list[MessageRow] | None = None,
+) -> Recorded | None:
+    """Store a turn (``last``: the conversation's last turn, when known); on a memory error, log and go on."""
     try:
-        row = memory.add_message(conversation_id, role, text, speaker=speaker)
+        return memory.record_turns(conversation_id, [Turn(role, text, speaker=speaker)], last=last)
     except ReverieError as exc:
         log.warning("Could not record the %s turn of conversation %d: %s", role, conversation_id, exc)
         return None
-    return row.id, row.conversation_id
 
 
-def _pending_retry(memory: Memory, conversation_id: int, text: str) -> tuple[int, int] | None:
-    """The user turn already recorded for ``text`` when it got no reply (a client's retry)."""
+def _last_turn(memory: Memory, conversation_id: int) -> list[MessageRow] | None:
+    """The conversation's last turn (``[]``: none yet; None: it could not be read).
+
+    Read by id within the user's own turns: the caller resolved the conversation already.
+    """
     try:
-        last = memory.messages(conversation_id, limit=1)
+        return memory.scope.list_messages(conversation_id, limit=1)
     except ReverieError:
         return None
-    if last and last[-1].role == "user" and last[-1].content == text:
-        return last[-1].id, last[-1].conversation_id
-    return None
 
 
 _CHAT_PHRASES = frozenset({"remember", "prefer", "forget", "forget_preference"})
 
 
-def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str, message_id: int) -> None:
+def _act_on_power_phrase(
+    memory: Memory, conversation: ConversationRow | int, text: str, message_id: int
+) -> None:
     """A "remember that ...", "I prefer ..." or "forget ..." in a chat turn is done at once.
 
     The same reading as ``reverie say`` and the remember doors; the model still answers the
@@ -352,8 +368,11 @@ def _act_on_power_phrase(memory: Memory, conversation_id: int, text: str, messag
     intent = detect_phrase(text)
     if intent is None or intent.action not in (*_CHAT_PHRASES, "confirm", "cancel"):
         return
+    conversation_id = conversation if isinstance(conversation, int) else conversation.id
     try:
-        if memory.conversation(conversation_id).is_private:
+        if isinstance(conversation, int):
+            conversation = memory.conversation(conversation_id)
+        if conversation.is_private:
             return
         if intent.action in ("confirm", "cancel"):  # the answer to what the assistant offered to remember
             if memory.working_state(conversation_id).proposals:
@@ -386,27 +405,33 @@ def start_exchange(
     :func:`resolve_conversation`, or its id (None for a guest). ``tools`` are the client's own functions:
     with them, or with ``memory_tools=False``, the memory functions are not offered.
     """
-    if isinstance(conversation, ConversationRow):
-        conversation = conversation.id
-    conversation_id = None if memory.is_guest else conversation
+    if memory.is_guest:
+        conversation = None
+    conversation_id = conversation.id if isinstance(conversation, ConversationRow) else conversation
     user_message_id = None
+    last_turn: list[MessageRow] | None = None
     timing = TurnTiming()
     last_user = next((m.content for m in reversed(messages) if m.role == "user"), None)
     started = time.perf_counter()
     if conversation_id is not None and messages and messages[-1].role == "user":
         text = messages[-1].content
-        recorded = _pending_retry(memory, conversation_id, text) or _record(
-            memory, conversation_id, "user", text, speaker
-        )
-        if recorded is not None:
-            user_message_id, conversation_id = recorded
-            _act_on_power_phrase(memory, conversation_id, text, user_message_id)
+        last_turn = _last_turn(memory, conversation_id)
+        if last_turn and last_turn[-1].role == "user" and last_turn[-1].content == text:
+            user_message_id = last_turn[-1].id  # a client's retry of a turn that got no reply
+        else:
+            recorded = _recorded(memory, conversation_id, "user", text, speaker, last=last_turn)
+            last_turn = None
+            if recorded is not None:
+                conversation, last_turn = recorded.conversation, recorded.messages
+                conversation_id, user_message_id = conversation.id, last_turn[-1].id
+        if user_message_id is not None and conversation is not None:
+            _act_on_power_phrase(memory, conversation, text, user_message_id)
     timing.record = _ms_since(started)
     started = time.perf_counter()
     block = ""
     if not memory.is_guest:
         try:
-            block = memory.context(last_user, conversation_id=conversation_id).text
+            block = memory.context(last_user, conversation_id=conversation).text
         except ReverieError as exc:  # memory never breaks the reply
             log.warning("Could not build the memory context; answering without it: %s", exc)
         if memory.user is not None:  # the sensors' line follows the memory sections (Lo-Bug §2.3)
@@ -421,6 +446,7 @@ def start_exchange(
         conversation_id=conversation_id,
         user_message_id=user_message_id,
         tools=tools,
+        last_turn=last_turn,
         memory_tools=offer,
         temperature=temperature,
         max_tokens=max_tokens,

@@ -48,6 +48,14 @@ class Turn:
     ref: str | None = None
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """Turns just stored, and their conversation as it stands after them (a new one when the old was idle)."""
+
+    conversation: ConversationRow
+    messages: list[MessageRow]
+
+
 MAX_OFFSET = 1_000_000_000  # paging stops here: a larger offset overflows a database integer
 
 
@@ -199,33 +207,49 @@ class Conversations:
         :mod:`reverie.retrieve.episodes`) and the refreshed window of the turn before the first
         new one are computed in the background (:mod:`reverie.retrieve.indexer`).
         """
+        return self.record_turns(conversation, turns).messages
+
+    def record_turns(
+        self,
+        conversation: int | ConversationRow,
+        turns: Sequence[Turn],
+        *,
+        last: Sequence[MessageRow] | None = None,
+    ) -> Recorded:
+        """:meth:`add_messages`, with the conversation the turns went to as it stands after them.
+
+        ``last`` is the conversation's last turn as the caller just read it (``[]``: it has
+        none), which spares reading it again. The conversation is checked and its activity
+        noted by one statement; an ended or idle one is only then read, to start its successor.
+        """
         conversation_id = conversation if isinstance(conversation, int) else conversation.id
-        current = self.conversation(conversation_id)
         now = self.clock()
-        for turn in turns:
-            _check_turn(turn)
         scope = self.scope
         first_at = next((t.at for t in turns if t.at is not None), now)
-        if current.ended_at is not None or first_at - current.last_activity > self._timeout:
-            # DAWN §3.7.1: an idle session ends on the next message, which starts a new one.
-            if current.ended_at is None:
-                scope.end_conversation(current.id, current.last_activity)
-            current = scope.start_conversation(current.interface, first_at, is_private=current.is_private)
-            conversation_id = current.id
-        prior = scope.list_messages(conversation_id, limit=1)
-        pending = [
-            MessageRow(0, conversation_id, t.role, t.content, t.speaker, t.ref, now if t.at is None else t.at)
-            for t in turns
-        ]
-        seq = [*prior, *pending]
-        offset = len(prior)
-        rows = []
+        latest = max((now if t.at is None else t.at for t in turns), default=None)
+        rows: list[MessageRow] = []
         readings: dict[int, TurnReading] = {}
-        with scope.transaction():
+        with scope.transaction():  # rolled back when a turn is refused: nothing is noted then
+            current = scope.continue_conversation(conversation_id, first_at, latest, self._timeout)
+            prior: Sequence[MessageRow] = []
+            if current is None:
+                current = self._successor(conversation_id, turns, first_at, latest)
+            else:
+                for turn in turns:
+                    _check_turn(turn)
+                prior = scope.list_messages(current.id, limit=1) if last is None else last[-1:]
+            pending = [
+                MessageRow(0, current.id, t.role, t.content, t.speaker, t.ref, now if t.at is None else t.at)
+                for t in turns
+            ]
+            seq = [*prior, *pending]
+            offset = len(prior)
             for i, draft in enumerate(pending):
                 before = seq[offset + i - 1] if offset + i > 0 else None
-                row = scope.add_message(
-                    conversation_id,
+                # What a user turn was understood as (mem.db's intent_detected), kept with it.
+                reading = read_turn(draft.content) if draft.role == "user" else None
+                row = scope.insert_turn(
+                    current.id,
                     draft.role,
                     draft.content,
                     draft.created_at,
@@ -234,8 +258,8 @@ class Conversations:
                     index_text=turn_line(draft.content, draft.speaker, draft.role),
                     window_text=window_keyword_text(before, draft),
                 )
-                if draft.role == "user":  # what the turn was understood as (mem.db's intent_detected)
-                    reading = readings[row.id] = read_turn(draft.content)
+                if reading is not None:
+                    readings[row.id] = reading
                     scope.note_turn(row.id, intent=reading.intent)
                     row = MessageRow(**{**row.__dict__, "intent": reading.intent})
                 seq[offset + i] = row
@@ -245,15 +269,31 @@ class Conversations:
             self.indexer.add(scope.user_id, [row.id for row in rows])
         user_turns = [row for row in rows if row.role == "user"]
         if user_turns and not current.is_private:
-            self._detect_topic_later(conversation_id, user_turns[-1].content)
+            self._detect_topic_later(current.id, user_turns[-1].content)
         if self.settings.memory.extraction.auto_extract and not current.is_private:
             for index, row in enumerate(rows):
                 if row.role == "assistant":
                     before = seq[offset + index - 1] if offset + index > 0 else None
                     if before is not None and before.role == "user":
                         reading = readings.get(before.id) or read_turn(before.content)
-                        self._extract_later(before, row.content, conversation_id, reading.learn)
-        return rows
+                        self._extract_later(before, row.content, current.id, reading.learn)
+        return Recorded(current, rows)
+
+    def _successor(
+        self, conversation_id: int, turns: Sequence[Turn], first_at: float, latest: float | None
+    ) -> ConversationRow:
+        """The conversation that takes the turns of an ended or idle one (NotFound if there is none).
+
+        DAWN §3.7.1: an idle session ends on the next message, which starts a new one.
+        """
+        scope = self.scope
+        found = self.conversation(conversation_id)  # NotFound comes before a refused turn, as it always did
+        for turn in turns:
+            _check_turn(turn)
+        if found.ended_at is None:
+            scope.end_conversation(found.id, found.last_activity)
+        started = scope.start_conversation(found.interface, first_at, is_private=found.is_private)
+        return scope.continue_conversation(started.id, first_at, latest, self._timeout) or started
 
     def _detect_topic_later(self, conversation_id: int, text: str) -> None:
         """Hook: topic detection from a user message (Memory runs it in the background)."""
@@ -382,6 +422,7 @@ __all__ = [
     "ROLES",
     "BackgroundTasks",
     "Conversations",
+    "Recorded",
     "Turn",
     "check_paging",
 ]

@@ -133,16 +133,19 @@ class Memory(MemoryCore):
         return TopicBook(self)
 
     def _detect_topic_later(self, conversation_id: int, text: str) -> None:
-        """Detect the conversation's topic from a user message, in the background (no added latency)."""
+        """Detect the conversation's topic from a user message, in the background (no added latency).
+
+        Whether there is anything to detect (no topic yet, some topic files) is read there too:
+        the turn's own thread sends no statement for it.
+        """
         if not self.settings.memory.topics.enabled or self.is_guest:
             return
         scope = self.scope
-        if scope.conversation_topic(conversation_id) or not scope.list_topics():
-            return
-        book = self.topics
 
         def run() -> None:
-            slug = book.detect(text)
+            if scope.conversation_topic(conversation_id) or not scope.list_topics():
+                return
+            slug = self.topics.detect(text)
             if slug and not scope.conversation_topic(conversation_id):
                 scope.set_conversation_topic(conversation_id, slug)
 

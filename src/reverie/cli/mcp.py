@@ -30,7 +30,7 @@ def _user_from_token(memory: Memory, token: str) -> Memory:
         )
     if credential.interface is not None:
         return memory.for_interface(credential.interface)
-    return memory.view_of(credential.user.id)
+    return memory.view_as(credential.user)
 
 
 @cli.command(name="mcp")

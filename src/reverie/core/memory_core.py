@@ -42,6 +42,7 @@ from reverie.store.base import (
     KINDS,
     SOURCES,
     STATUSES,
+    ConversationRow,
     Kind,
     MemoryFilter,
     MemoryRow,
@@ -380,12 +381,18 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
         return recent_memory(self.scope, period, now=self.clock(), limit=limit)
 
     def context(
-        self, query: str | None = None, *, conversation_id: int | None = None, touch: bool = True
+        self,
+        query: str | None = None,
+        *,
+        conversation_id: int | ConversationRow | None = None,
+        touch: bool = True,
     ) -> ContextBlock:
         """The remembered-data block for a system prompt, within the token budget.
 
         With ``query`` (the current user message) the facts relevant to it come first; with
         ``conversation_id`` the facts found relevant earlier in that conversation stay in too.
+        A caller that has just read the conversation (its row: it is the user's) passes the row,
+        which is then not read again.
         """
         budget = self.settings.memory.context_budget_tokens
         if self.is_guest or not self.settings.memory.enabled:
@@ -400,9 +407,11 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
             else None
         )
         ids: list[int] = []  # found relevant earlier in the conversation, most recent first
+        if isinstance(conversation_id, ConversationRow):
+            conversation_id = conversation_id.id
+        elif conversation_id is not None and scope.get_conversation(conversation_id) is None:
+            raise NotFound(f"No conversation with id {conversation_id}")
         if conversation_id is not None:
-            if scope.get_conversation(conversation_id) is None:
-                raise NotFound(f"No conversation with id {conversation_id}")
             ids = list(reversed(scope.list_relevant(conversation_id)))
         relevant = relevant_facts(
             scope,

@@ -46,6 +46,10 @@ class People(CoreParts):
             raise NotFound(f"No user with id {user_id}")
         return self._view(user, None)
 
+    def view_as(self, user: User) -> Self:
+        """The same database seen as this user, as just read (e.g. a credential's): nothing is read again."""
+        return self._view(user, None)
+
     def for_interface(self, interface: str) -> Self:
         """The memory of whoever speaks on an interface: the user it is mapped to, or the one who
         said "This is ..." on it (:meth:`switch_speaker`); unmapped: a guest, or its thread.

@@ -241,6 +241,12 @@ def _headers(conversation_id: int | None, exchange: Exchange, started: float) ->
     return headers
 
 
+async def _switched(memory: Memory, text: str) -> Memory | None:
+    """:meth:`Memory.switch_speaker` on a memory thread; only an interface's turn can switch, so
+    a user's own token costs no thread hop."""
+    return await run_memory(memory.switch_speaker, text) if memory.interface is not None else None
+
+
 def _tool_calls_out(calls: list[ToolCall]) -> list[dict[str, Any]]:
     return [
         {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -339,7 +345,7 @@ async def chat_completions(
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     created = int(memory.clock())
     last = messages[-1]
-    switched = await run_memory(memory.switch_speaker, last.content) if last.role == "user" else None
+    switched = await _switched(memory, last.content) if last.role == "user" else None
     if switched is not None and switched.user is not None:
         return _spoken_greeting(greeting(switched.user), body, completion_id, created, model)
     exchange = await run_memory(_begin_completion, memory, model, messages, body, conversation_id, private)
@@ -446,7 +452,7 @@ async def chat_text(
 
     ``Server-Timing`` says what the answer cost in ms: context, record, model and total.
     """
-    switched = await run_memory(memory.switch_speaker, body.text)
+    switched = await _switched(memory, body.text)
     if switched is not None and switched.user is not None:
         return JSONResponse(_greeting_out(switched.user).model_dump())
     started = time.perf_counter()
@@ -498,7 +504,7 @@ async def chat_audio(
     transcribe_ms = (time.perf_counter() - heard) * 1000.0
     if not text:
         raise InvalidInput("No speech was heard in the audio")
-    switched = await run_memory(memory.switch_speaker, text)
+    switched = await _switched(memory, text)
     if switched is not None and switched.user is not None:
         out = AudioOut(**_greeting_out(switched.user).model_dump(), transcript=text)
         return JSONResponse(out.model_dump(), headers={TIMING_HEADER: f"transcribe;dur={transcribe_ms:.1f}"})
@@ -529,7 +535,7 @@ def _begin_text(
     conversation = resolve_conversation(
         memory, conversation_id, interface=_interface(memory), private=private
     )
-    history = conversation_history(memory, conversation.id if conversation else None)
+    history = conversation_history(memory, conversation)
     user = ChatMessage("user", text)
     if not (history and history[-1] == user):  # else a retry of a turn that got no reply
         history.append(user)

@@ -101,7 +101,7 @@ def memory_of(root: Memory, credential: Credential) -> Memory:
     """The Memory a credential acts as."""
     if credential.interface is not None:
         return root.for_interface(credential.interface)
-    return root.view_of(credential.user.id)
+    return root.view_as(credential.user)  # read with the credential, in this request
 
 
 def current_credential(connection: HTTPConnection, root: RootMemory) -> Credential:

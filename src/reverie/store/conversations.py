@@ -54,6 +54,23 @@ class Conversations:
         assert row is not None
         return conversation_row(row)
 
+    def continue_conversation(
+        self, conversation_id: int, first_at: float, latest: float | None, idle_seconds: float
+    ) -> ConversationRow | None:
+        """Note activity until ``latest`` (None: none) in an open conversation not idle at ``first_at``.
+
+        Idle: its last activity is more than ``idle_seconds`` before ``first_at``. The row as it
+        is now, or None when the conversation is ended, idle or not this user's (nothing changed).
+        """
+        row = self.db.write_row(
+            "UPDATE conversations SET last_activity ="
+            f" {self.db.greatest}(last_activity, COALESCE(?, last_activity))"
+            " WHERE id = ? AND user_id = ? AND ended_at IS NULL AND ? - last_activity <= ?",
+            (latest, conversation_id, self.user_id, first_at, idle_seconds),
+            CONVERSATION_COLUMNS,
+        )
+        return conversation_row(row) if row else None
+
     def get_conversation(self, conversation_id: int) -> ConversationRow | None:
         """One of this user's conversations."""
         return self.db.read_row(
@@ -135,16 +152,41 @@ class Conversations:
     ) -> MessageRow:
         """Append a turn and index it (and its window) for keyword search."""
         with self.db.transaction():
-            message_id = self.db.insert_message(
-                self.user_id, conversation_id, (role, content, speaker, ref, now), index_text, window_text
+            row = self.insert_turn(
+                conversation_id,
+                role,
+                content,
+                now,
+                speaker=speaker,
+                ref=ref,
+                index_text=index_text,
+                window_text=window_text,
             )
-            if message_id is None:
-                raise NotFound(f"No conversation with id {conversation_id}")
             self.db.run(
                 f"UPDATE conversations SET last_activity = {self.db.greatest}(last_activity, ?)"
                 " WHERE id = ? AND user_id = ?",
                 (now, conversation_id, self.user_id),
             )
+        return row
+
+    def insert_turn(
+        self,
+        conversation_id: int,
+        role: str,
+        content: str,
+        now: float,
+        *,
+        speaker: str | None = None,
+        ref: str | None = None,
+        index_text: str | None = None,
+        window_text: str | None = None,
+    ) -> MessageRow:
+        """Append a turn as :meth:`add_message` does, but leave the conversation's activity to the caller."""
+        message_id = self.db.insert_message(
+            self.user_id, conversation_id, (role, content, speaker, ref, now), index_text, window_text
+        )
+        if message_id is None:
+            raise NotFound(f"No conversation with id {conversation_id}")
         return MessageRow(message_id, conversation_id, role, content, speaker, ref, now)
 
     def note_turn(
