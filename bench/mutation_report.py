@@ -116,6 +116,40 @@ TESTS: dict[str, tuple[str, ...]] = {
     ),
     "retrieve/identifiers.py": ("test_docs_identifiers.py", "test_properties.py"),
     "retrieve/relevant.py": ("test_search_context.py", "test_semantic.py", "test_assistant_chat.py"),
+    "store/conversations.py": (
+        "test_memory.py",
+        "test_working_scopes.py",
+        "test_privacy.py",
+        "test_consolidation.py",
+        "test_episodes_ranking.py",
+        "test_keyword_window.py",
+        "test_retention.py",
+        "test_search_context.py",
+        "test_indexer.py",
+    ),
+    "store/summaries.py": (
+        "test_memory.py",
+        "test_search_context.py",
+        "test_consolidation.py",
+        "test_portability.py",
+        "test_privacy.py",
+        "test_mutation_kills_summaries.py",
+    ),
+    "store/documents.py": (
+        "test_docs.py",
+        "test_documents.py",
+        "test_documents_http.py",
+        "test_documents_per_user.py",
+        "test_documents_quota_race.py",
+        "test_export_documents.py",
+        "test_docs_identifiers.py",
+    ),
+}
+# A module's own kills file is test_mutation_kills_<its name>.py; these share a name with another
+# module (core/summaries.py, conversations.py, ...), so theirs says its package too.
+OWN_TESTS = {
+    module: f"test_mutation_kills_store_{module.removeprefix('store/')}"
+    for module in ("store/conversations.py", "store/summaries.py", "store/documents.py")
 }
 # Browser tests need Chromium, PostgreSQL tests skip on SQLite, and the API fuzzer is slow and random.
 DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")
@@ -395,7 +429,7 @@ def _remember_before(module: str, row: Row) -> None:
 
 def _own_tests(module: str) -> str:
     """The file of tests written for a module's surviving mutants."""
-    return f"test_mutation_kills_{slug(module).rsplit('.', 1)[-1]}.py"
+    return OWN_TESTS.get(module) or f"test_mutation_kills_{slug(module).rsplit('.', 1)[-1]}.py"
 
 
 def before(module: str) -> Row | None:
