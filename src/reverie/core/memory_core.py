@@ -12,6 +12,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Self
 
@@ -448,12 +449,13 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
             preferences=self.preferences_for(query),
         )
         touched = block.fact_ids if touch else []
-        if fresh or touched:
-            with scope.transaction():  # the turn's two writes, one commit
-                if fresh and conversation_id is not None:
-                    scope.add_relevant(conversation_id, fresh, now)
-                if touched:
-                    scope.touch_memories(touched, now, self.settings.memory.decay.access_reinforcement_boost)
+        # The turn's two writes, one commit; one write alone is atomic without a transaction of its own
+        # (PostgreSQL: no BEGIN and COMMIT round trips around it).
+        with scope.transaction() if fresh and touched else nullcontext():
+            if fresh and conversation_id is not None:
+                scope.add_relevant(conversation_id, fresh, now)
+            if touched:
+                scope.touch_memories(touched, now, self.settings.memory.decay.access_reinforcement_boost)
         return block
 
     # changing and forgetting -------------------------------------------------------
