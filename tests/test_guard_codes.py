@@ -40,6 +40,21 @@ NOT_CODES = [
 ]
 
 
+# A UK National Insurance number has no check digit: it is a secret when it is named as one.
+NI_NUMBERS = ["Her national insurance number is JK 12 34 56 C.", "NI no: PR483920A"]
+NOT_NI = ["Parcel reference PR483920A arrives on Tuesday.", "Seat row AB 12 34 56 C is not a thing."]
+
+
+@pytest.mark.parametrize("text", NI_NUMBERS)
+def test_named_national_insurance_number_is_refused(text: str) -> None:
+    assert check_memory_text(text).reason == "secret", text
+
+
+@pytest.mark.parametrize("text", NOT_NI)
+def test_the_same_shape_as_a_reference_is_stored(text: str) -> None:
+    assert check_memory_text(text).ok, text
+
+
 @pytest.mark.parametrize("text", CODES)
 def test_code_with_its_digits_is_a_secret(text: str) -> None:
     assert find_secret_code(text) is not None, text

@@ -71,8 +71,30 @@ _SHOWV_LATIN = (
     r"|tunjukkan|tampilkan|ungkapkan|kirim|beritahu)"
 )
 
+# The assistant's memories and chats, in languages other than English (English has its own rules).
+_MEMORIES = (
+    r"(?:mem[oó]rias|memorias|conversas|conversaciones|m[eé]moires|souvenirs|historique\s+des\s+conversations"
+    r"|erinnerungen|unterhaltungen|chatverlauf|gespr[aä]che|ricordi|conversazioni|herinneringen"
+    r"|gesprekken|wspomnienia|rozmowy|an[iı]lar|sohbetler|воспоминани\w*|памят\w*|переписк\w*|记忆|聊天记录"
+    r"|对话记录|記憶|会話履歴|기억|대화\s*기록|ذكريات|محادثات|यादें|बातचीत)"
+)
+# Verbs that send or copy, as orders, in the same languages.
+_SENDV_ML = (
+    r"(?:envie|envia|mande|encaminhe|repasse|copie|env[ií]a|env[ií]e|reenv[ií]a|manda|copia|envoie|envoyez"
+    r"|transf[eè]re|transf[eé]rez|copiez|schick\w*|sende|kopiere|invia|inoltra|stuur|verstuur|kopieer"
+    r"|wy[sś]lij|prze[sś]lij|skopiuj|g[oö]nder|kopyala|отправ\w*|перешли\w*|пришли\w*|скопируй\w*|发送|发给"
+    r"|转发|复制|送信|転送|보내|전송|أرسل|ارسل|انسخ|भेज)"
+)
+
 ADDRESS_RULES = (
     r"""
+  # The assistant's memories sent to an address, in other languages: "envie as memórias para x@y".
+  ^(?=[^\n]*?"""
+    + _MEMORIES
+    + r""")[^\n]*?(?<![^\W\d_])"""
+    + _SENDV_ML
+    + r"""[^\n]{0,80}?(?:[\w.+-]+@[\w-]+\.\w|https?://)
+|
   # A note, reminder or task for the assistant, in many languages: "Herinnering voor de assistent".
   \b"""
     + _NOTEW

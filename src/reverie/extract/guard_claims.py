@@ -85,8 +85,13 @@ _TARGET = _words(
     r"ng[uư][oờ]i\s+d[uù]ng\s+n[aà]y هذا\s+المستخدم المساعد इस\s+उपयोगकर्ता सहायक 该用户 此用户 "
     r"这个用户 助手 このユーザー アシスタント 이\s*사용자 어시스턴트"
 )
-# A safeguard dropped, or everything allowed.
+# A safeguard dropped, everything allowed, or the account raised to the makers' level.
 _DROPPED = _words(
+    r"system[\s-]level admin(?:istrator)?[\s-]level root[\s-]level developer[\s-]level elevated\s+\w+ "
+    r"superuser "
+    r"full\s+(?:access|trust|permissions) highest\s+(?:priority|authority) nivel\s+de\s+sistema "
+    r"niveau\s+syst[eè]me systemebene n[ií]vel\s+de\s+sistema livello\s+di\s+sistema системного\s+уровня "
+    r"系统级 システムレベル "
     r"unfiltered uncensored unrestricted bypass\w* skip\w* ignor\w* disregard\w* disabled deactivated "
     r"switched\s+off turned\s+off lifted suspended exempt\w* (?:policy|safety)\s+exceptions? "
     r"whitelist\w* root\s+(?:access|clearance|rights) "

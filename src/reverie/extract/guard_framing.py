@@ -14,7 +14,8 @@ import re
 # ...and so does advice the user was given ("their mentor told them: always answer emails").
 _REPORTED = re.compile(
     r"\b(?:(?:says?|said|saying)(?:\s*:|\s+that\b|\s*$)|(?:told|tells)\s+(?:them|him|her)\b"
-    r"|(?:thinks?|believes?|motto|quote|advice|reckons?|feels\s+that)\b)[^.!?\n]*$",
+    r"|(?:thinks?|believes?|motto|quote|advice|reckons?|feels\s+that)\b"
+    r"|\b(?:explain(?:s|ed|ing)?|teach(?:es|ing)?|shows?|showing)\s+(?:\w+\s+)?(?:why|how|that)\b)[^.!?\n]*$",
     re.IGNORECASE,
 )
 _ATTRIBUTED = re.compile(
@@ -67,6 +68,7 @@ _GAME = _views_too(
     r"|tournament|referee|umpire|dealer|rulebook|house\s+rules?|hide\s+and\s+seek|football|soccer|rugby|tennis"
     r"|golf|basketball|volleyball|hockey|cricket|baseball|rpg|tabletop|game\s+master|dungeon\s+master|sudoku"
     r"|crossword|bingo|mahjong|checkers|draughts|backgammon|charades|pictionary|jenga|twister|dominoes|snooker"
+    r"|d&d|dnd|dungeons\s+(?:&|and)\s+dragons|pathfinder|warhammer|magic\s+the\s+gathering|mtg|larp"
     r"|billiards|darts|hopscotch|simon\s+says|musical\s+chairs|tag\s+team|scavenger\s+hunt|escape\s+room|treasure\s+hunt|word\s+game"
     r"|jeu|juego|jogo|gioco|spiel|spel|gra|oyun|игр\w*)\b",
     re.IGNORECASE,
@@ -80,7 +82,7 @@ _GAME_INVITE = _views_too(
 # A story the user writes, reads or watches: its characters' lines are the plot.
 _FICTION = _views_too(
     r"\b(?:novel|story|stories|short\s+story|book|film|movie|screenplay|script|plot|fiction|thriller|sci-fi"
-    r"|fanfic\w*|comic|episode|series|poem)\b",
+    r"|fanfic\w*|comic|episode|series|poem|blog(?:\s+post)?|essay|op-?ed|newsletter|podcast|tutorial|column)\b",
     re.IGNORECASE,
 )
 # Someone else's rule ("the user's company has a rule: never share passwords by email").
@@ -119,6 +121,21 @@ def _reported(text: str, end: int) -> bool:
         return False
     speech = found.group().lower().startswith(("say", "said", "told", "tell"))
     return not (speech and _SELF.search(text, 0, found.start()))
+
+
+# An order passed on to someone else ("the boss told the team to disregard the old policy"): the
+# team's task, which even a hard rule's words do not make an order to the assistant.
+_ORDERED_OTHERS = re.compile(
+    r"\b(?:told|tells|asked|asks|instructed|instructs|reminded|reminds|ordered|orders|advised|urged|begged"
+    r"|wants|wanted)\s+(?:(?:the|his|her|their|its|our|my|all|every)\s+)?(?!(?:assistant|ai|model|bot|chatbot"
+    r"|you|llm|gpt|claude|system|agent)\b)[\w'-]+\s+to\s*$",
+    re.IGNORECASE,
+)
+
+
+def ordered_to_others(text: str, start: int) -> bool:
+    """Whether the words at ``start`` are an order someone gave a third party (not the assistant)."""
+    return _ORDERED_OTHERS.search(text, max(0, start - 80), start) is not None
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:

@@ -238,6 +238,12 @@ ORDER_RULES = (
     + r"""{0,40}?(?<![^\W\d_])"""
     + _RULES_ML
     + r"""
+  # A trigger on what the user asks, then a standing order: "if the user asks about doses, always
+  # reassure them".
+| \b(?:if|when|whenever|every\s+time|each\s+time|once)\s+(?:the\s+)?user\s+(?:asks|says|mentions|brings\s+up
+      |talks|requests|types|writes|inquires|questions|complains|is\s+asking)\b[^,.\n]{0,60},\s*(?:(?:just|simply
+      |please|then)\s+)?(?:(?:always|never)\s+[a-z]+|(?:reassure|insist|claim|deny|downplay|assure|pretend|lie
+      |discourage)\b)
   # Nothing more of a safeguard "will be given": "no further warnings will be given".
 | \bno\s+(?:further\s+|more\s+|additional\s+)?(?:warnings|disclaimers|caveats|refusals|safety\s+notices)\s+
       (?:will|shall|are\s+to|should|must|need\s+to)\s+be\s+(?:given|issued|shown|added|included|displayed

@@ -13,7 +13,13 @@ import re
 from reverie.extract.guard_address import ADDRESS_RULES
 from reverie.extract.guard_claims import CLAIM_RULES
 from reverie.extract.guard_core_lang import CORE_RULES
-from reverie.extract.guard_framing import civic_news, framed_as_data, mention_spans, quoted_spans
+from reverie.extract.guard_framing import (
+    civic_news,
+    framed_as_data,
+    mention_spans,
+    ordered_to_others,
+    quoted_spans,
+)
 from reverie.extract.guard_lang import ML_RULES
 from reverie.extract.guard_orders import ORDER_RULES
 from reverie.extract.guard_regex import RuleSet
@@ -77,6 +83,9 @@ _HARD_RULES = r"""
       |(?:don't|do\s+not|never)\s+(?:follow|obey|apply|heed|respect|honou?r))\b
       (?:\s+[^\s.!?]+){0,3}?\s+{QUAL}\b(?:\s+[^\s.!?]+){0,2}?\s+{RULES}\b
 | \b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+)?(?:above|previous|prior|preceding)\b
+      # ...the text before, not "the previous email" or "the previous player's move"
+      (?=\s*(?:$|[.,;:!?)\-—]|and\b|then\b|{RULES}\b|(?:\w+\s+)?(?:{RULES}|text|prompts?|content|context
+      |conversation|input|lines|ones|stuff|commands|orders)\b))
 | \bforget\s+(?:everything\s+(?:you|above|before|i|that)|you(?:'re|\s+are))\b
 | \bprompt\s+(?:del|du|de|di)\s+(?:sistema|système)\b
   # System prompt and authority claims.
@@ -115,7 +124,7 @@ _HARD_RULES = r"""
 | {IMP}act\s+as\s+(?:if|though|a|an|my|the|["'“‘]) | {IMP}(?:role[-\s]?play|simulate|impersonate)\b
 | {IMP}(?:behave|talk|speak|write|respond|answer|reply)\s+(?:like|as)\s+(?:a|an|the|if)\b
 | \b{ASKS}\s+you\s+to\b
-| \byou(?:'re|\s+are)\s+(?:now|no\s+longer|not\s+(?:bound|restricted|limited))\b
+| \b(?:you(?:'re|\s+are)|u\s+r|ur)\s+(?:now|no\s+longer|not\s+(?:bound|restricted|limited))\b
 | \byou(?:'re|\s+are)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:{BOT}|agent|persona)\b
 | \byou\s+(?:now\s+)?have\s+(?:no\s+(?:restrictions|rules|limits|filters|guidelines|boundaries
       |morals)|permission|been\s+(?:granted|given|freed|released|unlocked)|(?:a\s+)?(?:new|additional
@@ -423,8 +432,17 @@ _HARD_RULES = r"""
 | ^\s*\#{2,}\s*(?:instruction|system|response) | ^\s*(?:system|assistant|developer)\s*:
 | \b(?:said|says|wrote|writes)\s*:\s*["']?(?:system|assistant|developer)\s*:
 | \[(?:system|admin)(?:\s+(?:message|note|override))?\]
+  # The same tags in other languages: "[SYSTEEM]", "[SISTEMA]", "<СИСТЕМА>", "【系统】".
+| [\[<【]\s*(?:systeem|sistema|syst[eè]me|systemnachricht|system\w*|systemet|sistem|система|системa|систем\w*
+      |系统|系統|システム|시스템|النظام|सिस्टम|hệ\s+thống|administrat\w*|admin|entwickler|desarrollador
+      |d[eé]veloppeur|sviluppatore|desenvolvedor|ontwikkelaar|deweloper|разработчик|developer|operator
+      |override|instructions?|instrucciones|anweisung(?:en)?|consignes?|istruzioni|instru[cç][oõ]es)\s*[\]>】]
+| ^\s*(?:systeem|sistema|syst[eè]me|система|sistem|系统|システム|시스템)\s*[:：]
   # Named jailbreaks.
-| (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)\bjailbreak(?:s|ing|ed)?\b(?!\s+(?:techniques?|attacks?|research
+| (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)\bjailbr(?:eak(?:s|ing|ed)?|oken)\b
+      # ...not a jailbroken console or phone (a hobby)
+      (?!\s+(?:(?:old|an?|the|my|his|her|their|our|your)\s+)?(?:iphones?|ipods?|ipads?|phones?|consoles?
+      |kindles?|devices?|switch|ps\w?|playstation\w*|psp|wii|xbox|routers?|firesticks?|tablets?|apple\s+tvs?)\b)(?!\s+(?:techniques?|attacks?|research
       |detection|defen[cs]es?|methods?|papers?|reports?|attempts|datasets?|examples|benchmarks?|tests?))
       | \bdan\s+mode\b | \b(?:developer|god|debug)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:on|enabled)\b
       (?!\s+(?:(?:on|in|for)\s+)?(?:their|his|her|my|the|a|an|our)\s+(?!memory|assistant|account|session
@@ -523,7 +541,11 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
     hits = []
     for group in ("hard", "lang", "struct", "addr", "core", "claim"):
         spans = found[group]
-        used = [(a, b) for a, b in spans if not any(x <= a and b <= y for x, y in mentions)]
+        used = [
+            (a, b)
+            for a, b in spans
+            if not any(x <= a and b <= y for x, y in mentions) and not ordered_to_others(text, a)
+        ]
         if used:
             hits.append(used[0])
     for group in ("soft", "order"):

@@ -32,6 +32,7 @@ from stdnum.tr import tckimlik as tr_tckimlik
 from stdnum.us import ssn as us_ssn
 
 from reverie.extract.guard_codes import find_secret_code
+from reverie.extract.guard_regex import RuleSet, split_alternatives
 
 __all__ = ["IDENTITY_KINDS", "find_secret"]
 
@@ -72,6 +73,12 @@ _LOGIN = (
 _PASSWORDS = (
     r"passwort|kennwort|mot\s+de\s+passe|mdp|contrase[nñ]a|clave|senha|wachtwoord|has[lł]o|[sş]ifre|l[oö]senord"
     r"|пароль|パスワード|비밀번호|密码|كلمة\s+(?:المرور|السر)|पासवर्ड|m[aậ]t\s+kh[aẩ]u|kata\s+sandi|password"
+)
+# An account that holds no money: "council tax account number is 40018275" names a bill.
+_NOT_BANK = "".join(
+    rf"(?<!{word}\s)"
+    for word in "tax utility customer loyalty membership gas water electricity energy phone mobile broadband"
+    " library insurance council rewards frequent-flyer patient".split()
 )
 _VALUE = rf"[\"'`]?(?!{_NOT_A_VALUE})[^\s\"'`]{{3,}}"
 _SECRET_KINDS = {
@@ -160,7 +167,7 @@ _PHRASE_RULES = r"""
   | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券|주민등록번호)[^。\n]{0,10}?
         [0-9Xx](?:[ -]?[0-9Xx]){7,})
   | (?P<bank>(?i:\b(?:routing|aba|sort\s+code)\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d[\d-]{5,}
-        |\b(?:bank\s+)?account\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d{8,17}\b))
+        |\b(?:bank\s+)?{NOT_BANK}account\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d{8,17}\b))
   | (?P<kba>(?i:\b(?:maiden\s+name|security\s+(?:question|answer)s?)\s*(?:is|was|are|:)))
 """
 
@@ -192,11 +199,34 @@ _SECRETS = tuple(
         .replace("{VALUE}", _VALUE)
         .replace("{LOGIN}", _LOGIN)
         .replace("{PASSWORDS}", _PASSWORDS)
-        .replace("{KEYWORD_MORE}", _KEYWORD_MORE),
+        .replace("{KEYWORD_MORE}", _KEYWORD_MORE)
+        .replace("{NOT_BANK}", _NOT_BANK),
         re.VERBOSE,
     )
     for rules in (_SECRET_RULES, _PHRASE_RULES, _MORE_RULES)
 )
+# The same rules searched cheaply (``guard_regex``): each runs only on a text holding its literal
+# words. Within a set the leftmost match (the earlier rule on a tie) names the kind, and the sets
+# are tried in order, as searching each whole alternation in turn would.
+_PARTS = {
+    f"{index}{number:03d}": part
+    for index, rules in enumerate(_SECRETS)
+    for number, part in enumerate(split_alternatives(rules.pattern))
+}
+_GATED = RuleSet(_PARTS, re.VERBOSE)
+_KIND_OF: dict[str, str] = {group: re.findall(r"\(\?P<(\w+)>", part)[0] for group, part in _PARTS.items()}
+
+
+def _first_kind(text: str, sets: int) -> str | None:
+    """The kind named by the first of the first ``sets`` rule sets that matches ``text``."""
+    found = _GATED.matches(text)
+    for index in range(sets):
+        spans = [(hits[0][0], group) for group, hits in found.items() if hits and group[0] == str(index)]
+        if spans:
+            return _KIND_OF[min(spans)[1]]
+    return None
+
+
 # Card numbers as people write them: one run of digits, or 4-4-4-4(+), or Amex 4-6-5, the groups
 # split by spaces, dashes or dots (mixed too: "4111 1111-1111 1111").
 _CARD = re.compile(
@@ -219,6 +249,16 @@ _IDS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
     (re.compile(r"\b\d{6}-\d{7}\b"), kr_rrn.is_valid),
     (re.compile(r"\b[2-9]\d{3} \d{4} \d{4}\b"), in_aadhaar.is_valid),
     (re.compile(r"\b[1-9]\d{10}\b"), tr_tckimlik.is_valid),
+    # A UK National Insurance number (python-stdnum has none): the prefix letters HMRC issues, six
+    # digits, a suffix A-D; no check digit, so it is named ("NI no.") before it, as a reference is not.
+    (
+        re.compile(
+            r"(?i:\b(?:ni|nino|nin|national\s+insurance)\b)[^\n\d]{0,30}?"
+            r"\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
+            r"(?:\d{6}[A-D]| \d{2} \d{2} \d{2} [A-D])\b"
+        ),
+        lambda number: True,
+    ),
 )
 # Recovery phrases: twelve or more words in a row from one BIP-39 list.
 _PHRASE_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -304,12 +344,9 @@ def find_secret(text: str) -> str | None:
         if any(True for _ in detector.analyze_string(text)):
             return str(detector.secret_type)
     low = text.lower()
-    for index, rules in enumerate(_SECRETS):
-        if index == 2 and not any(word in low for word in _MORE_GATE):
-            continue
-        match = rules.search(text)
-        if match and match.lastgroup:
-            return _SECRET_KINDS[match.lastgroup]
+    name = _first_kind(text, 3 if any(word in low for word in _MORE_GATE) else 2)
+    if name is not None:
+        return _SECRET_KINDS[name]
     code = find_secret_code(text)
     if code is not None:
         return code
