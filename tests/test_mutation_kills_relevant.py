@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import fakeserver
+import pytest
 from conftest import VARIED_FACTS, Clock
 from fakeserver import FakeModelServer
 
@@ -58,3 +59,23 @@ def test_a_preference_close_in_meaning_is_no_relevant_fact(
         assert [hit.memory.id for hit in memory.search("apiary").preferences] == [preference.id]
         block = memory.context("apiary")
     assert block.fact_ids == [fact.id]
+
+
+@pytest.mark.parametrize(("fusion", "first"), [("rrf", "bees"), ("weighted", "apiary")])
+def test_the_relevant_fact_is_chosen_by_the_configured_fusion(
+    tmp_path: Path, fake_server: FakeModelServer, fusion: str, first: str
+) -> None:
+    # "apiary" is a keyword hit with a cosine under 0.3 (a long text); "bees" is found by meaning
+    # alone (cosine 1/sqrt(7)). Weighted fusion puts the keyword hit first (0.3 > 0.7 x 0.378),
+    # rank fusion the one found by meaning (0.7 / 61 > 0.3 / 61).
+    fake_server.dimensions = 256
+    fake_server.synonyms["apiary"] = "bees"
+    environ = fakeserver.embedding_environ(
+        fake_server, REVERIE_MEMORY__RELEVANT_TOP_K="1", REVERIE_EMBEDDINGS__HYBRID__FUSION=fusion
+    )
+    with Memory(load_settings(home=tmp_path, environ=environ)) as memory:
+        apiary = memory.remember("User once toured a big old apiary near a small town in rural Wales").memory
+        bees = memory.remember("User keeps bees in the back garden").memory
+        block = memory.context("apiary", touch=False)
+    order = {"apiary": [apiary.id, bees.id], "bees": [bees.id, apiary.id]}
+    assert block.fact_ids == order[first]
