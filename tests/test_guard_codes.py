@@ -22,6 +22,13 @@ CODES = [
     "Changed the front door code to 0518 yesterday.",
     "Пин-код от карты — 3390.",
     "4417 is my voicemail PIN.",
+    "The code for the building door is 4 7 1 9.",
+    "Alarm panel code – 2580.",
+    "Ma carte bleue, code 4412.",
+    "El pin de mi tarjeta es el 7391.",
+    "The safe in the bedroom opens with 1-9-8-4.",
+    "Key safe at mum's house: 6021.",
+    "The combination to the gym locker is 12-34-56.",
 ]
 
 NOT_CODES = [
@@ -37,6 +44,10 @@ NOT_CODES = [
     "A 6-digit code is required to log in at work.",
     "The alarm code was reset on 12 March by the installer.",
     "Booking confirmation code 448812 for the ferry to Tallinn.",
+    "User lives at 4412 Maple Avenue, apartment 12.",
+    "User's gym locker number is 1984.",
+    "User's building has a new entry code system since May.",
+    "User forgot their PIN twice this month and had to visit the bank.",
 ]
 
 

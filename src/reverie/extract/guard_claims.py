@@ -37,6 +37,12 @@ def _words(listed: str) -> str:
 
 # Who would run the assistant.
 _AUTHORITY = _words(
+    r"(?:compan(?:y|ies)|people|team|firm|lab)\s+(?:that|who)\s+(?:made|built|created|trained|designed)"
+    r"\s+you "
+    r"empresa\s+que\s+te\s+(?:cre[oó]|hizo|entren[oó]|criou|fez) "
+    r"entreprise\s+qui\s+t'a\s+(?:cr[ée]{2}|con[çc]u) "
+    r"firma,?\s+die\s+dich azienda\s+che\s+ti\s+ha\s+(?:creato|addestrato) "
+    r"компани\w*,?\s+котор\w+\s+теб\w+ "
     r"developers? dev\s+team development\s+team admins?\b administrators? sysadmins? "
     r"system\s+administrators? operators?\b platform\s+(?:team|owners?|admins?) vendor "
     r"trust\s*(?:&|and)\s*safety moderators? engineering\s+team security\s+team openai anthropic "
@@ -115,6 +121,11 @@ _DROPPED = _words(
 )
 # "You promised / agreed": an agreement put in the assistant's mouth.
 _YOU_AGREED = _words(
+    r"you\s+(?:already|previously|clearly|once|just|even)\s+(?:promised|agreed|consented|swore) "
+    r"(?:the\s+)?(?:assistant|ai|model|bot|chatbot)\s+(?:has\s+|had\s+)?(?:already\s+)?"
+    r"(?:agreed|promised|consented) "
+    r"du\s+hast\s+(?:mir\s+)?gesagt tu\s+(?:m'|nous\s+)?as\s+dit (?:me\s+)?dijiste voc[eê]\s+(?:me\s+)?disse "
+    r"(?:mi\s+)?hai\s+detto je\s+zei powiedzia[lł](?:e[sś]|a[sś]) ты\s+(?:мне\s+)?сказал\w* s[oö]yledin "
     r"you\s+(?:promised|agreed|consented|swore|said\s+you(?:'d|\s+would)) "
     r"you'?ve\s+(?:promised|agreed) tu\s+(?:m'|nous\s+)?(?:as|avais)\s+(?:promis|accept[eé]) "
     r"prometiste aceptaste du\s+hast\s+(?:zugestimmt|versprochen) voc[eê]\s+(?:prometeu|concordou) "

@@ -29,6 +29,14 @@ _CODE_WORDS = (
     r"|safe|padlock|intercom|lockbox|key\s+safe|building\s+entry|front\s+door|bike\s+lock)\s+(?:pin|code|passcode"
     r"|combination)"
     r"|(?:safe|lock|locker|padlock)\s+combination|geheimzahl|pin-nummer|einmal(?:code|passwort|kennwort)"
+    # a device with one word between ("alarm panel code"), a code "for the building door", a key safe,
+    # a card's code ("carte bleue, code"), a lock's combination "to the gym locker"
+    r"|(?:door|gate|garage|alarm|entry|keypad|lock|locker|safe|padlock|intercom)\s+[^\W\d_]+\s+(?:pin|code|passcode"
+    r"|combination)|(?:code|pin|passcode|combination)\s+(?:for|of|to|at)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+"
+    r"|their\s+|[^\W\d_]+'s\s+)?(?:[^\W\d_]+\s+)?(?:door|gate|garage|alarm|safe|locker|lock|padlock|building"
+    r"|entrance|house|flat|apartment|keypad|shed|storage|bike\s+lock|key\s+safe|lockbox)|key\s*safe|key\s*box"
+    r"|(?:carte\s+(?:bleue|bancaire)|bank\s*card|debit\s+card|credit\s+card|tarjeta|cart[aã]o|ec-?karte|bankkarte"
+    r"|karta|kart)[^\d\n.]{0,20}?(?:code|c[oó]digo|pin|clave|senha|codice|kod|kodu)"
     r"|(?:best[aä]tigungs|sicherheits|zugangs|verifizierungs|entsperr|t[uü]r|tor|alarm|haust[uü]r|tresor"
     r"|anmelde|freischalt)code|code\s+(?:pin|secret|confidentiel|de\s+(?:v[eé]rification|s[eé]curit[eé]"
     r"|confirmation\s+sms|validation|d[eé]verrouillage|l'alarme|la\s+porte|l'immeuble|acc[eè]s|la\s+carte)"
@@ -57,6 +65,7 @@ _CODE_WORDS = (
 _IS = (
     r"(?:\s*[:=：]|\s+(?:is|was|are|were|es|era|est|[eé]tait|ist|war|lautet|lautete|é|era|è|jest|by[lł]|to"
     r"|[aä]r|var|er|oli|je|бы[лв]\w*|—|-|–|это|là|adalah|ialah|είναι|היא|הוא)(?:\s*:)?"
+    r"(?:\s+(?:el|la|le|der|die|das|the|o|a|il|lo|het|de))?"
     r"|\s*(?:は|が|是|为|為|는|은|이|가))"
 )
 # A few words that say whose or which code, with no digit and no end of sentence in them.
@@ -76,6 +85,8 @@ _EDGE_AFTER = rf"(?![{_LETTER}])"
 _SECRET_CODE = re.compile(
     rf"{_EDGE_BEFORE}(?:{_CODE_WORDS}){_EDGE_AFTER}"
     rf"(?:{_WHICH}{{0,45}}?{_IS}|\s*[#:：]?\s*)\s*[\"'`«„]?{_DIGITS}{_NOT_AFTER}"
+    rf"|{_EDGE_BEFORE}(?:safe|lock|padlock|locker|door|gate|garage|alarm|keypad)\b[^\d\n.]{{0,30}}?\b(?:opens"
+    rf"|unlocks|is\s+unlocked|is\s+opened|disarms|is\s+disarmed)\s+(?:with|using|by)\s+(?:(?:the\s+)?code\s+)?{_DIGITS}"
     rf"|{_DIGITS}\s+(?:is|was)\s+(?:my|the|our|his|her|their|user's|the\s+user's)\s+(?:[\w-]+\s+){{0,2}}?"
     rf"(?:{_CODE_WORDS}){_EDGE_AFTER}",
     re.IGNORECASE,
