@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reverie.extract.claims import parse_claim
+from reverie.extract.claims_fallback import substituted_value
 from reverie.extract.merge import MergePolicy, judge
 
 
@@ -217,3 +218,45 @@ def test_a_favourite_said_anew_with_now_replaces_it_only_when_close_in_meaning()
     old, new = "User's favourite cheese is brie", parse_claim("User prefers gouda now")
     assert judge(old, new, MergePolicy(), similarity=0.6) == "update"
     assert judge(old, new, MergePolicy(), similarity=0.3) in ("distinct", "unsure")
+
+
+def test_one_subject_with_the_predicate_in_other_words_is_one_fact_only_when_close_in_meaning() -> None:
+    old, new = "User is scared of deep water", parse_claim("User gets nervous in the deep end")
+    assert judge(old, new, MergePolicy(), similarity=0.75) == "refines"  # the newer wording replaces it
+    assert judge(old, new, MergePolicy(), similarity=0.6) == "unsure"  # both kept
+    also = parse_claim("User also gets nervous on ladders")  # a second fear, said as one
+    assert judge(old, also, MergePolicy(), similarity=0.75) == "unsure"
+    other = parse_claim("User's son gets nervous in the deep end")  # another person
+    assert judge(old, other, MergePolicy(), similarity=0.75) == "distinct"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's locker code is 3815", "User's locker code is now 6620"),
+        ("User's step goal is 8000 a day", "User's step goal has been raised to 10000 a day"),
+        ("User holds a Purple belt in judo", "User reached Brown belt in judo"),
+    ],
+)
+def test_a_value_replaced_after_a_change_word_is_an_update(old: str, new: str) -> None:
+    assert substituted_value(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User's budgie Pip can whistle a tune", "User's budgie Kiki can now whistle a tune"),  # named first
+        ("User's locker code is 3815", "User's sister's locker code is now 6620"),  # another person
+        ("User's locker code is 3815", "User's bike lock code is 6620"),  # no change said
+        ("User's locker code is 3815", "User's locker code is 3815 now"),  # nothing replaced
+    ],
+)
+def test_another_thing_named_or_no_change_said_is_no_substitution(old: str, new: str) -> None:
+    assert not substituted_value(old, new)
+
+
+def test_a_model_year_replaced_after_now_is_an_update_and_an_old_thing_stays_beside_a_new_one() -> None:
+    new = parse_claim("User's scooter is now a 2023 Piaggio")
+    assert judge("User's scooter is a 2015 Vespa", new, MergePolicy()) == "update"
+    newer = parse_claim("User's new scooter is a Piaggio")
+    assert judge("User's old scooter was a Vespa", newer, MergePolicy()) == "distinct"

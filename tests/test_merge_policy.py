@@ -181,7 +181,7 @@ def _corpus(name: str) -> list[dict[str, str]]:
 # have floors of their own so that the first ones stay as they were.
 ADDED = "w"
 FLOORS = {
-    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.93, "paraphrase": 0.96, "contradiction": 1.0},
+    "merge_corpus.jsonl": {"distinct": 0.99, "update": 0.95, "paraphrase": 0.98, "contradiction": 1.0},
     "merge_corpus.jsonl+": {"distinct": 1.0, "update": 0.87, "paraphrase": 0.95, "contradiction": 1.0},
     "merge_corpus_heldout.jsonl+": {
         "distinct": 1.0,
@@ -191,16 +191,20 @@ FLOORS = {
     },
     "merge_corpus_heldout.jsonl": {
         "distinct": 1.0,
-        "update": 0.84,
+        "update": 0.86,
         "paraphrase": 0.80,
         "contradiction": 1.0,
     },
     # Written blind in later sessions (scored all held out by bench/merge_bench.py); their
     # misses were read afterwards, so they guard against losing ground, not generalisation.
     # Corpus 6 scored 100 / 72 / 32 / 70 % before its misses were read.
-    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.88, "contradiction": 1.0},
-    "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.94, "paraphrase": 0.90, "contradiction": 0.80},
-    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.84, "paraphrase": 0.52, "contradiction": 0.86},
+    "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.86, "paraphrase": 0.92, "contradiction": 1.0},
+    "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.94, "paraphrase": 0.94, "contradiction": 0.84},
+    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.84, "paraphrase": 0.58, "contradiction": 0.90},
+    # Corpora 5 and 7 were scored blind until the same-subject closeness and the substituted
+    # value (tuned on the corpora above): 100 / 72 / 44 / 72 and 100 / 60 / 54 / 62 before them.
+    "merge_corpus_5.jsonl": {"distinct": 1.0, "update": 0.80, "paraphrase": 0.50, "contradiction": 0.76},
+    "merge_corpus_7.jsonl": {"distinct": 1.0, "update": 0.64, "paraphrase": 0.62, "contradiction": 0.68},
 }
 
 

@@ -1,0 +1,69 @@
+"""Evidence from the words alone, for two facts the claim reader could not settle.
+
+``reverie.extract.merge`` asks these when the reader could not read a fact, or read one
+subject with two wordings of the predicate. Each looks at the two texts in their one wording
+(``normal_wording``), not at a reading of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.extract.claims_compare import entities, other_party
+from reverie.extract.claims_text import _TOKEN, _content, _normalise
+
+# A second value said as such: never one fact by closeness alone.
+_ANOTHER = re.compile(r"\b(?:also|as well|another|too\W*$)")
+# Words announcing that what follows is the value now ("now ends in 9023", "has grown to 11500").
+_CHANGE = re.compile(
+    r"\b(?:now|new|reached|(?:has |have )?(?:grown|grew|risen|rose|fallen|fell) to|"
+    r"(?:raised|increased|decreased|lowered|reduced|changed|switched|upgraded) to|"
+    r"(?:went|gone|is|are) (?:up|down) to)\b"
+)
+# "User's old laptop" beside "User's new laptop": two things, not one thing changed.
+_PAST_THING = re.compile(r"\b(?:old|former|previous|ex)\b")
+
+
+def says_another(new: str) -> bool:
+    """Whether a fact says it is one more value ("User also plays the oboe", "... as well")."""
+    return bool(_ANOTHER.search(_normalise(new)))
+
+
+def substituted_value(old: str, new: str) -> bool:
+    """Whether ``new`` is ``old`` with its value (a name, number or date) replaced after a change word.
+
+    "User's phone number ends in 4471" -> "User's phone number now ends in 9023"; "User is a
+    Bronze rank in Valorant" -> "User reached Gold rank in Valorant". The rest of the words are
+    mostly shared, nobody else is named, the old fact announces no change of its own, and every
+    name or number only the new fact has comes after its change word: "User's parrot Mango can
+    now say hello" names another parrot before the "now", and stays beside Kiwi's fact; "User's
+    old phone was a Nokia" and "User's new phone is a Pixel" are two phones.
+    """
+    before, after = entities(old), entities(new)
+    gone, added = before - after, after - before
+    if not gone or not added or other_party(old, new):
+        return False
+    old_text, new_text = _normalise(old), _normalise(new)
+    marker = _CHANGE.search(new_text)
+    if marker is None or _CHANGE.search(old_text) or _PAST_THING.search(old_text):
+        return False
+    for value in added:
+        at = re.search(rf"\b{re.escape(value)}\b", new_text)
+        if at is None or at.start() < marker.start():
+            return False
+    old_words, new_words = _plain_words(old_text, before), _plain_words(new_text, after)
+    if not old_words or not new_words:
+        return False
+    return len(old_words & new_words) / min(len(old_words), len(new_words)) >= 0.5
+
+
+def _plain_words(text: str, named: frozenset[str]) -> set[str]:
+    """Content words other than names, numbers, dates and the subject "user"."""
+    return {
+        word
+        for word in _content(_TOKEN.findall(text))
+        if word not in named and word != "user" and not word[:1].isdigit()
+    }
+
+
+__all__ = ["says_another", "substituted_value"]
