@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reverie import Memory, load_settings
-from reverie.retrieve.identifiers import identifiers, phrases
+from reverie.retrieve.identifiers import identifiers, phrases, promote
 from reverie.text import keyword_terms
 
 
@@ -33,6 +33,13 @@ def test_the_other_spellings_of_numbers_codes_and_versions() -> None:
     assert phrases("02:30") == ["02:30", "02 30"]  # a clock time is no version
     assert phrases("HX-88213-B") == ["hx-88213-b", "hx 88213 b", "hx88213b"]
     assert phrases("A1-B2-C3-D4") == ["a1-b2-c3-d4", "a1 b2 c3 d4"]  # four pieces are not run together
+    assert phrases("0x1F") == ["0x1f"]  # a hex code is not split into letters and digits
+
+
+def test_a_chunk_left_out_of_the_ranking_comes_back_only_when_it_names_an_identifier() -> None:
+    ranking = [(1, 0.9)]
+    extra = [(1, 0.9), (2, 0.8), (3, 0.5)]  # 2 and 3 were under the similarity threshold
+    assert promote(ranking, {3: 1}, extra) == [(3, 1.5), (1, 0.9)]
 
 
 def test_a_chunk_naming_both_identifiers_comes_first_and_each_adds_one_to_its_score(tmp_path: Path) -> None:
