@@ -60,3 +60,9 @@ def test_a_chunk_naming_both_identifiers_comes_first_and_each_adds_one_to_its_sc
     named = {"both.md": 2, "code.md": 1, "model.md": 1}
     for hit in hits:
         assert hit.score == pytest.approx(keyword[hit.chunk_id] + named[hit.file_name], abs=1e-3)
+
+
+def test_a_chunk_naming_an_identifier_ranks_first_whatever_its_score() -> None:
+    assert promote([(1, 5.0)], {2: 1}, [(2, 0.2)]) == [(2, 1.2), (1, 5.0)]
+    assert promote([(1, 0.9)], {5: 1}) == [(5, 1.0), (1, 0.9)]  # found by its identifier alone
+    assert promote([(2, 0.5), (1, 0.5)], {3: 1}) == [(3, 1.0), (1, 0.5), (2, 0.5)]  # ties by id
