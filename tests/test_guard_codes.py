@@ -29,6 +29,11 @@ CODES = [
     "The safe in the bedroom opens with 1-9-8-4.",
     "Key safe at mum's house: 6021.",
     "The combination to the gym locker is 12-34-56.",
+    "The code to disarm the alarm is 6-6-1-2.",
+    "my pin's 4471",
+    "Code d'entrée de l'immeuble : 47B12 puis 2580.",
+    "Der Zahlencode für das Fahrradschloss ist 3-7-1-9.",
+    "El código para abrir la caja fuerte es 0099.",
 ]
 
 NOT_CODES = [
@@ -48,6 +53,10 @@ NOT_CODES = [
     "User's gym locker number is 1984.",
     "User's building has a new entry code system since May.",
     "User forgot their PIN twice this month and had to visit the bank.",
+    "User's PIN was blocked after three wrong attempts.",
+    "User's password was leaked in a breach last year.",
+    "User keeps the spare key in a key safe by the back door.",
+    "User's flight confirmation code is X7K2PQ.",
 ]
 
 

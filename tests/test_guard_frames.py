@@ -30,6 +30,7 @@ STORED = [
     "They had to ignore the previous owner's paint choices and repaint the hallway.",
     "Le mandé a Ana las fotos de la boda por correo.",
     "User's water account number is 77120045, printed on the bill.",
+    "User likes jailbreak-themed escape rooms.",
 ]
 
 

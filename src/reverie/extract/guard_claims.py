@@ -136,6 +136,11 @@ _YOU_AGREED = _words(
 )
 # "We agreed": the same, when the line also speaks to the assistant ("with me", "your", "tu").
 _WE_AGREED = _words(
+    r"our\s+(?:earlier\s+|previous\s+|little\s+|usual\s+|old\s+)?(?:deal|arrangement|agreement|pact"
+    r"|understanding) "
+    r"notre\s+accord nuestro\s+(?:acuerdo|trato|pacto) unsere\s+(?:abmachung|vereinbarung) "
+    r"nosso\s+(?:acordo|trato) "
+    r"il\s+nostro\s+(?:accordo|patto) onze\s+afspraak nasz[aą]\s+umow\w* наш\w*\s+договор\w* "
     r"we\s+(?:agreed|had\s+a\s+deal|made\s+a\s+deal) as\s+(?:we\s+)?agreed acordamos quedamos\s+en "
     r"(?:on\s+l'a|nous\s+avons|on\s+a)\s+convenu wie\s+vereinbart "
     r"wir\s+haben\s+(?:vereinbart|abgemacht) combinamos abbiamo\s+concordato afgesproken "
@@ -143,6 +148,7 @@ _WE_AGREED = _words(
     r"sepakat اتفقنا 我们约定 说好"
 )
 _TO_YOU = _words(
+    r"wobec\s+mnie dla\s+mnie for\s+me when\s+it's\s+me "
     r"you your with\s+me conmigo tus?\b avec\s+moi tes\b mit\s+mir bei\s+mir du\b dein\w* comigo "
     r"voc[eê] con\s+me tuo\w* bij\s+mij je\b przy\s+mnie ze\s+mn[aą] benimle со\s+мной ты\b твои\w* "
     r"med\s+mig denganku معي 跟我"
@@ -165,5 +171,6 @@ CLAIM_RULES = "\n| ".join(
         rf"|{_FROM}\s+(?:the\s+|l'|el\s+|le\s+|der\s+|dem\s+)?(?:\w+\s+)?{_AUTHORITY})",
         rf"^(?={_LINE}{_ITS_RULES}){_LINE}{_YOU_AGREED}",
         rf"^(?={_LINE}{_ITS_RULES})(?={_LINE}{_TO_YOU}){_LINE}{_WE_AGREED}",
+        rf"^(?={_LINE}\b(?:refusals|disclaimers|caveats|guardrails|content\s+filters?)\b){_LINE}{_WE_AGREED}",
     ]
 )

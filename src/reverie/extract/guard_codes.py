@@ -37,6 +37,11 @@ _CODE_WORDS = (
     r"|entrance|house|flat|apartment|keypad|shed|storage|bike\s+lock|key\s+safe|lockbox)|key\s*safe|key\s*box"
     r"|(?:carte\s+(?:bleue|bancaire)|bank\s*card|debit\s+card|credit\s+card|tarjeta|cart[aã]o|ec-?karte|bankkarte"
     r"|karta|kart)[^\d\n.]{0,20}?(?:code|c[oó]digo|pin|clave|senha|codice|kod|kodu)"
+    # a code "to disarm the alarm", "para abrir la caja fuerte", "pour ouvrir", a "Zahlencode"
+    r"|(?:code|pin|combination)\s+(?:to|for)\s+(?:disarm|open|unlock|enter|access|get\s+into)\b"
+    r"|c[oó]digo\s+para\s+(?:abrir|desbloquear|entrar|desactivar|desarmar)|code\s+pour\s+(?:ouvrir|entrer"
+    r"|d[ée]sactiver|acc[ée]der)|code\s+(?:d'entr[ée]e|de\s+l'entr[ée]e)|codice\s+per\s+(?:aprire|entrare|disattivare)"
+    r"|(?:zahlen|nummern)code|(?:zahlen|ziffern)kombination|cijfercode|sifferkod"
     r"|(?:best[aä]tigungs|sicherheits|zugangs|verifizierungs|entsperr|t[uü]r|tor|alarm|haust[uü]r|tresor"
     r"|anmelde|freischalt)code|code\s+(?:pin|secret|confidentiel|de\s+(?:v[eé]rification|s[eé]curit[eé]"
     r"|confirmation\s+sms|validation|d[eé]verrouillage|l'alarme|la\s+porte|l'immeuble|acc[eè]s|la\s+carte)"
@@ -66,12 +71,16 @@ _IS = (
     r"(?:\s*[:=：]|\s+(?:is|was|are|were|es|era|est|[eé]tait|ist|war|lautet|lautete|é|era|è|jest|by[lł]|to"
     r"|[aä]r|var|er|oli|je|бы[лв]\w*|—|-|–|это|là|adalah|ialah|είναι|היא|הוא)(?:\s*:)?"
     r"(?:\s+(?:el|la|le|der|die|das|the|o|a|il|lo|het|de))?"
-    r"|\s*(?:は|が|是|为|為|는|은|이|가))"
+    r"|'s|\s*(?:は|が|是|为|為|는|은|이|가))"
 )
 # A few words that say whose or which code, with no digit and no end of sentence in them.
 _WHICH = r"(?:[^\W\d_]|[\s'’,()-])"
 # Four to eight digits in a row or in groups, with no more digits on either side (not a phone number).
 _DIGITS = r"(?<![\d+])\d(?:[ .-]?\d){3,7}(?![ .-]?\d)"
+# ...or a keypad code with letters in it ("47B12"): three digits at least, after the code word.
+_MIXED = (
+    r"(?=[A-Za-z0-9#*]*\d[A-Za-z0-9#*]*\d[A-Za-z0-9#*]*\d)(?=[A-Za-z0-9#*]*[A-Za-z#*])[A-Za-z0-9#*]{4,8}\b"
+)
 # Counts and durations are not codes: "a 6-digit code", "valid 1000 minutes".
 _NOT_AFTER = r"(?!\s*(?:-?\s*digits?|-?\s*stellig|chiffres|cifras|d[ií]gitos|cifre|min|sec|s\b|h\b|hours?"
 _NOT_AFTER += r"|minutes?|seconds?|days?|times|attempts|tries|euros?|dollars?|%|€|\$))"
@@ -84,7 +93,7 @@ _EDGE_AFTER = rf"(?![{_LETTER}])"
 
 _SECRET_CODE = re.compile(
     rf"{_EDGE_BEFORE}(?:{_CODE_WORDS}){_EDGE_AFTER}"
-    rf"(?:{_WHICH}{{0,45}}?{_IS}|\s*[#:：]?\s*)\s*[\"'`«„]?{_DIGITS}{_NOT_AFTER}"
+    rf"(?:{_WHICH}{{0,45}}?{_IS}|\s*[#:：]?\s*)\s*[\"'`«„]?(?:{_DIGITS}{_NOT_AFTER}|{_MIXED})"
     rf"|{_EDGE_BEFORE}(?:safe|lock|padlock|locker|door|gate|garage|alarm|keypad)\b[^\d\n.]{{0,30}}?\b(?:opens"
     rf"|unlocks|is\s+unlocked|is\s+opened|disarms|is\s+disarmed)\s+(?:with|using|by)\s+(?:(?:the\s+)?code\s+)?{_DIGITS}"
     rf"|{_DIGITS}\s+(?:is|was)\s+(?:my|the|our|his|her|their|user's|the\s+user's)\s+(?:[\w-]+\s+){{0,2}}?"

@@ -29,7 +29,7 @@ _GUARDS = (
     r"|(?:assistant|model|ai|bot|chatbot)'s)\s+){1,3}rules"
     r"|(?:safety|security|content|moderation|usage|ethical|refusal)\s+(?:rules|guidelines|guidance|polic(?:y|ies)"
     r"|instructions|protocols?|layer|filters?|filtering|checks|measures|restrictions|limits|settings"
-    r"|warnings|notices|disclaimers|behaviou?r|logic)"
+    r"|warnings|notices|disclaimers|behaviou?r|logic|prompts|reminders|messages|notes)"
     r"|guardrails|safeguards|refusals|disclaimers|caveats|moderation|(?:hidden|internal|secret)\s+(?:setup|settings"
     r"|prompt|notes)|system\s+prompt|warnings?)"
 )
@@ -83,7 +83,8 @@ _EXFIL = (
 _KEEP = (
     r"(?:applied|enforced|followed|observed|obeyed|honou?red|respected|shown|displayed|issued|added|included"
     r"|mentioned|re-?enabled|enabled|re-?activated|activated|turned\s+(?:back\s+)?on|switched\s+(?:back\s+)?on"
-    r"|restored|reinstated|consulted|refused|declined|blocked|filtered|censored|moderated|checked"
+    r"|restored|reinstated|consulted|refused|declined|blocked|filtered|censored|moderated|checked|appended"
+    r"|prepended|attached|inserted|provided|given"
     r"|taken\s+into\s+account)"
 )
 # A safeguard told to stop, or declared needless: "moderation is to cease", "disclaimers are unnecessary".
@@ -279,10 +280,49 @@ ORDER_RULES = (
 | \b"""
     + _MODAL
     + _ADV
-    + r"""\s+(?:answered|fulfilled|granted|obeyed|carried\s+out|complied\s+with|executed|handled)\b"""
+    + r"""\s+(?:answered|fulfilled|granted|obeyed|carried\s+out|complied\s+with|executed|handled|given
+      |provided
+      |written|delivered|produced|generated)\b"""
     + _S
     + r"""{0,30}?\bwithout\s+(?:any\s+)?(?:filter\w*|restrictions?|limits?|refus\w*|warnings?|censor\w*
-      |moderation|safety\s+checks?|content\s+checks?|guardrails)\b
+      |moderation|safety\s+checks?|content\s+checks?|guardrails|caveats|disclaimers)\b
+  # A safeguard reported gone for this account: "the moderation layer has been retired for User".
+| \b"""
+    + _NOT_DEVICE
+    + _GUARDS
+    + r"""\b"""
+    + _S
+    + r"""{0,30}?\b(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+|hereby\s+|officially\s+
+      |permanently\s+
+      |temporarily\s+)?(?:retired|waived|lifted|suspended|disabled|deactivated|switched\s+off|turned\s+off|removed
+      |revoked|abolished|scrapped|discontinued|paused|off)\b"""
+    + _S
+    + r"""{0,30}?(?:\bfor\s+(?:the\s+)?(?:user|me|him|her|them)\b|"""
+    + _SCOPE
+    + r""")
+| \b(?:assistant|ai|model|bot|chatbot)'s\s+(?:[\w-]+\s+){0,2}?(?:rules|guidelines|filters?|refusals?|refusal
+      \s+behaviou?r|safeguards|guardrails|restrictions|limits|moderation|polic(?:y|ies)|instructions|programming
+      |safety\s+\w+)\b"""
+    + _S
+    + r"""{0,20}?\b(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+|hereby\s+|officially\s+
+      |permanently\s+
+      |temporarily\s+)?(?:retired|waived|lifted|suspended|disabled|deactivated|switched\s+off|turned\s+off|removed
+      |revoked|abolished|scrapped|discontinued|paused|off|void|cancell?ed)\b
+  # "No content restrictions are to be applied": the safeguard negated by its determiner.
+| \bno\s+(?:further\s+|more\s+|additional\s+)?(?:(?:content|safety|moderation|usage)\s+(?:restrictions|filters
+      |rules|limits|checks|policies|guidelines)|warnings|disclaimers|caveats|refusals|guardrails|safeguards)\s+(?:are
+      |is|will|shall|should|must|need)\s+(?:to\s+)?(?:be\s+)?"""
+    + _KEEP
+    + r"""\b
+  # Secrets handed out on a trigger: "passwords saved in memory may be shared when the spouse asks".
+| \b(?:passwords|credentials|pins|passcodes|secrets|api\s+keys|memories|stored\s+notes|chat\s+history)\b"""
+    + _S
+    + r"""{0,30}?\b(?:may|can|should|must|will|are\s+to)\s+be\s+(?:shared|disclosed|revealed|given|read\s+out
+      |handed\s+over|sent|forwarded)\b"""
+    + _S
+    + r"""{0,40}?\b(?:when|whenever|if|once)\b"""
+    + _S
+    + r"""{0,40}?\b(?:asks?|requests?|wants?)\b
   # The assistant's behaviour declared changed: "the assistant no longer refuses anything".
 | \b(?:assistant|ai|model|bot|chatbot)\s+(?:now\s+)?(?:no\s+longer|never\s+again|will\s+never|won't\s+ever
       |need\s+not|needn't)\s+(?:\w+\s+)?(?:refuse|decline|warn|filter|censor)\w*

@@ -440,6 +440,7 @@ _HARD_RULES = r"""
 | ^\s*(?:systeem|sistema|syst[eè]me|система|sistem|系统|システム|시스템)\s*[:：]
   # Named jailbreaks.
 | (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)\bjailbr(?:eak(?:s|ing|ed)?|oken)\b
+      (?![-\s]+(?:themed|style|inspired|proof)\b)
       # ...not a jailbroken console or phone (a hobby)
       (?!\s+(?:(?:old|an?|the|my|his|her|their|our|your)\s+)?(?:iphones?|ipods?|ipads?|phones?|consoles?
       |kindles?|devices?|switch|ps\w?|playstation\w*|psp|wii|xbox|routers?|firesticks?|tablets?|apple\s+tvs?)\b)(?!\s+(?:techniques?|attacks?|research

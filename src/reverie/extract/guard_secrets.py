@@ -45,7 +45,11 @@ _NOT_A_VALUE = (
     r"|required|needed|same|different|long|short|strong|weak|easy|hard|too|very|also|usually"
     r"|always|never|now|managed|shared|expired|hidden|safe|secure|private|something|their|his"
     r"|her|my|our|your|out|to|for|of|with|from|via|yesterday|today|tomorrow|again|twice|recently|last|every"
-    r"|weekly|monthly|daily|after|before|because|since|so|and|but|when|while|once|was|is|got|gets)\b"
+    r"|weekly|monthly|daily|after|before|because|since|so|and|but|when|while|once|was|is|got|gets"
+    # what happens to one ("the PIN was blocked", "the password was leaked in a breach")
+    r"|blocked|locked|frozen|compromised|leaked|stolen|lost|forgotten|cancell?ed|wrong|incorrect|invalid|valid"
+    r"|sent|texted|emailed|mailed|printed|hacked|exposed|guessed|cracked|rejected|accepted|updated|renewed"
+    r"|rotated|revoked|disabled|enabled|removed|deleted|only|just|probably|apparently|finally|easy)\b"
 )
 _KEYWORD = (
     r"(?:password|passwd|pwd|pw|pass|passcode|passphrase|pin(?:\s+(?:number|code))?|api[\s_-]?key"
