@@ -79,3 +79,23 @@ def test_the_relevant_fact_is_chosen_by_the_configured_fusion(
         block = memory.context("apiary", touch=False)
     order = {"apiary": [apiary.id, bees.id], "bees": [bees.id, apiary.id]}
     assert block.fact_ids == order[first]
+
+
+def test_twelve_relevant_facts_when_twelve_are_asked_for(tmp_path: Path, clock: Clock) -> None:
+    environ = {
+        "REVERIE_EMBEDDINGS__ENABLED": "false",
+        "REVERIE_MEMORY__RELEVANT_TOP_K": "12",
+        "REVERIE_MEMORY__CONTEXT_MAX_FACTS": "12",
+    }
+    with Memory(load_settings(home=tmp_path, environ=environ), clock=clock) as memory:
+        for fact in VARIED_FACTS:  # stronger than the herons: without the message none of those shows
+            memory.remember(fact)
+        birds = {
+            memory.remember(
+                f"User once saw a heron number {n} by the river", confidence=0.6, source="inferred"
+            ).memory.id
+            for n in range(12)
+        }
+        assert not birds & set(memory.context(touch=False).fact_ids)
+        block = memory.context("a heron by the river", touch=False)
+    assert set(block.fact_ids[:12]) == birds  # the relevant facts first, then the 12 strongest others
