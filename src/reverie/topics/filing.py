@@ -76,16 +76,20 @@ def rank_topics(
 
 
 def _ridge(texts: FloatMatrix, items: FloatMatrix, blocks: Sequence[range], penalty: float) -> FloatMatrix:
-    """texts x topics: one-vs-rest ridge regression on the items, solved in its kernel form
-    (a few hundred items at most: one small linear system)."""
+    """texts x topics: one-vs-rest ridge regression on the items, solved as the smaller of two
+    equal linear systems (items x items while there are fewer items than dimensions)."""
     centre = items.mean(axis=0)
     x = (items - centre).astype(np.float64)
     targets = np.zeros((len(items), len(blocks)))
     for j, block in enumerate(blocks):
         targets[block.start : block.stop, j] = 1.0
     targets -= targets.mean(axis=0)
-    alpha = np.linalg.solve(x @ x.T + penalty * np.eye(len(items)), targets)
-    scores: FloatMatrix = ((texts - centre) @ x.T @ alpha).astype(np.float32)
+    rows, dims = x.shape
+    if rows <= dims:
+        coef = x.T @ np.linalg.solve(x @ x.T + penalty * np.eye(rows), targets)
+    else:
+        coef = np.linalg.solve(x.T @ x + penalty * np.eye(dims), x.T @ targets)
+    scores: FloatMatrix = ((texts - centre) @ coef).astype(np.float32)
     return scores
 
 
