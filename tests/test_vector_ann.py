@@ -144,9 +144,13 @@ def test_lists_follow_appends_edits_and_removals_of_two_processes(settings: Sett
 
 
 def _check_lists(matrix: Any) -> None:
-    """Every live row is filed once, in the list nearest its current vector."""
+    """Every live row is filed once, in the list nearest its current vector: in its list's run
+    (the matrix holds each list's rows side by side) or, appended since, in its list's tail."""
     lists = matrix.lists
     filed = {}
+    starts = lists.starts.tolist()
+    for index, (first, end) in enumerate(zip(starts[:-1], starts[1:], strict=True)):
+        filed.update(dict.fromkeys(range(first, end), index))
     for index, store in enumerate(lists.members):
         for row in store[: lists.sizes[index]].tolist():
             assert row not in filed or lists.twins, f"row {row} filed twice"

@@ -5,8 +5,11 @@ vectors and 3.7 ms at 100k, against 5 ms and 55 ms for sqlite-vec. Below ``ANN_R
 live rows every search is that exact scan. A remember at 90k facts spent most of its time in it
 (16 ms CPU of 48), so from 32k rows on a search probes the nearest lists of an inverted file
 (k-means over the rows, about a twentieth of them scanned; built on the first such search, kept
-up to date with every change, rebuilt when the matrix doubled). One probed search in fifty is
-also answered by the exact scan, which wins, and a miss doubles the lists probed.
+up to date with every change, rebuilt when the matrix doubled). The matrix then holds each
+list's rows side by side, so a probe scans contiguous blocks (gathering the same rows cost four
+times the CPU); rows appended since are filed by row number until they are an eighth of the
+rest, and the matrix is laid out in list order again. One probed search in fifty is also
+answered by the exact scan, which wins, and a miss doubles the lists probed.
 
 A matrix is loaded from the database on first use and then kept up to date in place. Every
 change of an item's vector or loadability is logged per user with the user's vector version
@@ -52,31 +55,46 @@ _SNAPSHOT_ROWS = 4096  # smaller matrices load from the database in a few millis
 #: fact to a large store does not rewrite the whole file.
 SNAPSHOT_STALE = 1024
 _CHECK_EVERY = 50  # one search in this many in a large matrix is also scanned exactly (recall check)
+#: The matrix is laid out in list order again once rows appended since (the lists' tails) are
+#: more than this share of the rows in the runs, and at least _TAIL_MIN.
+_TAIL_SHARE = 8
+_TAIL_MIN = 1024
 
 
 class _Lists:
     """An inverted-file partition of a matrix's rows: a centroid per list, each row in its nearest list.
 
-    A search probes the lists whose centroids are nearest the query and scans only their rows
-    (gathered from the matrix, so nothing is stored twice but the row numbers).
+    The matrix keeps each list's rows side by side, its *run* (rows ``starts[i]`` up to
+    ``starts[i + 1]``), so a search scans a few contiguous blocks of the matrix and gathers
+    nothing: four times less CPU than gathering the same rows (about a tenth of 90k rows). A row
+    appended since the matrix was last laid out is filed by its row number in its list's *tail*,
+    until the tails hold an eighth of the runs' rows and the matrix is laid out again (a copy in
+    list order, no new k-means).
     """
 
     def __init__(self, centroids: FloatMatrix, assigned: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
                  built_for: int) -> None:
         self.centroids = centroids
         self.built_for = built_for  # rows in use when built: rebuilt once the matrix doubled
-        self.twins = False  # a row was filed again (its vector changed): probes may repeat it
+        self.twins = False  # a tail row was filed again (its vector changed): probes may repeat it
         count = len(centroids)
+        self.members: list[npt.NDArray[np.int64]] = [np.zeros(8, dtype=np.int64) for _ in range(count)]
+        self.sizes = np.zeros(count, dtype=np.int64)
+        self.starts = np.zeros(count + 1, dtype=np.int64)
+        self.tail = 0  # rows filed in the tails
+        in_order = bool(np.all(rows == np.arange(len(rows)))) and bool(np.all(assigned[1:] >= assigned[:-1]))
+        if len(rows) and in_order:
+            self.lay_out(assigned)  # rows already in list order (a snapshot): they are the runs
+            return
         order = np.argsort(assigned, kind="stable")
         bounds = np.searchsorted(assigned[order], np.arange(count + 1))
-        self.members: list[npt.NDArray[np.int64]] = []
-        self.sizes = np.zeros(count, dtype=np.int64)
         for index in range(count):
             part = rows[order[bounds[index]:bounds[index + 1]]]
             store = np.zeros(max(8, 2 * len(part)), dtype=np.int64)
             store[: len(part)] = part
-            self.members.append(store)
+            self.members[index] = store
             self.sizes[index] = len(part)
+        self.tail = len(rows)
 
     @classmethod
     def build(cls, vectors: FloatMatrix, live: npt.NDArray[np.bool_]) -> _Lists:
@@ -99,8 +117,30 @@ class _Lists:
         ]) if len(rows) else np.zeros(0, dtype=np.int64)
         return cls(centroids, assigned.astype(np.int64), rows.astype(np.int64), len(rows))
 
+    @property
+    def laid(self) -> int:
+        """Rows in the runs: the rows before this one."""
+        return int(self.starts[-1])
+
+    def lay_out(self, assigned: npt.NDArray[np.int64]) -> None:
+        """The matrix holds its rows in list order now (``assigned[row]`` non-decreasing): the runs."""
+        self.starts = np.searchsorted(assigned, np.arange(len(self.centroids) + 1)).astype(np.int64)
+        self.sizes[:] = 0
+        self.tail = 0
+        self.twins = False
+
+    def stays(self, row: int, vector: npt.NDArray[np.float32]) -> bool:
+        """Whether a row can take this vector where it is: a tail row always can (it is filed again),
+        a run's row only if the vector's nearest list is that run's."""
+        if row >= self.laid:
+            return True
+        run = int(np.searchsorted(self.starts, row, side="right")) - 1
+        return run == int(np.argmax(self.centroids @ vector))
+
     def move(self, row: int, old: npt.NDArray[np.float32], new: npt.NDArray[np.float32]) -> None:
-        """A row's vector changes from ``old`` to ``new``: file it where the new one belongs."""
+        """A tail row's vector changes from ``old`` to ``new``: file it where the new one belongs."""
+        if row < self.laid:
+            return  # a run's row stays in its run (see ``stays``)
         was, goes = int(np.argmax(self.centroids @ old)), int(np.argmax(self.centroids @ new))
         if was == goes:
             return
@@ -109,12 +149,13 @@ class _Lists:
         if len(found):
             store[found[0]] = store[size - 1]
             self.sizes[was] = size - 1
+            self.tail -= 1
         else:  # not where its vector says (a tie): it stays there too, and probes drop the twin
             self.twins = True
         self.add(row, new)
 
     def add(self, row: int, vector: npt.NDArray[np.float32]) -> None:
-        """File a row in its nearest list."""
+        """File an appended row in the tail of its nearest list."""
         index = int(np.argmax(self.centroids @ vector))
         size = int(self.sizes[index])
         store = self.members[index]
@@ -122,31 +163,38 @@ class _Lists:
             store = self.members[index] = np.concatenate([store, np.zeros(size, dtype=np.int64)])
         store[size] = row
         self.sizes[index] = size + 1
-
-    def renumber(self, moved: npt.NDArray[np.int64]) -> None:
-        """Rows were compacted: ``moved[old]`` is the new row, or -1 for a dropped one."""
-        for index, store in enumerate(self.members):
-            kept = moved[store[: self.sizes[index]]]
-            kept = kept[kept >= 0]
-            store[: len(kept)] = kept
-            self.sizes[index] = len(kept)
+        self.tail += 1
 
     def assignment(self, count: int) -> npt.NDArray[np.int32]:
         """Each of ``count`` rows' list (a row filed twice: its later list)."""
         found = np.zeros(count, dtype=np.int32)
+        laid = self.laid
+        found[:laid] = np.repeat(np.arange(len(self.centroids), dtype=np.int32), np.diff(self.starts))
         for index, store in enumerate(self.members):
             found[store[: self.sizes[index]]] = index
         return found
 
-    def probe(self, query: npt.NDArray[np.float32], lists: int) -> npt.NDArray[np.int64]:
-        """The rows filed in the ``lists`` lists nearest the query."""
+    def probe(
+        self, query: npt.NDArray[np.float32], lists: int
+    ) -> tuple[list[tuple[int, int]], npt.NDArray[np.int64]]:
+        """The runs (first row, end) and tail rows of the ``lists`` lists nearest the query, in row order."""
         near = self.centroids @ query
         if lists < len(near):
-            chosen = np.argpartition(-near, lists - 1)[:lists]
+            chosen = np.sort(np.argpartition(-near, lists - 1)[:lists])
         else:
             chosen = np.arange(len(near))
-        rows = np.concatenate([self.members[index][: self.sizes[index]] for index in chosen])
-        return np.unique(rows) if self.twins else rows
+        runs: list[tuple[int, int]] = []
+        for first, end in zip(self.starts[chosen].tolist(), self.starts[chosen + 1].tolist(), strict=True):
+            if end == first:
+                continue
+            if runs and runs[-1][1] == first:  # neighbouring runs: one block
+                runs[-1] = (runs[-1][0], end)
+            else:
+                runs.append((first, end))
+        if not self.tail:
+            return runs, np.zeros(0, dtype=np.int64)
+        tail = np.concatenate([self.members[index][: self.sizes[index]] for index in chosen.tolist()])
+        return runs, np.unique(tail) if self.twins else np.sort(tail)
 
 
 class _Matrix:
@@ -164,8 +212,8 @@ class _Matrix:
         self.ids: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self.vectors: FloatMatrix = np.zeros((0, dims), dtype=np.float32)
         self.live: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
-        # id -> row of the live rows; None while ids[:count] ascend (a binary search finds a row),
-        # so a matrix of 100k rows read from a snapshot needs no dictionary before it is searched.
+        # id -> row of the live rows, made when first needed once ids[:count] no longer ascend (while
+        # they do, a binary search finds a row, so a snapshot's 100k rows need no dictionary to search).
         self.rows: dict[int, int] | None = None
         self.lists: _Lists | None = None  # built on the first search at ANN size
         self.probes = 0  # lists a search probes; doubled when a recall check finds a miss
@@ -189,7 +237,8 @@ class _Matrix:
         """Start from a snapshot: its vectors stay memory-mapped until the first append."""
         n = len(snapshot.ids)
         self.ids, self.vectors, self.live = snapshot.ids, snapshot.vectors, np.ones(n, dtype=bool)
-        self.count, self.masked, self.ordered = n, 0, True
+        self.count, self.masked = n, 0
+        self.ordered = n < 2 or bool(np.all(snapshot.ids[1:] > snapshot.ids[:-1]))
         self.rows = None
         self.mark, self.reload = snapshot.mark, False
         self.unsaved = 0
@@ -200,13 +249,16 @@ class _Matrix:
             self.probes = snapshot.probes
 
     def snapshot(self) -> Snapshot | None:
-        """The committed state to save (lock held), or None while it is not known to be committed."""
+        """The committed state to save (lock held), or None while it is not known to be committed.
+
+        Every row live: by id, or with lists in list order (the runs, ids ascending in each).
+        """
         if self.mark is None or self.pending or self.reload:
             return None
-        if self.masked or not self.ordered:
+        lists = self.lists
+        if self.masked or (lists.tail if lists is not None else not self.ordered):
             self.compact()
         n = self.count
-        lists = self.lists
         return Snapshot(
             self.mark,
             self.ids[:n],
@@ -242,31 +294,37 @@ class _Matrix:
         fresh = dict(zip((item_id for item_id, _ in rows), from_blobs([b for _, b in rows], self.dims),
                          strict=True))
         self.unsaved += len(changed)
+        lists = self.lists
         for item_id in changed:
             row = self._row(item_id)
             vector = fresh.get(item_id)
             if vector is None:
                 if row is not None:
-                    self.live[row] = False
-                    if self.rows is not None:
-                        del self.rows[item_id]
-                    self.masked += 1
-            elif row is not None:
-                if self.lists is not None:
-                    self.lists.move(row, self.vectors[row], vector)
-                self.vectors[row] = vector
-            else:
+                    self._mask(item_id, row)
+            elif row is None:
                 self._append(item_id, vector)
+            elif lists is not None and not lists.stays(row, vector):
+                self._mask(item_id, row)  # it leaves its list's run: masked there, appended anew
+                self._append(item_id, vector)
+            else:
+                if lists is not None:
+                    lists.move(row, self.vectors[row], vector)
+                self.vectors[row] = vector
         if self.masked > max(_COMPACT_MIN, _COMPACT_SHARE * self.count):
             self.compact()
+
+    def _mask(self, item_id: int, row: int) -> None:
+        self.live[row] = False
+        if self.rows is not None:
+            del self.rows[item_id]
+        self.masked += 1
 
     def _append(self, item_id: int, vector: npt.NDArray[np.float32]) -> None:
         n = self.count
         if n == len(self.ids):
             self._allocate(max(_MIN_CAPACITY, 2 * n))
-        if n and item_id < self.ids[n - 1]:
-            if self.rows is None:
-                self.rows = {int(i): r for r, i in enumerate(self.ids[:n].tolist()) if self.live[r]}
+        if self.ordered and n and item_id < self.ids[n - 1]:
+            self._row_index()  # the binary search ends here: made from the rows before this one
             self.ordered = False
         self.ids[n], self.vectors[n], self.live[n] = item_id, vector, True
         if self.rows is not None:
@@ -284,28 +342,41 @@ class _Matrix:
                 return False
         return True
 
+    def _row_index(self) -> dict[int, int]:
+        """id -> row of the live rows (made once, then kept up to date)."""
+        if self.rows is None:
+            live = np.flatnonzero(self.live[: self.count])
+            self.rows = dict(zip(self.ids[live].tolist(), live.tolist(), strict=True))
+        return self.rows
+
     def _row(self, item_id: int) -> int | None:
         """The live row holding an item, if any."""
-        if self.rows is not None:
-            return self.rows.get(item_id)
+        if self.rows is not None or not self.ordered:
+            return self._row_index().get(item_id)
         # Ascending ids; a masked row may repeat the id of the newest one just after it.
         row = int(np.searchsorted(self.ids[: self.count], item_id, side="right")) - 1
         return row if row >= 0 and self.ids[row] == item_id and self.live[row] else None
 
     def compact(self) -> None:
-        """Drop masked rows and restore ascending ids."""
-        keep = np.flatnonzero(self.live[: self.count])
-        if not self.ordered:
+        """Drop masked rows; order the others by id, or with lists by list and then id (the runs)."""
+        n = self.count
+        keep = np.flatnonzero(self.live[:n])
+        lists = self.lists
+        listed = None
+        if lists is not None:
+            listed = lists.assignment(n)[keep]
+            order = np.lexsort((self.ids[keep], listed))
+            keep, listed = keep[order], listed[order]
+        elif not self.ordered:
             keep = keep[np.argsort(self.ids[keep], kind="stable")]
-        n = len(keep)
-        if self.lists is not None:
-            moved = np.full(self.count, -1, dtype=np.int64)
-            moved[keep] = np.arange(n)
-            self.lists.renumber(moved)
-        self.ids[:n], self.vectors[:n] = self.ids[keep], self.vectors[keep]
-        self.live[:n], self.live[n : self.count] = True, False
-        self.count, self.masked, self.ordered = n, 0, True
+        m = len(keep)
+        self.ids[:m], self.vectors[:m] = self.ids[keep], self.vectors[keep]
+        self.live[:m], self.live[m:n] = True, False
+        self.count, self.masked = m, 0
+        self.ordered = m < 2 or bool(np.all(self.ids[1:m] > self.ids[: m - 1]))
         self.rows = None
+        if lists is not None and listed is not None:
+            lists.lay_out(listed.astype(np.int64))
 
     def catch_up(self, scope: UserStore, kind: VectorKind, model_id: str) -> None:
         """Bring the matrix to the store's current version (call with the lock held)."""
@@ -352,22 +423,35 @@ class _Matrix:
         if self.lists is None or n - self.masked > 2 * self.lists.built_for:
             self.lists = _Lists.build(self.vectors[:n], self.live[:n])
             self.probes = max(self.probes, _MIN_PROBES, len(self.lists.centroids) // 20)
-        if 2 * self.probes >= len(self.lists.centroids):  # probing would cost more than the scan
-            return self._found(np.arange(n), self.scores(query), k, floor)
-        # In row order the gather reads memory forwards: 40% faster than list by list (6k rows).
-        rows = np.sort(self.lists.probe(query, self.probes))
-        scores: FloatMatrix = np.einsum("ij,j->i", np.take(self.vectors, rows, axis=0), query)  # one core
+            self.compact()  # lay the rows out in list order
+        elif self.lists.tail > max(_TAIL_MIN, self.lists.laid // _TAIL_SHARE):
+            self.compact()  # the tails join the runs
+        lists = self.lists
+        if 2 * self.probes >= len(lists.centroids):  # probing would cost more than the scan
+            return self._found(np.arange(self.count), self.scores(query), k, floor)
+        runs, tail = lists.probe(query, self.probes)
+        size = sum(end - first for first, end in runs)
+        rows = np.empty(size + len(tail), dtype=np.int64)
+        scores: FloatMatrix = np.empty(size + len(tail), dtype=np.float32)
+        at = 0
+        for first, end in runs:  # contiguous blocks, read forwards; one core
+            rows[at : at + end - first] = np.arange(first, end)
+            np.einsum("ij,j->i", self.vectors[first:end], query, out=scores[at : at + end - first])
+            at += end - first
+        if len(tail):
+            rows[at:] = tail
+            scores[at:] = np.einsum("ij,j->i", np.take(self.vectors, tail, axis=0), query)
         scores[~self.live[rows]] = -np.inf
         found = self._found(rows, scores, k, floor)
         self.searches += 1
         if self.searches % _CHECK_EVERY:
             return found
-        exact = self._found(np.arange(n), self.scores(query), k, floor)
+        exact = self._found(np.arange(self.count), self.scores(query), k, floor)
         self.checks += 1
         missing = {item_id for item_id, _ in exact} - {item_id for item_id, _ in found}
         if len(missing) > len(exact) // 10:  # recall under 0.9 (for k under 20: any miss)
             self.misses += 1
-            self.probes = min(2 * self.probes, len(self.lists.centroids))
+            self.probes = min(2 * self.probes, len(lists.centroids))
         return exact
 
     def _found(
@@ -456,7 +540,7 @@ class VectorIndex:
         matrix = self._entry(scope, kind, model_id, int(query.shape[0]))
         with matrix.lock:
             matrix.catch_up(scope, kind, model_id)
-            if not matrix.ordered:
+            if not matrix.ordered and matrix.lists is None:
                 matrix.compact()
             scores = matrix.scores(query)
             n = matrix.count
@@ -465,6 +549,9 @@ class VectorIndex:
                 ids, scores = matrix.ids[:n][keep], scores[keep]
             else:
                 ids = matrix.ids[:n].copy()
+            if not matrix.ordered:  # laid out in list order (lists of a search at ANN size)
+                order = np.argsort(ids, kind="stable")
+                ids, scores = ids[order], scores[order]
         self._account(scope, kind, model_id, matrix)
         return ids, scores
 
