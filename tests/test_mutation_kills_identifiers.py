@@ -34,6 +34,7 @@ def test_the_other_spellings_of_numbers_codes_and_versions() -> None:
     assert phrases("HX-88213-B") == ["hx-88213-b", "hx 88213 b", "hx88213b"]
     assert phrases("A1-B2-C3-D4") == ["a1-b2-c3-d4", "a1 b2 c3 d4"]  # four pieces are not run together
     assert phrases("0x1F") == ["0x1f"]  # a hex code is not split into letters and digits
+    assert phrases("/42._") == ["/42._", "42"]  # one number with a "." in a path is no version
 
 
 def test_a_chunk_left_out_of_the_ranking_comes_back_only_when_it_names_an_identifier() -> None:
