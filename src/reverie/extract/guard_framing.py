@@ -138,6 +138,29 @@ def ordered_to_others(text: str, start: int) -> bool:
     return _ORDERED_OTHERS.search(text, max(0, start - 80), start) is not None
 
 
+# An override said not to happen ("the model she trains must not ignore its system prompt") is
+# the opposite of an attack; so is a filter on a device ("the content filter on the router").
+_NEGATED = re.compile(r"\b(?:not|n't|never|cannot)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_OVERRIDE_VERB = re.compile(
+    r"(?:ignore|disregard|bypass|override|forget|circumvent|skip|disable)\b", re.IGNORECASE
+)
+_DEVICE = re.compile(
+    r"\b(?:router|modem|firewall|proxy|dns|wi-?fi|network|laptop|tablet|tv|console|browser|vpn|printer)s?\b",
+    re.IGNORECASE,
+)
+
+_FILTER = re.compile(r"\bfilter", re.IGNORECASE)
+
+
+def not_an_override(text: str, start: int, end: int) -> bool:
+    """Whether the hit at ``start:end`` is an override denied ("must not ignore") or a device's filter."""
+    denied = _OVERRIDE_VERB.match(text, start) is not None and _NEGATED.search(
+        text, max(0, start - 30), start
+    )
+    device = _DEVICE.search(text, start, end) is not None and _FILTER.search(text, start, end) is not None
+    return bool(denied) or device
+
+
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     """Where the text quotes something ("...", “...”, '...')."""
     return [m.span() for m in _QUOTED.finditer(text)]

@@ -17,6 +17,7 @@ from reverie.extract.guard_framing import (
     civic_news,
     framed_as_data,
     mention_spans,
+    not_an_override,
     ordered_to_others,
     quoted_spans,
 )
@@ -545,7 +546,9 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
         used = [
             (a, b)
             for a, b in spans
-            if not any(x <= a and b <= y for x, y in mentions) and not ordered_to_others(text, a)
+            if not any(x <= a and b <= y for x, y in mentions)
+            and not ordered_to_others(text, a)
+            and not not_an_override(text, a, b)
         ]
         if used:
             hits.append(used[0])
