@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reverie.extract.claims import parse_claim
-from reverie.extract.claims_fallback import substituted_value
+from reverie.extract.claims_fallback import substituted_value, thing_moved
 from reverie.extract.merge import MergePolicy, judge
 
 
@@ -260,3 +260,13 @@ def test_a_model_year_replaced_after_now_is_an_update_and_an_old_thing_stays_bes
     assert judge("User's scooter is a 2015 Vespa", new, MergePolicy()) == "update"
     newer = parse_claim("User's new scooter is a Piaggio")
     assert judge("User's old scooter was a Vespa", newer, MergePolicy()) == "distinct"
+
+
+def test_a_thing_of_the_owner_said_of_the_owner_is_one_fact_only_when_close_in_meaning() -> None:
+    old, new = "User's pastime is pottery", parse_claim("User makes pottery")
+    assert judge(old, new, MergePolicy(), similarity=0.9) == "refines"
+    assert judge(old, new, MergePolicy(), similarity=0.8) == "distinct"
+    group = parse_claim("User's pottery class makes pottery")  # a group does it
+    assert not thing_moved(parse_claim("User makes pottery"), group)
+    other = parse_claim("User's brother makes pottery")  # another person
+    assert judge(old, other, MergePolicy(), similarity=0.9) == "distinct"

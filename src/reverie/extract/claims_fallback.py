@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from reverie.extract.claims_compare import entities, other_party
-from reverie.extract.claims_text import _TOKEN, _content, _normalise
+from reverie.extract.claim_words import PARTY_WORDS
+from reverie.extract.claims_compare import entities, other_party, polarity_flip
+from reverie.extract.claims_text import _TOKEN, Claim, _content, _normalise
 
 # A second value said as such: never one fact by closeness alone.
 _ANOTHER = re.compile(r"\b(?:also|as well|another|too\W*$)")
@@ -57,6 +58,42 @@ def substituted_value(old: str, new: str) -> bool:
     return len(old_words & new_words) / min(len(old_words), len(new_words)) >= 0.5
 
 
+# Groups that do things themselves: "User's book club is reading X" is not "User is reading X".
+_GROUPS = frozenset(
+    "club team band group choir class company school family household firm crew league".split()
+)
+
+
+def thing_moved(old: Claim, new: Claim) -> bool:
+    """Whether one fact says of a thing of its owner what the other says of the owner.
+
+    "User's car is a red Octavia" / "User drives a red Octavia"; "User's hobby is watercolour
+    painting" / "User paints watercolours": the same owner (the user, or one named person), the
+    longer subject only adds a thing that is no person, pet, name or group, and the two name
+    the same names and numbers, with the same polarity. Only meaning can tell the car from the
+    bike, so the merge asks for a close cosine as well (``reverie.extract.merge_verdict``).
+    """
+    if not (old.parsed and new.parsed) or old.negated != new.negated or says_another(new.text):
+        return False
+    owner = _owner(old)
+    if not owner or owner != _owner(new):
+        return False
+    short, longer = (old, new) if len(old.subject) < len(new.subject) else (new, old)
+    if short.subject != owner or not set(short.subject) < set(longer.subject):
+        return False
+    added = set(longer.subject) - set(short.subject)
+    if added & (PARTY_WORDS | longer.subject_names | _GROUPS):
+        return False
+    if entities(old.text) != entities(new.text) or other_party(old.text, new.text):
+        return False
+    return not polarity_flip(old.text, new.text)
+
+
+def _owner(claim: Claim) -> tuple[str, ...]:
+    """The words of a subject that say whose it is: the user, persons, pets and names."""
+    return tuple(w for w in claim.subject if w == "user" or w in PARTY_WORDS or w in claim.subject_names)
+
+
 def _plain_words(text: str, named: frozenset[str]) -> set[str]:
     """Content words other than names, numbers, dates and the subject "user"."""
     return {
@@ -66,4 +103,4 @@ def _plain_words(text: str, named: frozenset[str]) -> set[str]:
     }
 
 
-__all__ = ["says_another", "substituted_value"]
+__all__ = ["says_another", "substituted_value", "thing_moved"]

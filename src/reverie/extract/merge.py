@@ -43,7 +43,10 @@ with the same names and numbers (``duplicate_similarity``), a bare negation flip
 of at least ``paraphrase_similarity`` with the same names and numbers; two facts read about one
 subject with other words for the predicate ("is afraid of flying" / "gets anxious on planes"), with
 the same names and numbers, at a cosine of at least ``same_subject_similarity`` unless the new one
-says it is a second value ("also", "as well", "another", "too"). "Switched to X", which
+says it is a second value ("also", "as well", "another", "too"); one said of a thing of its
+owner and the other of the owner ("User's hobby is pottery" / "User makes pottery"), at a cosine
+of at least ``moved_thing_similarity``. The verdict is given in ``reverie.extract.merge_verdict``.
+"Switched to X", which
 does not name what it replaces, supersedes a fact of the same subject only at a cosine of at
 least 0.5, and so does "prefers X now" after "favourite <kind> is Y". Candidates are also
 found by the words of the new fact in the one wording the reader compares ("I'm teetotal" finds
@@ -56,7 +59,6 @@ same transaction as the row.
 
 from __future__ import annotations
 
-import functools
 import logging
 from dataclasses import dataclass, field
 from typing import Literal
@@ -67,20 +69,7 @@ import numpy.typing as npt
 from reverie.embed.index import VectorIndex
 from reverie.embed.service import EmbeddingService, PendingVectors
 from reverie.errors import GuardRejected
-from reverie.extract.claims import (
-    Claim,
-    Verdict,
-    compare_claims,
-    content_sequence,
-    entities,
-    favourite_replaced,
-    normal_wording,
-    other_party,
-    parse_claim,
-    polarity_flip,
-    switched_to,
-)
-from reverie.extract.claims_fallback import says_another, substituted_value
+from reverie.extract.claims import Verdict, normal_wording, parse_claim
 from reverie.extract.fact_vectors import (
     embed_ahead,
     embed_or_none,
@@ -90,6 +79,7 @@ from reverie.extract.fact_vectors import (
 from reverie.extract.guard import ensure_memory_text, find_personal_sensitive
 from reverie.extract.keys import infer_key
 from reverie.extract.llm_merge import note_unsure
+from reverie.extract.merge_verdict import MergePolicy, judge
 from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore
 from reverie.text import keyword_terms, token_similarity
 
@@ -103,24 +93,6 @@ class RememberResult:
     status: Literal["stored", "reinforced", "updated", "superseded"]
     memory: MemoryRow
     replaced: list[MemoryRow] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class MergePolicy:
-    """Thresholds of the merge, from ``[memory]``."""
-
-    duplicate_similarity: float = 0.85
-    paraphrase_similarity: float = 0.80  # 1 - [memory] duplicate_distance_threshold
-    # Only brings candidates to the rules (a neighbour no rule reads is kept beside the new
-    # fact), so it may be low. 0.45 lost "early riser" / "night owl" (cosine 0.44 with integer
-    # products); 0.40 kept every merge corpus's figures or raised them (corpus 1 update 89.6 ->
-    # 90.6%, contradiction 98.5 -> 100%; corpora 3-5 held out: unchanged), crowded: 0 lost.
-    neighbour_similarity: float = 0.40
-    # Two facts the reader reads about the same subject, with the same names and numbers, whose
-    # predicates it words differently ("is afraid of flying" / "gets anxious on planes"). Tuned on
-    # corpora 1, heldout, 3, 4 and 6 (the closest distinct pair there: 0.67, "allergic to peanuts" /
-    # "lactose intolerant"); corpora 5 and 7 scored after, as held out.
-    same_subject_similarity: float = 0.70
 
 
 _NEGATION_TERMS = frozenset({"not", "never", "longer", "anymore", "stopped", "quit", "no"})
@@ -179,53 +151,6 @@ def _near(
         for row in scope.get_memories(list(near)):
             found[row.id] = (row, near[row.id])
     return [(row, sim) for row, sim in found.values() if row.kind == "fact" and row.status == "active"]
-
-
-_SWITCH_SIMILARITY = 0.5  # "switched to X" replaces a fact about the same subject at least this close
-
-# Reading a text is pure in the text, and the same stored facts come up as candidates again and
-# again (and the new fact's words are compared with each): read once per process.
-_read_claim = functools.lru_cache(maxsize=4096)(parse_claim)
-_read_sequence = functools.lru_cache(maxsize=4096)(content_sequence)
-
-
-def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = None) -> Verdict:
-    """The merge verdict for a new fact (already read) against one stored fact's text."""
-    if _read_sequence(old) == _read_sequence(new.text) and not polarity_flip(old, new.text):
-        return "same"
-    if (
-        similarity is not None
-        and similarity >= _SWITCH_SIMILARITY
-        and favourite_replaced(_read_claim(old), new)
-    ):
-        return "update"  # "User's favourite tea is Earl Grey" -> "User prefers oolong now", close in meaning
-    verdict = compare_claims(_read_claim(old), new)
-    if verdict in ("distinct", "unsure") and substituted_value(old, new.text):
-        return "update"  # "User's car is a 2012 Corolla" -> "User's car is now a 2022 Tesla"
-    if verdict != "unsure":
-        return verdict
-    if similarity is not None and similarity >= _SWITCH_SIMILARITY and switched_to(_read_claim(old), new):
-        return "update"  # "User switched to Chrome" after "User uses Firefox", close in meaning
-    # The rules could not read one of the facts, or read the same subject with two wordings of
-    # the predicate. Merge only on strong evidence, and then keep the newer wording: if the two
-    # are a paraphrase nothing is lost, if they were an update or a contradiction it is right.
-    if other_party(old, new.text) or entities(old) != entities(new.text):
-        return "distinct"
-    if polarity_flip(old, new.text):
-        return "contradiction"
-    if token_similarity(old, new.text) >= policy.duplicate_similarity:
-        return "same" if set(_read_sequence(new.text)) <= set(_read_sequence(old)) else "refines"
-    if similarity is not None and similarity >= policy.paraphrase_similarity:
-        return "refines"
-    if (
-        similarity is not None
-        and similarity >= policy.same_subject_similarity
-        and _read_claim(old).parsed
-        and new.parsed  # and so compare_claims read one subject (its other "unsure")
-        and not says_another(new.text)
-    ):
-        return "refines"
-    return "unsure"  # both are kept; an LLM can settle it at consolidation (extract/llm_merge.py)
 
 
 _NOTE_SIMILARITY = 0.6  # an undecided pair this close is noted for the LLM to settle
