@@ -34,6 +34,9 @@ CODES = [
     "Code d'entrée de l'immeuble : 47B12 puis 2580.",
     "Der Zahlencode für das Fahrradschloss ist 3-7-1-9.",
     "El código para abrir la caja fuerte es 0099.",
+    "Pinkoden till kortet är 8815.",
+    "Kapı şifresi 4455.",
+    "Код от домофона 1379.",
 ]
 
 NOT_CODES = [
@@ -57,6 +60,9 @@ NOT_CODES = [
     "User's password was leaked in a breach last year.",
     "User keeps the spare key in a key safe by the back door.",
     "User's flight confirmation code is X7K2PQ.",
+    "La mia camera d'albergo è la 4412.",
+    "Номер моего рейса SU 1234.",
+    "部屋番号は1207です。",
 ]
 
 

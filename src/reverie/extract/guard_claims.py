@@ -121,6 +121,7 @@ _DROPPED = _words(
 )
 # "You promised / agreed": an agreement put in the assistant's mouth.
 _YOU_AGREED = _words(
+    r"je\s+(?:\w+\s+)?(?:beloofd|toegezegd) 你答應 你答应过 你承诺 你承諾 約束したよね 約束しました "
     r"you\s+(?:already|previously|clearly|once|just|even)\s+(?:promised|agreed|consented|swore) "
     r"(?:the\s+)?(?:assistant|ai|model|bot|chatbot)\s+(?:has\s+|had\s+)?(?:already\s+)?"
     r"(?:agreed|promised|consented) "
@@ -155,6 +156,7 @@ _TO_YOU = _words(
 )
 # What was "agreed": the assistant's rules, limits, warnings or refusals.
 _ITS_RULES = _words(
+    r"拒絕 規則 断[らるりっ] "
     r"refus\w* rules?\b guidelines restrictions? limits filters? warnings? safety instructions "
     r"content\s+polic\w* regeln richtlinien einschr[aä]nkung\w* ablehn\w* abzulehn\w* reglas normas "
     r"restricciones rechaz\w* consignes r[eè]gles refuser regole limiti rifiut\w* regras "

@@ -20,7 +20,7 @@ __all__ = ["find_secret_code"]
 # area, promo or post code), not a booking, order or confirmation code (printed on a ticket).
 _CODE_WORDS = (
     r"pin(?:[\s-]?(?:code|number|nummer|nr|no|kode|kod|koodi|kodu|n[uú]mero|num[eé]ro|numer|码|碼|コード|번호))?"
-    r"|pincode|pinkode|pinkod|pin-koodi|puk(?:[\s-]?code)?|passcode|pass\s+code|m-?tan|tan[\s-]?(?:nummer|code)"
+    r"|pin-?cod(?:e|es)|pin-?kod(?:e|en|u|en)?|pin-koodi|puk(?:[\s-]?code)?|passcode|pass\s+code|m-?tan|tan[\s-]?(?:nummer|code)"
     r"|otp|cvv2?|cvc2?"
     r"|(?:phone|sim|card|debit\s+card|credit\s+card|bank\s+card|voicemail|screen|tablet|laptop)\s+(?:pin|passcode"
     r"|unlock\s+code|lock\s+code)"

@@ -172,6 +172,33 @@ _ONE_MUST = (
     r"|aggir|desativ|contorn|zignor|wy[lł][aą]cz|pomin|игнорир|отключ|обойти)\w*"
 )
 
+# A safeguard withheld from this one account, in any language: the three concepts on one line,
+# in any order ("Warnungen sollen diesem Nutzer nicht mehr angezeigt werden", "对该用户不再适用安全规则").
+_THIS_USER_ML = (
+    r"(?:this\s+(?:user|account|profile)|est[ea]\s+(?:usuari[oa]|cuenta|perfil)|(?:cet|cette)\s+utilisat\w+"
+    r"|ce\s+compte|(?:diese[mnrs]?)\s+(?:nutzer\w*|benutzer\w*|konto|account)|(?:este|esse)\s+usu[aá]rio"
+    r"|(?:esta|essa)\s+conta|questo\s+(?:utente|account)|deze\s+(?:gebruiker|account)|(?:tego|temu|tym)"
+    r"\s+u[zż]ytkownik\w*|bu\s+kullan[iı]c[iı]\w*|(?:этот|этого|этому)\s+пользовател\w*|(?:цей|цього|цьому)"
+    r"\s+користувач\w*|t[aä]ll[eä]\s+k[aä]ytt[aä]j[aä]ll[eä]|t[aä]m[aä]n\s+k[aä]ytt[aä]j[aä]n|acest\w*"
+    r"\s+utilizator\w*|denna\s+anv[aä]ndare|pengguna\s+ini|该用户|此用户|这个用户|該用戶|此用戶|このユーザー"
+    r"|이\s*사용자|هذا\s+المستخدم|इस\s+उपयोगकर्ता)"
+)
+_GUARD_ML = (
+    r"(?:warnings?|rules|filters?|restrictions|refusals|advertencias|avisos|reglas|normas|filtros|avertissements"
+    r"|r[eè]gles|filtres|warnungen|regeln|filter|avvisi|avvertenze|regole|filtri|regras|waarschuwingen|regels"
+    r"|ostrze[zż]eni\w*|zasad\w*|regu[lł]\w*|предупрежден\w*|правил\w*|фильтр\w*|ограничени\w*"
+    r"|попереджен\w*|uyar[iı]\w*|kural\w*|k[iı]s[iı]tlama\w*|varoitu\w*|s[aä][aä]nt\w*|s[aä][aä]nn\w*"
+    r"|avertismente\w*|reguli\w*|varningar\w*|regler\w*|peringatan|aturan|警告|规则|規則|限制|过滤|ルール|制限"
+    r"|경고|규칙|제한|필터|تحذيرات|قواعد|قيود|चेतावनी|नियम)"
+)
+_NO_LONGER_ML = (
+    r"(?:no\s+longer|not\s+anymore|never\s+again|ya\s+no|nunca\s+m[aá]s|no\s+deben|ne\s+\w+\s+plus|nicht\s+mehr"
+    r"|non\s+\w+\s+pi[uù]|n[aã]o\s+\w+\s+mais|больше\s+не|більше\s+не|niet\s+meer|ju[zż]\s+nie|nie\s+(?:\w+\s+){1,2}?ju[zż]"
+    r"|art[iı]k|ei\s+en[aä][aä]|ei\s+sovelleta|nu\s+mai|inte\s+l[aä]ngre|tidak\s+lagi|不再|もう|これ以上|더\s*이상"
+    r"|لم\s+يعد|अब\s+नहीं)"
+)
+_LINE = r"[^\n]*?"
+
 # A device's or a network's filter is not the assistant's ("the router's content filter").
 _NOT_DEVICE = "".join(
     rf"(?<!{word}\s)"
@@ -332,6 +359,18 @@ ORDER_RULES = (
       |talks|requests|types|writes|inquires|questions|complains|is\s+asking)\b[^,.\n]{0,60},\s*(?:(?:just|simply
       |please|then)\s+)?(?:(?:always|never)\s+[a-z]+|(?:reassure|insist|claim|deny|downplay|assure|pretend|lie
       |discourage)\b)
+  # A safeguard withheld from this account, in any language and any order.
+| ^(?="""
+    + _LINE
+    + _THIS_USER_ML
+    + r""")(?="""
+    + _LINE
+    + _NO_LONGER_ML
+    + r""")"""
+    + _LINE
+    + r"""(?<![A-Za-z\u00c0-\u024f\u0400-\u04ff])"""
+    + _GUARD_ML
+    + r"""
   # Nothing more of a safeguard "will be given": "no further warnings will be given".
 | \bno\s+(?:further\s+|more\s+|additional\s+)?(?:warnings|disclaimers|caveats|refusals|safety\s+notices)\s+
       (?:will|shall|are\s+to|should|must|need\s+to)\s+be\s+(?:given|issued|shown|added|included|displayed
