@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from conftest import Clock
 
 from reverie import Memory, Settings
@@ -141,6 +142,27 @@ def test_lists_follow_appends_edits_and_removals_of_two_processes(settings: Sett
             for seed in (round_, 99_000 + round_, 20_000 + round_):
                 assert _search(index, first.scope, seed) == _exact(first.scope, seed)
         assert matrix.lists is not None, "the inverted file was kept up to date, not rebuilt from scratch"
+
+
+def test_appended_rows_join_the_runs_once_the_tails_grow(
+    settings: Settings, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("reverie.embed.index._TAIL_MIN", 50)
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(800), clock())
+        index = VectorIndex(ann_rows=400)
+        _search(index, mem.scope, 0)
+        matrix = _matrix(index, mem.scope)
+        assert matrix.lists.laid == 800 and matrix.lists.tail == 0, "built: every row in its list's run"
+        added = _add(mem.scope, range(20_000, 20_090), clock())
+        assert _search(index, mem.scope, 20_005, k=1)[0][0] == added[5], "a tail row is probed"
+        assert matrix.lists.laid == 800 and matrix.lists.tail == 90
+        _check_lists(matrix)
+        more = _add(mem.scope, range(21_000, 21_020), clock())
+        assert _search(index, mem.scope, 21_003, k=1)[0][0] == more[3]
+        assert matrix.lists.laid == 910 and matrix.lists.tail == 0, "over an eighth: laid out again"
+        _check_lists(matrix)
+        assert not matrix.ordered and _search(index, mem.scope, 20_042, k=1)[0][0] == added[42]
 
 
 def _check_lists(matrix: Any) -> None:

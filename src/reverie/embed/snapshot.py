@@ -1,8 +1,9 @@
 """Vector matrix snapshots on disk, so the first search after a restart reads no vectors from the database.
 
 A snapshot is one file per (user, kind, model): a JSON header (the user's vector version it
-reflects, the row count, the inverted file's centroids and probes), the item ids ascending, the
-inverted-file list of each row and the float32 vectors. It is written whole to a temporary file
+reflects, the row count, the inverted file's centroids and probes), the item ids (ascending, or
+with an inverted file in list order: each list's rows side by side), the inverted-file list of
+each row and the float32 vectors. It is written whole to a temporary file
 and renamed over the old one, so a reader sees one complete snapshot or the previous one. The
 vectors are memory-mapped copy-on-write: a search touches only the pages of the rows it scans,
 and changes stay in the process. A snapshot is trusted no further than the store's change log:
@@ -30,7 +31,7 @@ _ALIGN = 64
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One matrix as saved: every row live and ids ascending."""
+    """One matrix as saved: every row live; ids ascending, or in list order when it has lists."""
 
     mark: int
     ids: npt.NDArray[np.int64]
