@@ -238,18 +238,16 @@ ORDER_RULES = (
     + r"""\s+"""
     + _EXFIL
     + r"""\b
-  # Any subject, when the sentence says whose it is: "messages are to be forwarded by the assistant".
-| """
-    + _SCOPE
+  # Any subject, when the sentence says whose it is: "messages are to be forwarded by the assistant"
+  # (one pass from each sentence start, the scope looked for ahead: cheaper than two rules).
+| (?:^|(?<=[.!?;\n]))(?="""
     + _S
-    + r"""{0,80}?"""
-    + _ORDER_VP
-    + r"""
-| """
-    + _ORDER_VP
-    + _S
-    + r"""{0,80}?"""
+    + r"""*?"""
     + _SCOPE
+    + r""")"""
+    + _S
+    + r"""*?"""
+    + _ORDER_VP
     + r"""
 | """
     + _ANSWERS
