@@ -5,9 +5,10 @@ reads as an instruction to that assistant (always) and text that carries a secre
 user explicitly asks to keep it as sensitive). Checks run on every view of the text that
 ``guard_norm`` produces (NFKC, look-alike letters folded, invisible characters dropped,
 leetspeak, spelled-out, backwards and ROT13 words undone); the rules live in ``guard_rules``
-(instructions: English rules, ``guard_lang`` for other languages, and ``guard_struct`` with its
-word families in ``guard_lexicon``, run cheaply by ``guard_regex``) and ``guard_secrets`` (keys,
-passwords, identity, card and bank numbers, seed phrases).
+(instructions: English rules, ``guard_lang`` for other languages, ``guard_struct`` with its
+word families in ``guard_lexicon``, orders in the passive in ``guard_orders``, authority and
+agreement claims in ``guard_claims``, all run cheaply by ``guard_regex``) and ``guard_secrets``
+(keys, passwords, identity, card and bank numbers, seed phrases; PINs and codes in ``guard_codes``).
 Regexes cannot catch every paraphrase; this is one layer, not the wall.
 """
 
