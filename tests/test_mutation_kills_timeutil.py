@@ -5,12 +5,20 @@ Written for the mutants of retrieve/timeutil.py that survived `make mutation` (s
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from reverie.errors import InvalidInput
-from reverie.retrieve.timeutil import check_timestamp, date_bounds, humanize_ago, to_day, to_iso
+from reverie.retrieve.timeutil import (
+    check_timestamp,
+    date_bounds,
+    humanize_ago,
+    relative_day,
+    to_day,
+    to_iso,
+)
 
 UTC_ZONE = ZoneInfo("UTC")
 NOW = 1_768_500_000.0
@@ -45,3 +53,10 @@ def test_a_range_up_to_the_last_calendar_day_is_open_at_its_end() -> None:
 def test_an_age_that_is_not_a_number_is_just_now() -> None:
     assert humanize_ago(float("nan"), NOW) == "just now"
     assert humanize_ago(NOW, float("inf")) == "just now"
+
+
+def test_today_is_the_user_s_local_day_even_when_utc_has_moved_on() -> None:
+    new_york = ZoneInfo("America/New_York")
+    now = datetime(2026, 1, 21, 3, 0, tzinfo=UTC).timestamp()  # 22:00 on the 20th in New York
+    then = datetime(2026, 1, 20, 15, 0, tzinfo=UTC).timestamp()  # 10:00 the same day there
+    assert relative_day(then, now, new_york) == "Today"
