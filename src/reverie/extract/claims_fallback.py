@@ -18,7 +18,8 @@ _ANOTHER = re.compile(r"\b(?:also|as well|another|too\W*$)")
 # Words announcing that what follows is the value now ("now ends in 9023", "has grown to 11500").
 _CHANGE = re.compile(
     r"\b(?:now|new|reached|(?:has |have )?(?:grown|grew|risen|rose|fallen|fell) to|"
-    r"(?:raised|increased|decreased|lowered|reduced|changed|switched|upgraded) to|"
+    r"(?:raised|increased|decreased|lowered|reduced|cut|changed|switched|upgraded|moved|rescheduled|"
+    r"promoted|pushed|bumped)(?: [\w'-]+){0,3} to|"
     r"(?:went|gone|is|are) (?:up|down) to)\b"
 )
 # "User's old laptop" beside "User's new laptop": two things, not one thing changed.
@@ -42,14 +43,14 @@ def substituted_value(old: str, new: str) -> bool:
     """
     before, after = entities(old), entities(new)
     gone, added = before - after, after - before
-    if not gone or not added or other_party(old, new):
+    if not gone or not added or other_party(old, new) or _persons(old) != _persons(new):
         return False
     old_text, new_text = _normalise(old), _normalise(new)
     marker = _CHANGE.search(new_text)
     if marker is None or _CHANGE.search(old_text) or _PAST_THING.search(old_text):
         return False
     for value in added:
-        at = re.search(rf"\b{re.escape(value)}\b", new_text)
+        at = re.search(rf"\b{re.escape(value)}", new_text)  # "wednesday" in "wednesdays"
         if at is None or at.start() < marker.start():
             return False
     old_words, new_words = _plain_words(old_text, before), _plain_words(new_text, after)
@@ -92,6 +93,12 @@ def thing_moved(old: Claim, new: Claim) -> bool:
 def _owner(claim: Claim) -> tuple[str, ...]:
     """The words of a subject that say whose it is: the user, persons, pets and names."""
     return tuple(w for w in claim.subject if w == "user" or w in PARTY_WORDS or w in claim.subject_names)
+
+
+def _persons(text: str) -> set[str]:
+    """The person and pet words of the text as written (the one wording drops an agent: "User's
+    sister raised her budget" reads "user's budget was raised")."""
+    return {word for word in re.findall(r"[a-z-]+", text.lower()) if word in PARTY_WORDS}
 
 
 def _plain_words(text: str, named: frozenset[str]) -> set[str]:
