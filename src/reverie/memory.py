@@ -105,20 +105,18 @@ class Memory(MemoryCore):
             self.topics.sync()  # a person's edit of a topic file shows in search at once
 
     def _context_extras(self, query: str, conversation_id: int | None, now: float) -> ContextExtras:
-        topic, recent = self._topic_context(conversation_id)
-        lines = (
-            WorkingState.loads(self.scope.get_working_state(conversation_id)).lines(now, self.tz)
-            if conversation_id is not None
-            else []
-        )
+        slug, state = None, None
+        if conversation_id is not None:  # its topic and working state: one statement
+            slug, state = self.scope.conversation_state(conversation_id)
+        topic, recent = self._topic_context(slug)
+        lines = WorkingState.loads(state).lines(now, self.tz) if conversation_id is not None else []
         return ContextExtras(topic, recent, lines, self._excerpts(query))
 
-    def _topic_context(self, conversation_id: int | None) -> tuple[tuple[str, list[str]] | None, list[str]]:
-        """The conversation's topic file (title, lines) once detected, else the recent-topics index."""
+    def _topic_context(self, slug: str | None) -> tuple[tuple[str, list[str]] | None, list[str]]:
+        """The topic file (title, lines) of the conversation's ``slug``, else the recent-topics index."""
         if not self.settings.memory.topics.enabled:
             return None, []
         book = self.topics
-        slug = self.scope.conversation_topic(conversation_id) if conversation_id is not None else None
         if slug:
             try:
                 found = book.read(slug)

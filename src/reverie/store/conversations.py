@@ -30,6 +30,18 @@ class Conversations:
         )
         return str(row["state"]) if row else None
 
+    def conversation_state(self, conversation_id: int) -> tuple[str | None, str | None]:
+        """A conversation's topic and working state (JSON text), each if any, read together."""
+        row = self.db.row(
+            "SELECT c.topic, w.state FROM conversations c LEFT JOIN working_state w"
+            " ON w.conversation_id = c.id AND w.user_id = c.user_id WHERE c.id = ? AND c.user_id = ?",
+            (conversation_id, self.user_id),
+        )
+        if row is None:
+            return None, None
+        topic = str(row["topic"]) if row["topic"] else None
+        return topic, None if row["state"] is None else str(row["state"])
+
     def put_working_state(self, conversation_id: int, state: str, now: float) -> None:
         """Replace a conversation's working state (JSON text); NotFound for another user's conversation."""
         written = self.db.run(
