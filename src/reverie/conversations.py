@@ -257,11 +257,10 @@ class Conversations:
                     ref=draft.ref,
                     index_text=turn_line(draft.content, draft.speaker, draft.role),
                     window_text=window_keyword_text(before, draft),
+                    intent=reading.intent if reading is not None else None,
                 )
                 if reading is not None:
                     readings[row.id] = reading
-                    scope.note_turn(row.id, intent=reading.intent)
-                    row = MessageRow(**{**row.__dict__, "intent": reading.intent})
                 seq[offset + i] = row
                 rows.append(row)
         if self.indexer is not None and rows:

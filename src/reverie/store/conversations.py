@@ -192,14 +192,16 @@ class Conversations:
         ref: str | None = None,
         index_text: str | None = None,
         window_text: str | None = None,
+        intent: str | None = None,
     ) -> MessageRow:
-        """Append a turn as :meth:`add_message` does, but leave the conversation's activity to the caller."""
+        """Append a turn as :meth:`add_message` does (with what it was understood as, ``intent``:
+        see :meth:`note_turn`), but leave the conversation's activity to the caller."""
         message_id = self.db.insert_message(
-            self.user_id, conversation_id, (role, content, speaker, ref, now), index_text, window_text
+            self.user_id, conversation_id, (role, content, speaker, ref, now, intent), index_text, window_text
         )
         if message_id is None:
             raise NotFound(f"No conversation with id {conversation_id}")
-        return MessageRow(message_id, conversation_id, role, content, speaker, ref, now)
+        return MessageRow(message_id, conversation_id, role, content, speaker, ref, now, intent=intent)
 
     def note_turn(
         self, message_id: int, *, intent: str | None = None, memory_created: bool | None = None

@@ -191,7 +191,7 @@ class Dialect(ABC):
     def insert_message(
         self, user_id: int, conversation_id: int, values: Sequence[Any], text: str | None, window: str | None
     ) -> int | None:
-        """Insert and index a turn (role, content, speaker, ref, created_at); its id, or None.
+        """Insert and index a turn (role, content, speaker, ref, created_at, intent); its id, or None.
 
         ``text`` is what keyword search finds the turn by, ``window`` what its window is found by
         (None: the content, the text).

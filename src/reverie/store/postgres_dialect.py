@@ -154,8 +154,8 @@ class PgDialect(Dialect):
         with self._connection() as conn:
             row = conn.execute(
                 "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at,"
-                " search_text, window_text)"
-                " SELECT id, user_id, %s, %s, %s, %s, %s, %s, %s FROM conversations"
+                " intent, search_text, window_text)"
+                " SELECT id, user_id, %s, %s, %s, %s, %s, %s, %s, %s FROM conversations"
                 " WHERE id = %s AND user_id = %s RETURNING id",
                 (*values, own, window, conversation_id, user_id),
             ).fetchone()

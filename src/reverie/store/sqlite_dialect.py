@@ -218,8 +218,9 @@ class SqliteDialect(Dialect):
         """Insert the turn, then its text and window into the two FTS5 tables."""
         with self._transaction() as conn:
             cur = conn.execute(
-                "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at)"
-                " SELECT id, user_id, ?, ?, ?, ?, ? FROM conversations WHERE id = ? AND user_id = ?",
+                "INSERT INTO messages (conversation_id, user_id, role, content, speaker, ref, created_at,"
+                " intent) SELECT id, user_id, ?, ?, ?, ?, ?, ?"
+                " FROM conversations WHERE id = ? AND user_id = ?",
                 (*values, conversation_id, user_id),
             )
             if cur.rowcount == 0:
