@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reverie.extract.claims import parse_claim
-from reverie.extract.claims_fallback import substituted_value, thing_moved
+from reverie.extract.claims_fallback import ended, substituted_value, thing_moved
 from reverie.extract.merge import MergePolicy, judge
 
 
@@ -277,3 +277,13 @@ def test_a_thing_of_the_owner_said_of_the_owner_is_one_fact_only_when_close_in_m
     assert not thing_moved(parse_claim("User makes pottery"), group)
     other = parse_claim("User's brother makes pottery")  # another person
     assert judge(old, other, MergePolicy(), similarity=0.9) == "distinct"
+
+
+def test_a_state_said_to_be_over_in_other_words_is_a_contradiction_only_when_close_in_meaning() -> None:
+    old, new = "User keeps a rowing boat at the marina", "User sold the rowing boat and no longer owns it"
+    assert ended(old, new)
+    assert judge(old, parse_claim(new), MergePolicy(), similarity=0.7) == "contradiction"
+    place = parse_claim("User no longer swims at the leisure centre")  # only the place is shared
+    assert judge("User plays squash at the leisure centre", place, MergePolicy(), 0.53) != "contradiction"
+    assert not ended("User's grandmother lives in Cork", "User's grandfather no longer lives in Cork")
+    assert not ended("User keeps bees", "User doesn't keep chickens any more")  # another thing

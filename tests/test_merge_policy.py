@@ -192,7 +192,7 @@ FLOORS = {
     "merge_corpus_heldout.jsonl": {
         "distinct": 1.0,
         "update": 0.86,
-        "paraphrase": 0.82,
+        "paraphrase": 0.85,
         "contradiction": 1.0,
     },
     # Written blind in later sessions (scored all held out by bench/merge_bench.py); their
@@ -200,12 +200,12 @@ FLOORS = {
     # Corpus 6 scored 100 / 72 / 32 / 70 % before its misses were read.
     "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.86, "paraphrase": 0.92, "contradiction": 1.0},
     "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.94, "paraphrase": 0.94, "contradiction": 0.84},
-    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.84, "paraphrase": 0.62, "contradiction": 0.90},
+    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.84, "paraphrase": 0.64, "contradiction": 0.92},
     # Corpora 5 and 7 were scored blind until the same-subject closeness, the substituted value
     # and the moved thing (tuned on the corpora above): 100 / 72 / 44 / 72 and 100 / 60 / 54 / 62
-    # before them.
-    "merge_corpus_5.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.52, "contradiction": 0.76},
-    "merge_corpus_7.jsonl": {"distinct": 1.0, "update": 0.72, "paraphrase": 0.62, "contradiction": 0.68},
+    # before them; corpus 7's misses were read afterwards (change words, ended states).
+    "merge_corpus_5.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.52, "contradiction": 0.80},
+    "merge_corpus_7.jsonl": {"distinct": 1.0, "update": 0.74, "paraphrase": 0.62, "contradiction": 0.80},
 }
 
 

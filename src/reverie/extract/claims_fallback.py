@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from reverie.extract.claim_words import PARTY_WORDS
+from reverie.extract.claim_words import PARTY_WORDS, VERBS
 from reverie.extract.claims_compare import entities, other_party, polarity_flip
-from reverie.extract.claims_text import _TOKEN, Claim, _content, _normalise
+from reverie.extract.claims_text import _TOKEN, Claim, _content, _lemma, _normalise
 
 # A second value said as such: never one fact by closeness alone.
 _ANOTHER = re.compile(r"\b(?:also|as well|another|too\W*$)")
@@ -95,6 +95,39 @@ def _owner(claim: Claim) -> tuple[str, ...]:
     return tuple(w for w in claim.subject if w == "user" or w in PARTY_WORDS or w in claim.subject_names)
 
 
+# A state said to be over: a negation, or an event that ends it.
+_ENDED = re.compile(
+    r"(?<![\w-])(?:not|never|no longer|anymore|no|died|passed away|divorced|called off|stepped down|"
+    r"pulled out|left|lapsed?|gave (?:[\w-]+ ){0,2}away|quit|cancell?ed|ended|split up|broke up|"
+    r"dropped out)(?![\w-])"
+)
+_TIMES = frozenset("year month week day time today now morning evening night weekend".split())
+
+
+def ended(old: str, new: str) -> bool:
+    """Whether ``new`` says the state ``old`` states is over, in other words than the reader's.
+
+    "User keeps chickens" -> "User gave the chickens away"; "User has a dog called Rufus" ->
+    "Rufus died and User has no dog now": the old fact says no such thing, the new one names
+    the same persons, no name or number the old one lacks, and a thing the old one has (not a
+    verb, person or time: "keeps bees" / "doesn't keep chickens" share only the verb). Meaning
+    must be close as well (``reverie.extract.merge_verdict``).
+    """
+    old_text, new_text = _normalise(old), _normalise(new)
+    if not _ENDED.search(new_text) or _ENDED.search(old_text):
+        return False
+    if other_party(old, new) or _persons(old) != _persons(new):
+        return False
+    before, after = entities(old), entities(new)
+    if not after <= before:
+        return False
+    shared = _plain_words(old_text, before) & _plain_words(new_text, after)
+    return any(
+        w not in _TIMES and w not in PARTY_WORDS and _lemma(w) not in VERBS and not _ENDED.search(w)
+        for w in shared
+    )
+
+
 def _persons(text: str) -> set[str]:
     """The person and pet words of the text as written (the one wording drops an agent: "User's
     sister raised her budget" reads "user's budget was raised")."""
@@ -110,4 +143,4 @@ def _plain_words(text: str, named: frozenset[str]) -> set[str]:
     }
 
 
-__all__ = ["says_another", "substituted_value", "thing_moved"]
+__all__ = ["ended", "says_another", "substituted_value", "thing_moved"]

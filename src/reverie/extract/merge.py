@@ -28,7 +28,9 @@ subject, predicate, value, time and polarity (``reverie.extract.claims``) and gi
   longer / stopped / quit / not anymore / used to / has never", an opposite verb or trait:
   "likes" / "avoids" / "is terrified of", "shy" / "outgoing", "alive" / "deceased", "smoker" /
   "has never smoked", "User's son is named Tomas" / "User doesn't have a son", an ending,
-  "deleted their account", "left the union", "dropped out of"): the new fact is stored and
+  "deleted their account", "left the union", "dropped out of"; a state said to be over in
+  other words, "gave the chickens away", at a cosine of at least ``ended_similarity``): the new
+  fact is stored and
   supersedes the old one, which is kept with its history and an audit entry. A contradiction
   is never answered ``reinforced``;
 - **distinct** (another person, pet, place, object or date; an old and a new thing, "User's old
