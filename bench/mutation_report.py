@@ -42,6 +42,13 @@ TESTS: dict[str, tuple[str, ...]] = {
     "embed/integer.py": ("test_embed_local.py",),
     "extract/keys.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
     "extract/claims.py": ("test_merge_policy.py", "test_memory.py", "test_rules.py"),
+    "extract/claims_fallback.py": ("test_claims_shapes.py", "test_merge_policy.py", "test_claims.py"),
+    "extract/merge_verdict.py": (
+        "test_claims_shapes.py",
+        "test_claims.py",
+        "test_merge_shapes.py",
+        "test_merge_policy.py",
+    ),
     "extract/fact_vectors.py": (
         "test_mutation_kills_merge.py",
         "test_memory.py",
