@@ -7,10 +7,11 @@ Written for the mutants of store/summaries.py that survived `make mutation` (see
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from conftest import Clock
 
-from reverie import Memory
+from reverie import Memory, load_settings
 
 DAY = 86_400.0
 
@@ -19,7 +20,14 @@ def _at(day: int, hour: int = 12) -> float:
     return datetime(2026, 1, day, hour, tzinfo=UTC).timestamp()
 
 
-def test_summaries_of_a_day_or_a_range_by_date_alone_or_with_words(memory: Memory) -> None:
+def test_summaries_of_a_day_or_a_range_by_date_alone_or_with_words(tmp_path: Path) -> None:
+    # Keywords only: with embeddings on, summaries are also found by meaning, dated in Python.
+    environ = {"REVERIE_EMBEDDINGS__ENABLED": "false", "REVERIE_MEMORY__TIMEZONE": "UTC"}
+    with Memory(load_settings(home=tmp_path, environ=environ)) as memory:
+        _by_date(memory)
+
+
+def _by_date(memory: Memory) -> None:
     memory.add_summary("Talked about the garden shed.", at=_at(12))
     memory.add_summary("Talked about the garden pond.", at=_at(13))
     memory.add_summary("Talked about the dentist.", at=_at(13, 18))
@@ -39,7 +47,12 @@ def test_summaries_of_a_day_or_a_range_by_date_alone_or_with_words(memory: Memor
     ]
 
 
-def test_equally_good_summaries_come_newest_first(memory: Memory) -> None:
+def test_equally_good_summaries_come_newest_first(tmp_path: Path) -> None:
+    with Memory(load_settings(home=tmp_path, environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})) as memory:
+        _newest_first(memory)
+
+
+def _newest_first(memory: Memory) -> None:
     older = memory.add_summary("Talked about the allotment.", at=_at(10))
     newer = memory.add_summary("Talked about the allotment.", at=_at(11))
     hits = memory.search("allotment").summaries
