@@ -8,6 +8,7 @@ fallback for facts the rules could not read.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from reverie.extract.claim_words import (
@@ -568,15 +569,28 @@ _AGES = frozenset({"new", "old"})
 
 def other_party(old: str, new: str) -> bool:
     """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
-    a = {_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(old))}  # "kids" = "children"
-    b = {_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(new))}
-    return bool((a ^ b) & PARTY_WORDS)
+    return bool((_nouns(old) ^ _nouns(new)) & PARTY_WORDS)
+
+
+def _read_nouns(text: str) -> frozenset[str]:
+    """A text's words as nouns ("kids" = "children")."""
+    return frozenset(_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(text)))
 
 
 def entities(text: str) -> frozenset[str]:
     """Names and numbers a fact mentions: facts that differ in them are about different things."""
+    return _entities(text)
+
+
+def _read_entities(text: str) -> frozenset[str]:
     tokens = _TOKEN.findall(_normalise(text))
     return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
+
+
+# Pure in the text, and read for the same stored facts at every remember that finds them (a
+# merge verdict asks up to five times): read once per process.
+_nouns = functools.lru_cache(maxsize=8192)(_read_nouns)
+_entities = functools.lru_cache(maxsize=8192)(_read_entities)
 
 
 __all__ = [

@@ -81,7 +81,7 @@ from reverie.extract.fact_vectors import (
 from reverie.extract.guard import ensure_memory_text, find_personal_sensitive
 from reverie.extract.keys import infer_key
 from reverie.extract.llm_merge import note_unsure
-from reverie.extract.merge_verdict import MergePolicy, judge
+from reverie.extract.merge_verdict import MergePolicy, judge, read_claim
 from reverie.store.base import MemoryFilter, MemoryRow, NewMemory, Source, UserStore
 from reverie.text import keyword_terms, token_similarity
 
@@ -188,7 +188,7 @@ def remember_fact(
     """
     if pending is None:
         pending = embed_ahead(service, text)
-    claim = parse_claim(text)
+    claim = read_claim(text)
     given = key
     # The claim's key first: it is the same for every wording of the attribute ("works at",
     # "works for", "is employed by", "User's employer is", "These days User works at").

@@ -61,6 +61,11 @@ _read_claim = functools.lru_cache(maxsize=4096)(parse_claim)
 _read_sequence = functools.lru_cache(maxsize=4096)(content_sequence)
 
 
+def read_claim(text: str) -> Claim:
+    """A new fact's reading, kept for when it is a stored fact the next facts are compared with."""
+    return _read_claim(text)
+
+
 def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = None) -> Verdict:
     """The merge verdict for a new fact (already read) against one stored fact's text."""
     if _read_sequence(old) == _read_sequence(new.text) and not polarity_flip(old, new.text):
