@@ -71,6 +71,23 @@ def test_concurrent_first_use_loads_once_and_agrees() -> None:
     assert len({id(model._runtime()) for model in embedders}) == 1
 
 
+def test_short_runs_take_one_thread_and_give_the_same_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["User's cousin Hugo lives in Lima.", " ".join(["User keeps bees on the roof."] * 20)]
+    used: list[int] = []
+    model = LocalMiniLM(threads=2)
+    original = model._runtime
+
+    def runtime(threads: int | None = None) -> object:
+        used.append(threads or 2)
+        return original(threads)
+
+    monkeypatch.setattr(model, "_runtime", runtime)
+    vectors = model.embed_batch(texts)
+    assert used[1:] == [1, 2], "the sentence on one thread, the long text on the two configured"
+    alone = LocalMiniLM(threads=1).embed_batch(texts)
+    assert np.array_equal(np.asarray(vectors), np.asarray(alone)), "the thread count changes no vector"
+
+
 def test_similar_sentences_are_closer_than_unrelated(embedder: LocalMiniLM) -> None:
     question, answer, unrelated, topic, fact = _vectors(
         embedder,

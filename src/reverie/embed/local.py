@@ -38,6 +38,11 @@ MAX_TOKENS = 256
 BATCH_SIZE = 32
 BATCH_TOKENS = 2048  # padded tokens per ONNX run: 32 short sentences, or 8 chunks of 256
 DEFAULT_THREADS = 2
+#: A run of at most this many padded tokens (a sentence to remember, a query) goes to a session of
+#: one thread when more are configured: the second thread took 40% more CPU for the same latency
+#: (a 12-word fact: 3.8 ms of CPU against 2.7, 2.77 ms against 2.71 wall) and fought the caller
+#: for the second core; longer runs gain from it (125 words: 19.3 ms against 23.4). Identical vectors.
+ONE_THREAD_TOKENS = 64
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 VOCAB_SHA256 = "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
 
@@ -106,20 +111,21 @@ class LocalMiniLM:
         # 51 at 200 words (float products in batches: 12 and 91).
         self._batch_size = 1 if compute == "integer" else batch_size
         self._compute = compute
-        self._loaded: _Runtime | None = None
+        self._loaded: dict[int, _Runtime] = {}  # by threads
 
     def load(self) -> None:
         """Load the model and tokenizer now instead of on the first call."""
         self._runtime()
+        if self._threads > 1:
+            self._runtime(1)
 
     def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed ``texts`` into unit-length float32 vectors, one per text, in order."""
         items = check_texts(texts)
         if not items:
             return []
-        runtime = self._runtime()
-        encodings = _encode(runtime.tokenizer, items)
-        return embed_by_length(encodings, self._batch_size, lambda batch: _run(runtime, batch))
+        encodings = _encode(self._runtime().tokenizer, items)
+        return embed_by_length(encodings, self._batch_size, lambda part: _run(self._runtime_for(part), part))
 
     def count_tokens(self, text: str) -> int:
         """Number of WordPiece tokens in ``text``, without special tokens or truncation."""
@@ -129,16 +135,25 @@ class LocalMiniLM:
         """Tokens in one line: WordPiece splits at whitespace first, so lines' counts add up."""
         return self.count_tokens(line)
 
-    def _runtime(self) -> _Runtime:
-        if self._loaded is None:
+    def _runtime_for(self, batch: Sequence[Encoding]) -> _Runtime:
+        """The session for one padded run: one thread for a short one (see ONE_THREAD_TOKENS)."""
+        padded = len(batch) * max(len(encoding.ids) for encoding in batch)
+        if self._threads > 1 and padded <= ONE_THREAD_TOKENS:
+            return self._runtime(1)
+        return self._runtime()
+
+    def _runtime(self, threads: int | None = None) -> _Runtime:
+        threads = threads or self._threads
+        loaded = self._loaded.get(threads)
+        if loaded is None:
             path = self._model_path or _packaged_model_path()
-            key = (str(path.resolve()), self._threads, self._compute)
+            key = (str(path.resolve()), threads, self._compute)
             with _lock:
-                runtime = _runtimes.get(key)
-                if runtime is None:
-                    runtime = _runtimes[key] = _load_runtime(path, self._threads, self._compute)
-            self._loaded = runtime
-        return self._loaded
+                loaded = _runtimes.get(key)
+                if loaded is None:
+                    loaded = _runtimes[key] = _load_runtime(path, threads, self._compute)
+            self._loaded[threads] = loaded
+        return loaded
 
 
 def embed_by_length(
