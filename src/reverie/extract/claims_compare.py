@@ -589,8 +589,8 @@ def _read_entities(text: str) -> frozenset[str]:
 
 # Pure in the text, and read for the same stored facts at every remember that finds them (a
 # merge verdict asks up to five times): read once per process.
-_nouns = functools.lru_cache(maxsize=8192)(_read_nouns)
-_entities = functools.lru_cache(maxsize=8192)(_read_entities)
+_nouns = functools.lru_cache(maxsize=16384)(_read_nouns)
+_entities = functools.lru_cache(maxsize=16384)(_read_entities)
 
 
 __all__ = [

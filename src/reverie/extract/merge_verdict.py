@@ -56,9 +56,11 @@ class MergePolicy:
 _SWITCH_SIMILARITY = 0.5  # "switched to X" replaces a fact about the same subject at least this close
 
 # Reading a text is pure in the text, and the same stored facts come up as candidates again and
-# again (and the new fact's words are compared with each): read once per process.
-_read_claim = functools.lru_cache(maxsize=4096)(parse_claim)
-_read_sequence = functools.lru_cache(maxsize=4096)(content_sequence)
+# again (and the new fact's words are compared with each): read once per process. 16k readings
+# (about 3 kB each, 48 MB when full) hold a 10k-fact store: at 8-10k facts a remember's verdicts
+# took 0.75 ms with 4k, 0.38 with 16k.
+_read_claim = functools.lru_cache(maxsize=16384)(parse_claim)
+_read_sequence = functools.lru_cache(maxsize=16384)(content_sequence)
 
 
 def read_claim(text: str) -> Claim:
