@@ -532,6 +532,19 @@ class VectorIndex:
         self._account(scope, kind, model_id, matrix)
         return found
 
+    def prepare(self, scope: UserStore, kind: VectorKind, model_id: str) -> None:
+        """Bring a cached matrix up to date now, while the query's vector is still being computed:
+        the search that follows, in the same write transaction, then finds nothing new to fetch.
+        A matrix not loaded yet is left to that search (its dimensions come with the query)."""
+        key = (scope.user_id, kind, model_id)
+        with self._lock:
+            matrix = self._cache.get(key)
+        if matrix is None:
+            return
+        with matrix.lock:
+            matrix.catch_up(scope, kind, model_id)
+        self._account(scope, kind, model_id, matrix)
+
     def scores(
         self, scope: UserStore, kind: VectorKind, model_id: str, query: npt.NDArray[np.float32]
     ) -> tuple[npt.NDArray[np.int64], FloatMatrix]:

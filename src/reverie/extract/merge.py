@@ -196,6 +196,8 @@ def remember_fact(
     sensitive = find_personal_sensitive(text) is not None  # read while the vector is on its way
     with scope.transaction():
         by_words = _by_words(scope, text, key, None if given else infer_key(text))
+        if index is not None and service is not None:
+            index.prepare(scope, "memory", service.model_id)  # while the vector is on its way
         vector = vector_of(pending)
         verdicts: list[tuple[MemoryRow, Verdict, float | None]] = []
         for row, similarity in _near(scope, by_words, policy, service, index, vector):
