@@ -105,18 +105,35 @@ def test_probes_find_what_the_exact_scan_finds(settings: Settings, clock: Clock)
         assert matrix.checks == 200 // 50, "one search in fifty is checked against the exact scan"
 
 
-def test_a_recall_check_that_misses_widens_the_probes(settings: Settings, clock: Clock) -> None:
+def test_recall_checks_that_fall_short_widen_the_probes(settings: Settings, clock: Clock) -> None:
     with _plain(settings, clock) as mem:
         _add(mem.scope, range(1000), clock())
         index = VectorIndex(ann_rows=500)
         _search(index, mem.scope, 0)
         matrix = _matrix(index, mem.scope)
         matrix.probes = 1
-        for seed in range(3000, 3100):
+        for seed in range(3000, 3600):
             found = _search(index, mem.scope, seed)
             if matrix.searches % 50 == 0:
                 assert found == _exact(mem.scope, seed), "a checked search answers exactly"
         assert matrix.misses >= 1 and matrix.probes >= 2
+
+
+def test_a_miss_now_and_then_does_not_widen_the_probes(settings: Settings, clock: Clock) -> None:
+    with _plain(settings, clock) as mem:
+        _add(mem.scope, range(2000), clock())
+        index = VectorIndex(ann_rows=500)
+        _search(index, mem.scope, 0)
+        matrix = _matrix(index, mem.scope)
+        probes = matrix.probes
+        matrix.recalls = [1.0] * 8 + [0.875]  # one neighbour of eight missed in nine checks
+        matrix.searches = 49
+        _search(index, mem.scope, 1)  # the tenth check, of a stored vector: its lists hold its neighbours
+        assert matrix.checks == 1 and matrix.probes == probes, "a miss now and then: the probes stay"
+        matrix.recalls = [0.875] * 9
+        matrix.searches = 99
+        _search(index, mem.scope, 5000)  # whatever this check finds, the mean is 0.8875 or less
+        assert matrix.probes == 2 * probes and matrix.recalls == [], "recall under 0.95: doubled"
 
 
 def test_lists_follow_appends_edits_and_removals_of_two_processes(settings: Settings, clock: Clock) -> None:
