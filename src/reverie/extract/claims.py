@@ -17,7 +17,8 @@ both facts when those do not settle it.
 
 This module reads a sentence (subject, verb phrase, value); the words themselves (spelling,
 lemmas, names, numbers, dates) are read in ``reverie.extract.claims_text`` and two readings are
-compared in ``reverie.extract.claims_compare`` (re-exported here).
+compared in ``reverie.extract.claims_compare``, with the text-level fallback in
+``reverie.extract.claims_fallback`` (both re-exported here).
 """
 
 from __future__ import annotations
@@ -53,15 +54,8 @@ from reverie.extract.claim_words import (
     SYNONYMS,
     VERBS,
 )
-from reverie.extract.claims_compare import (
-    compare_claims,
-    content_sequence,
-    entities,
-    favourite_replaced,
-    other_party,
-    polarity_flip,
-    switched_to,
-)
+from reverie.extract.claims_compare import compare_claims, favourite_replaced, switched_to
+from reverie.extract.claims_fallback import content_sequence, entities, other_party, polarity_flip
 from reverie.extract.claims_reword import reworded
 from reverie.extract.claims_text import (
     _TOKEN,
@@ -282,6 +276,8 @@ _USUAL = frozenset({"main", "usual", "primary", "regular", "normal", "everyday"}
 _LIKED = frozenset({"favorite", "preferred", "dream", "ideal"})
 _PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
 _NOW_MARKS = frozenset({"new", "current", "present", "latest"})
+
+
 def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     """(predicate, value tokens, negated, ceased) of the words from the verb on."""
     if not tokens:

@@ -2,13 +2,12 @@
 
 :func:`compare_claims` gives the verdict the merge (``reverie.extract.merge``) acts on; the
 text-level helpers (:func:`polarity_flip`, :func:`other_party`, :func:`entities`) are its
-fallback for facts the rules could not read.
+fallback for facts the rules could not read and live in ``reverie.extract.claims_fallback``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 
 from reverie.extract.claim_words import (
@@ -31,17 +30,11 @@ from reverie.extract.claim_words import (
     VERBS,
 )
 from reverie.extract.claims_text import (
-    _TOKEN,
     Claim,
     Verdict,
-    _content,
-    _dates,
     _is_year,
     _lemma,
-    _names,
     _normalise,
-    _noun,
-    _numbers,
 )
 
 
@@ -542,63 +535,4 @@ def _same_subject(old: Claim, new: Claim) -> bool:
     return False
 
 
-_NEGATION = re.compile(r"\b(?:not|never|no longer|anymore|stopped|quit|no)\b")
-
-
-def _without_negation(text: str) -> frozenset[str]:
-    return frozenset(_content(_TOKEN.findall(_NEGATION.sub(" ", text))))
-
-
-def polarity_flip(old: str, new: str) -> bool:
-    """Whether two texts differ by a negation and little else (for facts that cannot be read)."""
-    a, b = _normalise(old), _normalise(new)
-    if bool(_NEGATION.search(a)) == bool(_NEGATION.search(b)):
-        return False
-    left, right = _without_negation(a), _without_negation(b)
-    return bool(left and right) and len(left & right) / len(left | right) >= 0.6
-
-
-def content_sequence(text: str) -> tuple[str, ...]:
-    """A text's content words in order: equal sequences say the same thing in the same way."""
-    # "new" and "old" are kept: "User's sofa is new" and "User's sofa is old" are not one wording
-    return tuple(_content(_TOKEN.findall(_normalise(text)), _AGES))
-
-
-_AGES = frozenset({"new", "old"})
-
-
-def other_party(old: str, new: str) -> bool:
-    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
-    return bool((_nouns(old) ^ _nouns(new)) & PARTY_WORDS)
-
-
-def _read_nouns(text: str) -> frozenset[str]:
-    """A text's words as nouns ("kids" = "children")."""
-    return frozenset(_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(text)))
-
-
-def entities(text: str) -> frozenset[str]:
-    """Names and numbers a fact mentions: facts that differ in them are about different things."""
-    return _entities(text)
-
-
-def _read_entities(text: str) -> frozenset[str]:
-    tokens = _TOKEN.findall(_normalise(text))
-    return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
-
-
-# Pure in the text, and read for the same stored facts at every remember that finds them (a
-# merge verdict asks up to five times): read once per process.
-_nouns = functools.lru_cache(maxsize=16384)(_read_nouns)
-_entities = functools.lru_cache(maxsize=16384)(_read_entities)
-
-
-__all__ = [
-    "favourite_replaced",
-    "switched_to",
-    "compare_claims",
-    "content_sequence",
-    "entities",
-    "other_party",
-    "polarity_flip",
-]
+__all__ = ["compare_claims", "favourite_replaced", "switched_to"]

@@ -7,11 +7,21 @@ subject with two wordings of the predicate. Each looks at the two texts in their
 
 from __future__ import annotations
 
+import functools
 import re
 
 from reverie.extract.claim_words import PARTY_WORDS, VERBS
-from reverie.extract.claims_compare import entities, other_party, polarity_flip
-from reverie.extract.claims_text import _TOKEN, Claim, _content, _lemma, _normalise
+from reverie.extract.claims_text import (
+    _TOKEN,
+    Claim,
+    _content,
+    _dates,
+    _lemma,
+    _names,
+    _normalise,
+    _noun,
+    _numbers,
+)
 
 # A second value said as such: never one fact by closeness alone.
 _ANOTHER = re.compile(r"\b(?:also|as well|another|too\W*$)")
@@ -143,4 +153,64 @@ def _plain_words(text: str, named: frozenset[str]) -> set[str]:
     }
 
 
-__all__ = ["ended", "says_another", "substituted_value", "thing_moved"]
+_NEGATION = re.compile(r"\b(?:not|never|no longer|anymore|stopped|quit|no)\b")
+
+
+def _without_negation(text: str) -> frozenset[str]:
+    return frozenset(_content(_TOKEN.findall(_NEGATION.sub(" ", text))))
+
+
+def polarity_flip(old: str, new: str) -> bool:
+    """Whether two texts differ by a negation and little else (for facts that cannot be read)."""
+    a, b = _normalise(old), _normalise(new)
+    if bool(_NEGATION.search(a)) == bool(_NEGATION.search(b)):
+        return False
+    left, right = _without_negation(a), _without_negation(b)
+    return bool(left and right) and len(left & right) / len(left | right) >= 0.6
+
+
+def content_sequence(text: str) -> tuple[str, ...]:
+    """A text's content words in order: equal sequences say the same thing in the same way."""
+    # "new" and "old" are kept: "User's sofa is new" and "User's sofa is old" are not one wording
+    return tuple(_content(_TOKEN.findall(_normalise(text)), _AGES))
+
+
+_AGES = frozenset({"new", "old"})
+
+
+def other_party(old: str, new: str) -> bool:
+    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
+    return bool((_nouns(old) ^ _nouns(new)) & PARTY_WORDS)
+
+
+def _read_nouns(text: str) -> frozenset[str]:
+    """A text's words as nouns ("kids" = "children")."""
+    return frozenset(_noun(w.removesuffix("'s")) for w in _TOKEN.findall(_normalise(text)))
+
+
+def entities(text: str) -> frozenset[str]:
+    """Names and numbers a fact mentions: facts that differ in them are about different things."""
+    return _entities(text)
+
+
+def _read_entities(text: str) -> frozenset[str]:
+    tokens = _TOKEN.findall(_normalise(text))
+    return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
+
+
+# Pure in the text, and read for the same stored facts at every remember that finds them (a
+# merge verdict asks up to five times): read once per process.
+_nouns = functools.lru_cache(maxsize=16384)(_read_nouns)
+_entities = functools.lru_cache(maxsize=16384)(_read_entities)
+
+
+__all__ = [
+    "content_sequence",
+    "ended",
+    "entities",
+    "other_party",
+    "polarity_flip",
+    "says_another",
+    "substituted_value",
+    "thing_moved",
+]
