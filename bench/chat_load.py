@@ -175,6 +175,7 @@ class Load:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     overheads: list[float] = field(default_factory=list)
     errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
     server_cpu: float = 0.0
     settled_cpu: float = 0.0
     background_cpu: float = 0.0
@@ -182,6 +183,11 @@ class Load:
     peak_rss: int = 0
     machine_busy: float = 0.0
     timings: dict[str, list[float]] = field(default_factory=dict)
+
+    def fail(self, what: str) -> None:
+        """Count a failed request by what it was and how it failed (an HTTP status, a frame)."""
+        self.errors += 1
+        self.error_kinds[what] = self.error_kinds.get(what, 0) + 1
 
     @property
     def count(self) -> int:
@@ -444,11 +450,12 @@ class Bench:
                 else:
                     r = await client.post("/v1/chat/completions", json=body, headers=headers)
                     ok, timing = r.status_code == 200, _timing(r.headers.get("server-timing"))
-            except httpx.HTTPError:
-                ok, timing = False, {}
+                status = str(r.status_code)
+            except httpx.HTTPError as exc:
+                ok, timing, status = False, {}, type(exc).__name__
             latency = time.perf_counter() - start
             if not ok:
-                load.errors += 1
+                load.fail(f"{'stream' if stream else 'turn'} {status}")
                 continue
             self._note(load, "stream" if stream else "turn", tag, latency, timing)
 
@@ -477,7 +484,7 @@ class Bench:
                         break
                 latency = time.perf_counter() - start
                 if frame["type"] == "error":
-                    load.errors += 1
+                    load.fail(f"ws {str(frame.get('message') or frame.get('error'))[:60]}")
                     continue
                 timing = {k: float(v) for k, v in (frame.get("timing") or {}).items()}
                 self._note(load, "ws", tag, latency, timing)
@@ -499,11 +506,11 @@ class Bench:
                 else:
                     kind = "context"
                     r = await client.get("/api/v1/context", params={"q": rnd.choice(_QUESTIONS)})
-                ok = r.status_code < 300
-            except httpx.HTTPError:
-                ok = False
+                ok, status = r.status_code < 300, str(r.status_code)
+            except httpx.HTTPError as exc:
+                ok, status = False, type(exc).__name__
             if not ok:
-                load.errors += 1
+                load.fail(f"{kind} {status}")
                 continue
             self._note(load, kind, None, time.perf_counter() - start, {})
 
@@ -546,8 +553,10 @@ def limit_hit(load: Load) -> str:
 
 def report_line(load: Load) -> None:
     """One line per load, as it finishes (stderr)."""
+    kinds = ", ".join(f"{what}: {n}" for what, n in sorted(load.error_kinds.items()))
     print(
-        f"  {load.name}: {load.count} requests in {load.seconds:.1f} s, {load.errors} errors",
+        f"  {load.name}: {load.count} requests in {load.seconds:.1f} s, {load.errors} errors"
+        + (f" ({kinds})" if kinds else ""),
         file=sys.stderr,
         flush=True,
     )
