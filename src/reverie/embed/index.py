@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from reverie.embed.inverted_file import InvertedFile
 from reverie.embed.service import FloatMatrix, from_blobs
 from reverie.embed.snapshot import Snapshot, read_snapshot, snapshot_path, write_snapshot
 from reverie.store.base import UserStore, VectorChanges, VectorKind
@@ -45,8 +46,6 @@ _COMPACT_MIN = 64
 #: From this many live rows on, a search probes the nearest lists of an inverted file (built
 #: lazily) instead of scanning every row; below it every search is exact.
 ANN_ROWS = 32_768
-_KMEANS_ROUNDS = 4
-_ASSIGN_CHUNK = 8192
 _MIN_PROBES = 8
 _VERIFY_IDS = 8
 _SNAPSHOT_ROWS = 4096  # smaller matrices load from the database in a few milliseconds
@@ -68,142 +67,6 @@ _TAIL_SHARE = 8
 _TAIL_MIN = 1024
 
 
-class _Lists:
-    """An inverted-file partition of a matrix's rows: a centroid per list, each row in its nearest list.
-
-    The matrix keeps each list's rows side by side, its *run* (rows ``starts[i]`` up to
-    ``starts[i + 1]``), so a search scans a few contiguous blocks of the matrix and gathers
-    nothing: four times less CPU than gathering the same rows (about a tenth of 90k rows). A row
-    appended since the matrix was last laid out is filed by its row number in its list's *tail*,
-    until the tails hold an eighth of the runs' rows and the matrix is laid out again (a copy in
-    list order, no new k-means).
-    """
-
-    def __init__(self, centroids: FloatMatrix, assigned: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
-                 built_for: int) -> None:
-        self.centroids = centroids
-        self.built_for = built_for  # rows in use when built: rebuilt once the matrix doubled
-        self.twins = False  # a tail row was filed again (its vector changed): probes may repeat it
-        count = len(centroids)
-        self.members: list[npt.NDArray[np.int64]] = [np.zeros(8, dtype=np.int64) for _ in range(count)]
-        self.sizes = np.zeros(count, dtype=np.int64)
-        self.starts = np.zeros(count + 1, dtype=np.int64)
-        self.tail = 0  # rows filed in the tails
-        in_order = bool(np.all(rows == np.arange(len(rows)))) and bool(np.all(assigned[1:] >= assigned[:-1]))
-        if len(rows) and in_order:
-            self.lay_out(assigned)  # rows already in list order (a snapshot): they are the runs
-            return
-        order = np.argsort(assigned, kind="stable")
-        bounds = np.searchsorted(assigned[order], np.arange(count + 1))
-        for index in range(count):
-            part = rows[order[bounds[index]:bounds[index + 1]]]
-            store = np.zeros(max(8, 2 * len(part)), dtype=np.int64)
-            store[: len(part)] = part
-            self.members[index] = store
-            self.sizes[index] = len(part)
-        self.tail = len(rows)
-
-    @classmethod
-    def build(cls, vectors: FloatMatrix, live: npt.NDArray[np.bool_]) -> _Lists:
-        """Cluster the live rows (k-means on a sample, seeded: the same rows give the same lists)."""
-        rows = np.flatnonzero(live)
-        count = int(np.clip(np.sqrt(len(rows)), 16, 1024))
-        rng = np.random.default_rng(len(rows))
-        sample = vectors[np.sort(rng.choice(rows, min(len(rows), 32 * count), replace=False))]
-        centroids = sample[rng.choice(len(sample), count, replace=False)].copy()
-        for _ in range(_KMEANS_ROUNDS):
-            nearest = np.argmax(sample @ centroids.T, axis=1)
-            sums = np.zeros_like(centroids)
-            np.add.at(sums, nearest, sample)
-            norms = np.linalg.norm(sums, axis=1)
-            filled = norms > 0
-            centroids[filled] = sums[filled] / norms[filled, None]
-        assigned = np.concatenate([
-            np.argmax(vectors[rows[first:first + _ASSIGN_CHUNK]] @ centroids.T, axis=1)
-            for first in range(0, len(rows), _ASSIGN_CHUNK)
-        ]) if len(rows) else np.zeros(0, dtype=np.int64)
-        return cls(centroids, assigned.astype(np.int64), rows.astype(np.int64), len(rows))
-
-    @property
-    def laid(self) -> int:
-        """Rows in the runs: the rows before this one."""
-        return int(self.starts[-1])
-
-    def lay_out(self, assigned: npt.NDArray[np.int64]) -> None:
-        """The matrix holds its rows in list order now (``assigned[row]`` non-decreasing): the runs."""
-        self.starts = np.searchsorted(assigned, np.arange(len(self.centroids) + 1)).astype(np.int64)
-        self.sizes[:] = 0
-        self.tail = 0
-        self.twins = False
-
-    def stays(self, row: int, vector: npt.NDArray[np.float32]) -> bool:
-        """Whether a row can take this vector where it is: a tail row always can (it is filed again),
-        a run's row only if the vector's nearest list is that run's."""
-        if row >= self.laid:
-            return True
-        run = int(np.searchsorted(self.starts, row, side="right")) - 1
-        return run == int(np.argmax(self.centroids @ vector))
-
-    def move(self, row: int, old: npt.NDArray[np.float32], new: npt.NDArray[np.float32]) -> None:
-        """A tail row's vector changes from ``old`` to ``new``: file it where the new one belongs."""
-        if row < self.laid:
-            return  # a run's row stays in its run (see ``stays``)
-        was, goes = int(np.argmax(self.centroids @ old)), int(np.argmax(self.centroids @ new))
-        if was == goes:
-            return
-        size, store = int(self.sizes[was]), self.members[was]
-        found = np.flatnonzero(store[:size] == row)
-        if len(found):
-            store[found[0]] = store[size - 1]
-            self.sizes[was] = size - 1
-            self.tail -= 1
-        else:  # not where its vector says (a tie): it stays there too, and probes drop the twin
-            self.twins = True
-        self.add(row, new)
-
-    def add(self, row: int, vector: npt.NDArray[np.float32]) -> None:
-        """File an appended row in the tail of its nearest list."""
-        index = int(np.argmax(self.centroids @ vector))
-        size = int(self.sizes[index])
-        store = self.members[index]
-        if size == len(store):
-            store = self.members[index] = np.concatenate([store, np.zeros(size, dtype=np.int64)])
-        store[size] = row
-        self.sizes[index] = size + 1
-        self.tail += 1
-
-    def assignment(self, count: int) -> npt.NDArray[np.int32]:
-        """Each of ``count`` rows' list (a row filed twice: its later list)."""
-        found = np.zeros(count, dtype=np.int32)
-        laid = self.laid
-        found[:laid] = np.repeat(np.arange(len(self.centroids), dtype=np.int32), np.diff(self.starts))
-        for index, store in enumerate(self.members):
-            found[store[: self.sizes[index]]] = index
-        return found
-
-    def probe(
-        self, query: npt.NDArray[np.float32], lists: int
-    ) -> tuple[list[tuple[int, int]], npt.NDArray[np.int64]]:
-        """The runs (first row, end) and tail rows of the ``lists`` lists nearest the query, in row order."""
-        near = self.centroids @ query
-        if lists < len(near):
-            chosen = np.sort(np.argpartition(-near, lists - 1)[:lists])
-        else:
-            chosen = np.arange(len(near))
-        runs: list[tuple[int, int]] = []
-        for first, end in zip(self.starts[chosen].tolist(), self.starts[chosen + 1].tolist(), strict=True):
-            if end == first:
-                continue
-            if runs and runs[-1][1] == first:  # neighbouring runs: one block
-                runs[-1] = (runs[-1][0], end)
-            else:
-                runs.append((first, end))
-        if not self.tail:
-            return runs, np.zeros(0, dtype=np.int64)
-        tail = np.concatenate([self.members[index][: self.sizes[index]] for index in chosen.tolist()])
-        return runs, np.unique(tail) if self.twins else np.sort(tail)
-
-
 class _Matrix:
     """One user's vectors of one kind and model: rows in use, a live mask and spare capacity."""
 
@@ -222,7 +85,7 @@ class _Matrix:
         # id -> row of the live rows, made when first needed once ids[:count] no longer ascend (while
         # they do, a binary search finds a row, so a snapshot's 100k rows need no dictionary to search).
         self.rows: dict[int, int] | None = None
-        self.lists: _Lists | None = None  # built on the first search at ANN size
+        self.lists: InvertedFile | None = None  # built on the first search at ANN size
         self.probes = 0  # lists a search probes; doubled when the recall checks fall short
         self.searches = self.checks = self.misses = 0  # misses: checks that missed a neighbour
         self.recalls: list[float] = []  # the last checks' recall, since the probes last changed
@@ -253,7 +116,7 @@ class _Matrix:
         spread = np.linspace(0, n - 1, min(n, _VERIFY_IDS)).astype(np.int64)
         self.verify = self.ids[spread].tolist() if n else []
         if snapshot.centroids is not None and snapshot.assigned is not None:
-            self.lists = _Lists(snapshot.centroids, snapshot.assigned.astype(np.int64), np.arange(n), n)
+            self.lists = InvertedFile(snapshot.centroids, snapshot.assigned.astype(np.int64), np.arange(n), n)
             self.probes = snapshot.probes
 
     def snapshot(self) -> Snapshot | None:
@@ -299,8 +162,9 @@ class _Matrix:
 
     def apply(self, changed: list[int], rows: list[tuple[int, bytes]]) -> None:
         """Write the current vectors of changed items in place; mask the ones no longer loadable."""
-        fresh = dict(zip((item_id for item_id, _ in rows), from_blobs([b for _, b in rows], self.dims),
-                         strict=True))
+        fresh = dict(
+            zip((item_id for item_id, _ in rows), from_blobs([b for _, b in rows], self.dims), strict=True)
+        )
         self.unsaved += len(changed)
         lists = self.lists
         for item_id in changed:
@@ -430,7 +294,7 @@ class _Matrix:
         if n - self.masked < ann_rows:
             return self._found(np.arange(n), self.scores(query), k, floor)
         if self.lists is None or n - self.masked > 2 * self.lists.built_for:
-            self.lists = _Lists.build(self.vectors[:n], self.live[:n])
+            self.lists = InvertedFile.build(self.vectors[:n], self.live[:n])
             self.probes = max(self.probes, _MIN_PROBES, len(self.lists.centroids) // 20)
             self.compact()  # lay the rows out in list order
         elif self.lists.tail > max(_TAIL_MIN, self.lists.laid // _TAIL_SHARE):
