@@ -106,6 +106,16 @@ def test_no_sqlite_above_store() -> None:
         assert "MATCH ?" not in text and "fts5" not in text.lower(), f"{relative} builds FTS queries"
 
 
+def test_no_module_is_over_600_lines() -> None:
+    """No file in src/reverie passes 600 lines (issue 18): split a coherent piece out into its own module."""
+    long = {
+        str(path.relative_to(SRC)): lines
+        for path in sorted(SRC.rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert long == {}
+
+
 def _all_imports(tree: ast.Module, module: str) -> set[str]:
     """Every reverie module named by an import anywhere in the file, ``TYPE_CHECKING`` blocks included.
 
