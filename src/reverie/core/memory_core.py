@@ -98,7 +98,7 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
             self.store, clock=self.clock, session_hours=self.settings.server.session_hours
         )
         self.sensors = SensorBoard()  # live readings, in this process only (reverie.sensors)
-        self.speakers = SpeakerBoard()  # who said "This is ..." on an interface (core.speakers)
+        self.speakers = SpeakerBoard(self.store)  # who said "This is ..." on an interface (core.speakers)
         self.user: User | None = self._resolve_user(user or self.settings.default_user)
         self.interface: str | None = None
 

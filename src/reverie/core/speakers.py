@@ -1,18 +1,18 @@
-"""Who is speaking on each shared voice interface now ("This is Alice", Saga), in this process only.
+"""Who is speaking on each shared voice interface now ("This is Alice", Saga), kept in the store.
 
 Every door a device speaks through (the live session, ``/chat/text``, ``/chat/audio``, the
 OpenAI-compatible proxy) asks :meth:`reverie.core.people.People.switch_speaker` about a user
-turn; the switch is kept here, so that the device's next request, whichever door it comes
-through, acts as the new speaker until the interface has been silent for
+turn; the switch is kept with the interface in the database (``interface_speakers``), so that
+the device's next request, whichever door and whichever process it comes through, and after a
+restart, acts as the new speaker until the interface has been silent for
 ``session_timeout_minutes`` (then it is its mapped user's again).
 """
 
 from __future__ import annotations
 
 import re
-import threading
 
-from reverie.store.base import User
+from reverie.store.base import Store, User
 
 # "This is Alice", "it's Alice here", "hi, this is Alice speaking".
 _THIS_IS = re.compile(
@@ -36,34 +36,23 @@ def greeting(user: User) -> str:
 class SpeakerBoard:
     """Each interface's current speaker (a user id) and when the interface was last heard."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._speaking: dict[str, tuple[int, float]] = {}
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def set(self, interface: str, user_id: int, at: float) -> None:
         """``user_id`` speaks on ``interface`` from ``at`` on."""
-        with self._lock:
-            self._speaking[interface] = (user_id, at)
+        self.store.set_speaker(interface, user_id, at)
 
     def current(self, interface: str, now: float, idle_seconds: float) -> int | None:
         """Who speaks on ``interface`` (None: nobody switched, or silent longer than ``idle_seconds``).
 
         Asking counts as hearing the interface: the speaker stays while it keeps talking.
         """
-        with self._lock:
-            entry = self._speaking.get(interface)
-            if entry is None:
-                return None
-            if now - entry[1] > idle_seconds:
-                del self._speaking[interface]
-                return None
-            self._speaking[interface] = (entry[0], max(now, entry[1]))
-            return entry[0]
+        return self.store.heard_speaker(interface, now, now - idle_seconds)
 
     def clear(self, interface: str) -> None:
         """The interface is its mapped user's again."""
-        with self._lock:
-            self._speaking.pop(interface, None)
+        self.store.clear_speaker(interface)
 
 
 __all__ = ["SpeakerBoard", "greeting", "speaker_named"]

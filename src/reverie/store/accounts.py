@@ -80,6 +80,33 @@ class Accounts:
         row = self.db.row("SELECT user_id FROM interface_mappings WHERE interface = ?", (interface,))
         return int(row["user_id"]) if row else None
 
+    def set_speaker(self, interface: str, user_id: int, now: float) -> None:
+        """``user_id`` speaks on a shared voice interface from ``now`` on ("This is Alice")."""
+        self.db.run(
+            "INSERT INTO interface_speakers (interface, user_id, heard_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (interface) DO UPDATE SET user_id = excluded.user_id, heard_at = excluded.heard_at",
+            (interface, user_id, now),
+        )
+
+    def heard_speaker(self, interface: str, now: float, since: float) -> int | None:
+        """Who speaks on an interface if it was last heard at ``since`` or later (None otherwise),
+        which counts as hearing it now. A read alone while nobody has switched (most turns)."""
+        row = self.db.row(
+            "SELECT user_id, heard_at FROM interface_speakers WHERE interface = ?", (interface,)
+        )
+        if row is None or float(row["heard_at"]) < since:
+            return None
+        if float(row["heard_at"]) < now:
+            self.db.run(
+                "UPDATE interface_speakers SET heard_at = ? WHERE interface = ? AND heard_at < ?",
+                (now, interface, now),
+            )
+        return int(row["user_id"])
+
+    def clear_speaker(self, interface: str) -> None:
+        """The interface is its mapped user's again."""
+        self.db.run("DELETE FROM interface_speakers WHERE interface = ?", (interface,))
+
     def get_user_by_id(self, user_id: int) -> User | None:
         """The user with this id."""
         return self.db.read_row(_user, f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,))
