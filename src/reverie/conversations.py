@@ -248,7 +248,7 @@ class Conversations:
                 before = seq[offset + i - 1] if offset + i > 0 else None
                 # What a user turn was understood as (mem.db's intent_detected), kept with it.
                 reading = read_turn(draft.content) if draft.role == "user" else None
-                row = scope.insert_turn(
+                row = scope.add_message(
                     current.id,
                     draft.role,
                     draft.content,
@@ -258,6 +258,7 @@ class Conversations:
                     index_text=turn_line(draft.content, draft.speaker, draft.role),
                     window_text=window_keyword_text(before, draft),
                     intent=reading.intent if reading is not None else None,
+                    activity=False,  # continue_conversation noted it
                 )
                 if reading is not None:
                     readings[row.id] = reading

@@ -12,18 +12,38 @@ tsquery syntax is the dialect's business. The row types (:mod:`rows`) are re-exp
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol, runtime_checkable
 
 from reverie.store import rows
 from reverie.store.accounts import Accounts
 from reverie.store.cache import EmbeddingCache
+from reverie.store.conversations import Conversations
 from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
-from reverie.store.maintenance import MaintenanceRuns
+from reverie.store.maintenance import Maintenance, MaintenanceRuns
+from reverie.store.memories import Memories
+from reverie.store.preferences import Preferences
 from reverie.store.rows import *  # noqa: F403  (the row types are re-exported; rows.__all__ lists them)
-from reverie.store.scope import UserStore
+from reverie.store.summaries import Summaries
+from reverie.store.topics import Topics
+from reverie.store.vectors import Vectors
 from reverie.store.work_queue import WorkQueue
+
+
+class UserStore(Memories, Preferences, Summaries, Conversations, Vectors, Topics, Maintenance):
+    """One user's view of the store (``store.scope(user_id)``): every statement it runs carries their id."""
+
+    def __init__(self, db: Dialect, user_id: int) -> None:
+        self.db = db
+        self.user_id = user_id
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group the calls inside into one atomic transaction (re-entrant)."""
+        with self.db.transaction():
+            yield
 
 
 class Store(Documents, Accounts, MaintenanceRuns, WorkQueue, EmbeddingCache, ABC):

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import StorePart
 
 
-class EmbeddingCache:
-    """Mixed into each engine's store, which provides ``db``; the upsert of many rows is the dialect's."""
-
-    db: Dialect
+class EmbeddingCache(StorePart):
+    """The embedding cache of the whole store; the upsert of many rows is the dialect's."""
 
     def cache_get(self, model_id: str, hashes: Sequence[str]) -> dict[str, bytes]:
         """Cached vectors of this model for these content hashes."""

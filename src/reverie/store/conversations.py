@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reverie.errors import NotFound
-from reverie.store.dialect import Dialect, column_list, row_reader, time_range
+from reverie.store.dialect import Row, UserPart, column_list, row_reader, time_range
 from reverie.store.rows import ConversationRow, MessageRow
 
 CONVERSATION_COLUMNS = column_list(ConversationRow)  # a column a field, in order
 MESSAGE_COLUMNS = column_list(MessageRow, "m.")
 conversation_row = row_reader(ConversationRow)  # from a row holding at least CONVERSATION_COLUMNS
 message_row = row_reader(MessageRow)  # from a row holding at least MESSAGE_COLUMNS
+# What import restores of a conversation that a new row cannot say by itself.
+_RESTORED = ("title", "last_activity", "ended_at", "consolidation_state", "consolidated_at", "topic")
 
 
-class Conversations:
-    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
-
-    db: Dialect
-    user_id: int
+class Conversations(UserPart):
+    """One user's conversations, turns, working state and relevant memories."""
 
     # working state -------------------------------------------------------------------
     def get_working_state(self, conversation_id: int) -> str | None:
@@ -161,46 +160,25 @@ class Conversations:
         ref: str | None = None,
         index_text: str | None = None,
         window_text: str | None = None,
-    ) -> MessageRow:
-        """Append a turn and index it (and its window) for keyword search."""
-        with self.db.transaction():
-            row = self.insert_turn(
-                conversation_id,
-                role,
-                content,
-                now,
-                speaker=speaker,
-                ref=ref,
-                index_text=index_text,
-                window_text=window_text,
-            )
-            self.db.run(
-                f"UPDATE conversations SET last_activity = {self.db.greatest}(last_activity, ?)"
-                " WHERE id = ? AND user_id = ?",
-                (now, conversation_id, self.user_id),
-            )
-        return row
-
-    def insert_turn(
-        self,
-        conversation_id: int,
-        role: str,
-        content: str,
-        now: float,
-        *,
-        speaker: str | None = None,
-        ref: str | None = None,
-        index_text: str | None = None,
-        window_text: str | None = None,
         intent: str | None = None,
+        activity: bool = True,
     ) -> MessageRow:
-        """Append a turn as :meth:`add_message` does (with what it was understood as, ``intent``:
-        see :meth:`note_turn`), but leave the conversation's activity to the caller."""
-        message_id = self.db.insert_message(
-            self.user_id, conversation_id, (role, content, speaker, ref, now, intent), index_text, window_text
-        )
-        if message_id is None:
-            raise NotFound(f"No conversation with id {conversation_id}")
+        """Append a turn, index it (and its window) for keyword search, note the conversation's activity.
+
+        ``intent`` is what the turn was understood as (see :meth:`note_turn`); ``activity=False``
+        leaves the conversation's activity to the caller.
+        """
+        turn = (role, content, speaker, ref, now, intent)
+        with self.db.transaction():
+            message_id = self.db.insert_message(self.user_id, conversation_id, turn, index_text, window_text)
+            if message_id is None:
+                raise NotFound(f"No conversation with id {conversation_id}")
+            if activity:
+                self.db.run(
+                    f"UPDATE conversations SET last_activity = {self.db.greatest}(last_activity, ?)"
+                    " WHERE id = ? AND user_id = ?",
+                    (now, conversation_id, self.user_id),
+                )
         return MessageRow(message_id, conversation_id, role, content, speaker, ref, now, intent=intent)
 
     def note_turn(
@@ -300,6 +278,35 @@ class Conversations:
             (conversation_id, self.user_id),
         )
         return [int(row["memory_id"]) for row in rows]
+
+    # export and import (import restores turns through add_message, which indexes them) ------
+    def conversation_rows(self) -> list[Row]:
+        """Every conversation of the user, oldest first, with what export keeps of it."""
+        rows = self.db.rows(
+            "SELECT id, interface, title, started_at, last_activity, ended_at, is_private,"
+            " consolidation_state, consolidated_at, topic FROM conversations"
+            " WHERE user_id = ? ORDER BY started_at, id",
+            (self.user_id,),
+        )
+        return [{**row, "is_private": bool(row["is_private"])} for row in rows]
+
+    def message_rows(self) -> list[Row]:
+        """Every turn of the user, by conversation then order, with summarized, intent and memory_created."""
+        rows = self.db.rows(
+            f"SELECT {MESSAGE_COLUMNS}, m.summarized FROM messages m WHERE m.user_id = ?"
+            " ORDER BY m.conversation_id, m.id",
+            (self.user_id,),
+        )
+        flags = ("summarized", "memory_created")
+        return [{**row, **{flag: bool(row[flag]) for flag in flags}} for row in rows]
+
+    def restore_conversation(self, conversation_id: int, fields: Mapping[str, Any]) -> None:
+        """Give a conversation created by import its title, times, consolidation state and topic."""
+        assignments = ", ".join(f"{name} = ?" for name in _RESTORED)
+        self.db.run(
+            f"UPDATE conversations SET {assignments} WHERE id = ? AND user_id = ?",
+            (*(fields[name] for name in _RESTORED), conversation_id, self.user_id),
+        )
 
 
 __all__ = ["CONVERSATION_COLUMNS", "MESSAGE_COLUMNS", "Conversations", "conversation_row", "message_row"]

@@ -257,11 +257,25 @@ class Dialect(ABC):
         return changed
 
 
+class StorePart:
+    """A part of an engine's store, mixed into it: its statements run on the store's ``db``."""
+
+    db: Dialect
+
+
+class UserPart(StorePart):
+    """A part of the user store (``store.scope(user_id)``): every statement it runs carries ``user_id``."""
+
+    user_id: int
+
+
 __all__ = [
     "Dialect",
     "KeywordIndex",
     "Params",
     "Row",
+    "StorePart",
+    "UserPart",
     "column_list",
     "insert_sql",
     "match_groups",

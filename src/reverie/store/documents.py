@@ -7,7 +7,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader
+from reverie.store.dialect import StorePart, column_list, insert_sql, row_reader
 from reverie.store.rows import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
 
 _DOCUMENT_COLUMNS = column_list(DocumentRow)
@@ -21,6 +21,10 @@ _SAVE = (
     + " ON CONFLICT ((COALESCE(owner_id, 0)), path) DO UPDATE SET "
     + ", ".join(f"{name} = excluded.{name}" for name in _SAVED if name not in ("owner_id", "path"))
 )
+# A new chunk's fields as they are stored (its index as chunk_index), then its vector and model.
+_CHUNK = ("index", "text", "heading", "title", "page", "token_count")
+_chunk = attrgetter(*_CHUNK)
+_INSERT_CHUNK = insert_sql("chunks", ("document_id", "chunk_index", *_CHUNK[1:], "embedding", "model_id"))
 
 
 _QUOTA_LOCK = 7_302_000_000_000  # + a user's id: their upload quota, in every process
@@ -37,13 +41,11 @@ def _viewer(user_id: int | None) -> int:
     return user_id or 0
 
 
-class Documents:
-    """Mixed into each engine's store, which provides ``db``; a document is shared or one user's.
+class Documents(StorePart):
+    """The knowledge base's documents; a document is shared or one user's.
 
     ``user_id`` on a read is the viewer: shared documents plus that user's own; None, shared only.
     """
-
-    db: Dialect
 
     def list_documents(self, user_id: int | None = None) -> list[DocumentRow]:
         """The documents the viewer may see, by path."""
@@ -112,24 +114,11 @@ class Documents:
             assert row is not None
             saved = _document(row)
             self.db.run("DELETE FROM chunks WHERE document_id = ?", (saved.id,))
-            self.db.run_many(
-                "INSERT INTO chunks (document_id, chunk_index, text, heading, title, page, token_count,"
-                " embedding, model_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        saved.id,
-                        chunk.index,
-                        chunk.text,
-                        chunk.heading,
-                        chunk.title,
-                        chunk.page,
-                        chunk.token_count,
-                        self.db.vector(chunk.embedding) if chunk.embedding is not None else None,
-                        model_id if chunk.embedding is not None else None,
-                    )
-                    for chunk in chunks
-                ],
-            )
+            rows = []
+            for chunk in chunks:
+                vector = None if chunk.embedding is None else self.db.vector(chunk.embedding)
+                rows.append((saved.id, *_chunk(chunk), vector, None if vector is None else model_id))
+            self.db.run_many(_INSERT_CHUNK, rows)
             self.db.run("UPDATE documents_version SET version = version + 1")
         return saved
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import StorePart, UserPart
 from reverie.store.memories import AUDIT_INSERT
 from reverie.store.rows import DecayRates, PruneReport
 
@@ -34,10 +34,8 @@ def _decay(greatest: str, least: str) -> tuple[str, str]:
     return facts, preferences
 
 
-class MaintenanceRuns:
-    """Mixed into each engine's store (which provides ``db``): one run at a time over all processes."""
-
-    db: Dialect
+class MaintenanceRuns(StorePart):
+    """Nightly maintenance runs of the whole store: one run at a time over all processes."""
 
     def claim_maintenance(self, now: float, worker: str, min_gap_seconds: float) -> int | None:
         """Start a run unless one started within ``min_gap_seconds`` (atomic across processes)."""
@@ -68,11 +66,8 @@ class MaintenanceRuns:
         return (float(row["started_at"]), str(row["status"])) if row else None
 
 
-class Maintenance:
-    """Decay and pruning for one user, mixed into each engine's user store (``db`` and ``user_id``)."""
-
-    db: Dialect
-    user_id: int
+class Maintenance(UserPart):
+    """Decay and pruning for one user."""
 
     def decay(self, now: float, rates: DecayRates) -> int:
         """Recompute every active fact's and preference's confidence from the time since its last use."""

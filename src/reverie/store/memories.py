@@ -8,7 +8,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
+from reverie.store.dialect import UserPart, column_list, insert_sql, row_reader, time_range
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
 MEMORY_COLUMNS = column_list(MemoryRow)  # a column a field, in order
@@ -42,11 +42,8 @@ _ORDERS = {
 memory_row = row_reader(MemoryRow)  # a MemoryRow from a row holding at least MEMORY_COLUMNS
 
 
-class Memories:
-    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
-
-    db: Dialect
-    user_id: int
+class Memories(UserPart):
+    """One user's memories, confirmations awaiting an answer and audit trail."""
 
     # memories ----------------------------------------------------------------------
     def insert_memory(self, memory: NewMemory, now: float) -> MemoryRow:

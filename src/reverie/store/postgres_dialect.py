@@ -23,22 +23,6 @@ from reverie.store.rows import VectorKind
 
 Conn = psycopg.Connection[dict[str, Any]]
 # psycopg reads every % as a placeholder, even in quoted text; ? and :name in quoted text stay.
-_OWN = "t.user_id = ?"
-# index: table, tsvector column, its length, weights (A-D) as FTS5 weighs the columns, rows in scope
-_INDEXES: dict[str, tuple[str, str, str, tuple[float, float, float, float], str]] = {
-    "memories": ("memories", "tsv", "doclen", (1.0, 0.5, 0.0, 0.0), _OWN),  # text, key
-    "summaries": ("summaries", "tsv", "doclen", (1.0, 1.0, 0.0, 0.0), _OWN),  # text, topics
-    "messages": ("messages", "search_tsv", "search_len", (1.0, 1.0, 1.0, 1.0), _OWN),
-    "message_windows": ("messages", "window_tsv", "window_len", (1.0, 1.0, 1.0, 1.0), _OWN),
-    # text, heading, file title; shared documents and the viewer's own
-    "chunks": (
-        "chunks",
-        "tsv",
-        "doclen",
-        (1.0, 0.6, 0.4, 0.0),
-        "t.document_id IN (SELECT id FROM documents WHERE owner_id IS NULL OR owner_id = ?)",
-    ),
-}
 _TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|::|\?|%|:([A-Za-z_]\w*)")
 
 
@@ -122,18 +106,7 @@ class PgDialect(Dialect):
         self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
     ) -> tuple[str, list[Any]]:
         """BM25 over the index's tsvector, computed as FTS5 does (see postgres_search), in scope only."""
-        table, tsv, length, weights, scope = _INDEXES[index]
-        return ranked(
-            table=table,
-            tsv=tsv,
-            length=length,
-            scope=scope,
-            scope_params=[owner],
-            terms=terms,
-            weights=weights,
-            min_match=min_match,
-            extra_tokens=0 if index == "chunks" else 1,  # chunks_fts has no owner column
-        )
+        return ranked(index, owner, terms, min_match)
 
     def is_false(self, column: str) -> str:
         """``NOT column``, as the partial indexes say it."""

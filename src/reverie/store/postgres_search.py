@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reverie.store.dialect import match_groups
+from reverie.store.dialect import KeywordIndex, match_groups
 
 K1 = 1.2
 B = 0.75
 _TERM = "phraseto_tsquery('reverie', ?)"
+_OWN = "t.user_id = ?"
+_SHARED_OR_OWN = "t.document_id IN (SELECT id FROM documents WHERE owner_id IS NULL OR owner_id = ?)"
 
 
 def match_query(terms: Sequence[str], min_match: int | None = None) -> tuple[str, list[Any]]:
@@ -28,30 +30,33 @@ def match_query(terms: Sequence[str], min_match: int | None = None) -> tuple[str
     return "(" + " || ".join(parts) + ")", [term for group in groups for term in group]
 
 
-def ranked(
-    *,
-    table: str,
-    tsv: str,
-    length: str,
-    scope: str,
-    scope_params: Sequence[Any],
-    terms: Sequence[str],
-    weights: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0),
-    min_match: int | None = None,
-    extra_tokens: int = 1,
-) -> tuple[str, list[Any]]:
-    """``WITH`` clauses ending in ``ranked(id, score)``: rows of ``table`` matching, BM25 score.
+# index: table, tsvector column, its length, weights (A-D) as FTS5 weighs the columns, the rows in
+# scope (a condition on ``t`` taking the owner), tokens added to every length (FTS5 counts the
+# owner column's too; chunks_fts has none)
+_INDEXES: dict[KeywordIndex, tuple[str, str, str, tuple[float, float, float, float], str, int]] = {
+    "memories": ("memories", "tsv", "doclen", (1.0, 0.5, 0.0, 0.0), _OWN, 1),  # text, key
+    "summaries": ("summaries", "tsv", "doclen", (1.0, 1.0, 0.0, 0.0), _OWN, 1),  # text, topics
+    "messages": ("messages", "search_tsv", "search_len", (1.0, 1.0, 1.0, 1.0), _OWN, 1),
+    "message_windows": ("messages", "window_tsv", "window_len", (1.0, 1.0, 1.0, 1.0), _OWN, 1),
+    # text, heading, file title; shared documents and the viewer's own
+    "chunks": ("chunks", "tsv", "doclen", (1.0, 0.6, 0.4, 0.0), _SHARED_OR_OWN, 0),
+}
 
-    ``scope`` is a condition on ``t`` (e.g. ``t.user_id = ?``) that bounds both the matches and
-    the statistics; ``tsv`` and ``length`` name the tsvector column and its token count.
-    ``extra_tokens`` is added to every length: FTS5 counts the owner column's token too.
+
+def ranked(
+    index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
+) -> tuple[str, list[Any]]:
+    """``WITH`` clauses ending in ``ranked(id, score)``: rows of ``index`` matching, BM25 score.
+
+    The rows in scope (the owner's; for chunks the shared ones and the owner's) bound both the
+    matches and the statistics.
     """
+    table, tsv, length, weights, scope, extra = _INDEXES[index]
     match_params: list[Any] = []
     if min_match is None:  # any term: built from q below, so the statement text never varies
         match = "(SELECT reverie_or(q.tq) FROM q WHERE numnode(q.tq) > 0)"
     else:
         match, match_params = match_query(terms, min_match)
-    extra = int(extra_tokens)
     sql = (
         "WITH q AS MATERIALIZED (SELECT u.i, phraseto_tsquery('reverie', u.t) AS tq,"
         " tsvector_to_array(to_tsvector('reverie', u.t)) AS lex"
@@ -75,9 +80,9 @@ def ranked(
     )
     params: list[Any] = [
         list(terms),
-        *scope_params,
+        owner,
         *match_params,
-        *scope_params,
+        owner,
         K1 + 1,
         K1,
         B,

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import UserPart
 from reverie.store.memories import MEMORY_COLUMNS, memory_row
 from reverie.store.rows import MemoryRow
 
 
-class Preferences:
-    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
-
-    db: Dialect
-    user_id: int
+class Preferences(UserPart):
+    """One user's structured preferences (memories of kind ``preference``)."""
 
     def find_preference(self, category: str, key: str) -> MemoryRow | None:
         """The active preference with this category and key."""

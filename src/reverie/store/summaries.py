@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from operator import attrgetter
 
-from reverie.store.dialect import Dialect, column_list, insert_sql, row_reader, time_range
+from reverie.store.dialect import UserPart, column_list, insert_sql, row_reader, time_range
 from reverie.store.rows import NewSummary, SummaryRow
 
 SUMMARY_COLUMNS = column_list(SummaryRow)  # a column a field, in order
@@ -19,11 +19,8 @@ _given = attrgetter(*_GIVEN)
 summary_row = row_reader(SummaryRow, topics=lambda topics: list(json.loads(topics or "[]")))
 
 
-class Summaries:
-    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
-
-    db: Dialect
-    user_id: int
+class Summaries(UserPart):
+    """One user's conversation summaries and base memory."""
 
     def insert_summary(self, summary: NewSummary, now: float) -> SummaryRow:
         """Insert a conversation summary."""

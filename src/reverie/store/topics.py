@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import Dialect, column_list, row_reader
+from reverie.store.dialect import UserPart, column_list, row_reader
 from reverie.store.rows import TopicIndexRow, TopicRow
 
 _TOPIC_COLUMNS = column_list(TopicRow)
 _topic = row_reader(TopicRow)
 
 
-class Topics:
-    """Mixed into each engine's user store, which provides ``db`` and ``user_id`` (in every statement)."""
-
-    db: Dialect
-    user_id: int
+class Topics(UserPart):
+    """One user's topics, the memories tagged with them and the recent-topics index."""
 
     def list_topics(self) -> list[TopicRow]:
         """The user's topics, by slug."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import UserPart
 from reverie.store.rows import VectorChanges, VectorKind
 
 # Each kind's rows (``t``) and what of them gets embedded when a vector is missing.
@@ -17,11 +17,8 @@ _ITEMS: dict[str, tuple[str, str]] = {
 _ACTIVE_MEMORY = " JOIN memories t ON t.id = v.item_id AND t.status = 'active'"
 
 
-class Vectors:
-    """Mixed into the user store, which provides ``db`` and ``user_id`` (in every statement)."""
-
-    db: Dialect
-    user_id: int
+class Vectors(UserPart):
+    """One user's vectors and their change log."""
 
     def _join(self, kind: VectorKind) -> str:
         """What makes a vector loadable: its memory active, its turn's conversation not private."""

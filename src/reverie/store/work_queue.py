@@ -6,13 +6,11 @@ Jobs are claimed under leases; the dialect says how a claim keeps racing workers
 
 from __future__ import annotations
 
-from reverie.store.dialect import Dialect
+from reverie.store.dialect import StorePart
 
 
-class WorkQueue:
-    """Mixed into each engine's store, which provides ``db``."""
-
-    db: Dialect
+class WorkQueue(StorePart):
+    """The consolidation queue over every user's ended conversations."""
 
     def expire_conversations(self, now: float, idle_seconds: float) -> int:
         """End every open conversation idle for longer than ``idle_seconds``; queue it."""
