@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reverie.errors import Conflict, NotFound
-from reverie.store.dialect import Dialect, column_list, row_reader
+from reverie.store.dialect import StorePart, column_list, row_reader
 from reverie.store.rows import SessionRow, TokenRow, User
 
 _USER_COLUMNS = column_list(User)
@@ -14,10 +14,8 @@ _user = row_reader(User)
 _token = row_reader(TokenRow)
 
 
-class Accounts:
-    """Mixed into each engine's store, which provides ``db``."""
-
-    db: Dialect
+class Accounts(StorePart):
+    """The store's users and threads, interface mappings and speakers, passwords, tokens and sessions."""
 
     def add_user(self, name: str, now: float, *, display_name: str = "", is_admin: bool = False) -> User:
         """Create a user; Conflict if the name is taken."""
