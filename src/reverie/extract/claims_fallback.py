@@ -7,6 +7,7 @@ subject with two wordings of the predicate. Each looks at the two texts in their
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 
@@ -153,6 +154,38 @@ def _plain_words(text: str, named: frozenset[str]) -> set[str]:
     }
 
 
+def shared_words(old: str, new: str) -> float:
+    """The share of the two facts' content words (as nouns and verbs, "user" aside) they have in common.
+
+    Two facts that keep most words and swap one ("User's car is blue" / "User's bike is blue")
+    differ in that word, however close their vectors; two that say one thing in other words
+    ("User's mortgage is with Halifax" / "User's home loan is through Halifax") share few.
+    """
+    left, right = frozenset(_lemmas(old)) - {"user"}, frozenset(_lemmas(new)) - {"user"}
+    if not left or not right:
+        return 1.0
+    return len(left & right) / len(left | right)
+
+
+def slots_swapped(old: str, new: str) -> bool:
+    """Whether the two facts are one frame of content words with only some of its slots filled otherwise.
+
+    "User's savings account is with Barclays" / "User's mortgage is with Barclays"; "User's tutor
+    Aiko's favourite colour is blue" / "User's classmate Aiko's favourite colour is orange": the
+    words in order, each difference a run replaced in place, nothing added, dropped or moved.
+    Whatever the vectors say, the swapped words decide, and only knowing them tells a synonym
+    ("home loan" for "mortgage") from another thing; a fact said again in other words changes
+    its frame.
+    """
+    left, right = _lemmas(old), _lemmas(new)
+    steps = difflib.SequenceMatcher(None, left, right, autojunk=False).get_opcodes()
+    return all(step[0] in ("equal", "replace") for step in steps)
+
+
+def _read_lemmas(text: str) -> tuple[str, ...]:
+    return tuple(_noun(_lemma(w)) for w in _content(_TOKEN.findall(_normalise(text))))
+
+
 _NEGATION = re.compile(r"\b(?:not|never|no longer|anymore|stopped|quit|no)\b")
 
 
@@ -202,6 +235,7 @@ def _read_entities(text: str) -> frozenset[str]:
 # merge verdict asks up to five times): read once per process.
 _nouns = functools.lru_cache(maxsize=16384)(_read_nouns)
 _entities = functools.lru_cache(maxsize=16384)(_read_entities)
+_lemmas = functools.lru_cache(maxsize=16384)(_read_lemmas)
 
 
 __all__ = [
@@ -211,6 +245,8 @@ __all__ = [
     "other_party",
     "polarity_flip",
     "says_another",
+    "slots_swapped",
+    "shared_words",
     "substituted_value",
     "thing_moved",
 ]

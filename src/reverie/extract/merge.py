@@ -47,8 +47,13 @@ subject with other words for the predicate ("is afraid of flying" / "gets anxiou
 the same names and numbers, at a cosine of at least ``same_subject_similarity`` unless the new one
 says it is a second value ("also", "as well", "another", "too"); one said of a thing of its
 owner and the other of the owner ("User's hobby is pottery" / "User makes pottery"), at a cosine
-of at least ``moved_thing_similarity``. The verdict is given in ``reverie.extract.merge_verdict``.
-"Switched to X", which
+of at least ``moved_thing_similarity``; one said again in other words, read or not ("User's
+daughter Zoe is shy" / "Zoe, User's daughter, is very timid around strangers"), at a cosine of at
+least ``reworded_similarity``, sharing at most ``reworded_overlap`` of the content words, with the
+same names, numbers, persons and polarity, and in another frame of words: two facts in one frame
+with a slot filled otherwise ("User's savings account is with Monzo" / "User's mortgage is with
+Monzo") are two facts, however close their vectors. The verdict is given in
+``reverie.extract.merge_verdict``. "Switched to X", which
 does not name what it replaces, supersedes a fact of the same subject only at a cosine of at
 least 0.5, and so does "prefers X now" after "favourite <kind> is Y". Candidates are also
 found by the words of the new fact in the one wording the reader compares ("I'm teetotal" finds
