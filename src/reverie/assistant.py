@@ -205,6 +205,11 @@ class Exchange:
         return self._answer
 
     @property
+    def done(self) -> bool:
+        """True once the outcome is known: what :meth:`stream` yields after that waits for no model."""
+        return self._answer is not None
+
+    @property
     def prompt_tokens(self) -> int:
         """Approximate tokens of the prompt sent upstream (see :func:`reverie.text.count_tokens`)."""
         return sum(count_tokens(message.content) for message in self.prompt)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.assistant import (
@@ -332,7 +332,7 @@ async def chat_completions(
     body: ChatCompletionIn,
     conversation_id: ConversationHeader = None,
     private: PrivateHeader = False,
-) -> JSONResponse | StreamingResponse:
+) -> Response:
     """OpenAI-compatible chat with memory: the user's memory joins the system prompt, the reply is kept.
 
     ``stream: true`` answers with server-sent events. Without ``tools`` the model may call the
@@ -368,6 +368,8 @@ async def chat_completions(
         include_usage=bool(body.stream_options and body.stream_options.include_usage),
     )
     headers = {"Cache-Control": "no-cache", **_headers(exchange.conversation_id, exchange, started)}
+    if exchange.done:  # the reply came whole: every event is known, sent at once without a hop per event
+        return Response("".join(events), media_type="text/event-stream", headers=headers)
     return StreamingResponse(iterate_upstream(events), media_type="text/event-stream", headers=headers)
 
 
@@ -397,7 +399,7 @@ def _begin_completion(
 
 def _spoken_greeting(
     text: str, body: ChatCompletionIn, completion_id: str, created: int, model: ChatModel
-) -> JSONResponse | StreamingResponse:
+) -> Response:
     """The answer to "This is Alice" in OpenAI's shape (nothing recorded, no model asked)."""
     name = model.model_id.split(":", 1)[-1]
     message = {"role": "assistant", "content": text}
@@ -426,9 +428,7 @@ def _spoken_greeting(
         )
 
     events = [chunk(message), chunk({}, "stop"), "data: [DONE]\n\n"]
-    return StreamingResponse(
-        iter(events), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
-    )
+    return Response("".join(events), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
 @chat_router.get("/v1/models", response_model=ModelListOut, dependencies=[Depends(current_memory)])

@@ -261,6 +261,8 @@ class LiveSession:
     async def _switch_speaker(self, content: str) -> bool:
         """A turn saying "This is Alice" on the device's interface: speak for Alice from now on if
         she is one of its users (:meth:`Memory.switch_speaker`); False for any other turn."""
+        if self.memory.interface is None:  # only a device's interface can switch: no thread hop
+            return False
         found = await self.call(self.memory.switch_speaker, content)
         if found is None or found.user is None:
             return False
@@ -309,7 +311,7 @@ class LiveSession:
             }
         )
         try:
-            async for piece in iterate_upstream(exchange.stream()):
+            async for piece in iterate_upstream(exchange.stream(), lambda: exchange.done):
                 await self.send({"type": "delta", "content": piece})
         except ReverieError as exc:
             await self.error(code_for(exc), str(exc))

@@ -109,13 +109,23 @@ async def run_upstream(function: Callable[..., _T], *args: Any, **kwargs: Any) -
     )
 
 
-async def iterate_upstream(iterator: Iterator[_T]) -> AsyncIterator[_T]:
-    """A blocking iterator fed by the upstream model, iterated on the model-wait threads."""
+async def iterate_upstream(
+    iterator: Iterator[_T], known: Callable[[], bool] | None = None
+) -> AsyncIterator[_T]:
+    """A blocking iterator fed by the upstream model, iterated on the model-wait threads.
+
+    Once ``known()`` is true the rest waits for no model (a reply that came whole): it is
+    iterated here, without a thread hop per item.
+    """
     while True:
         item = await run_upstream(next, iterator, _DONE)
         if item is _DONE:
             return
         yield item
+        if known is not None and known():
+            for item in iterator:
+                yield item
+            return
 
 
 __all__ = [
