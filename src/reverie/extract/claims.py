@@ -185,6 +185,9 @@ def parse_claim(text: str) -> Claim:
     value_words = _content(value_tokens)
     if value_tokens and value_tokens[-1] in ("new", "old"):
         value_words.append(value_tokens[-1])  # "User's bike is old": an adjective, not a determiner
+    if predicate in ("change_to", "switch_to") and len(subject) >= 2 and subject[-1] not in PARTY_WORDS:
+        # "User's surname changed to Delgado" says what "User's surname is Delgado" says, now
+        predicate, changed = "be_attr", True
     if (
         2 <= len(subject) <= 3
         and subject[0] == "user"

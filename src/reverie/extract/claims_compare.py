@@ -115,7 +115,11 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     predicate_match = old.predicate == new.predicate or ceased or (same_verb and (old.negated != new.negated))
     antonyms = _antonyms(old.predicate, new.predicate)
     old_plain, new_plain = _plain(old.value), _plain(new.value)
-    if old.predicate in ENDS.get(new.predicate, ()) and (not new_plain or old_plain & new_plain):
+    if (
+        old.predicate in ENDS.get(new.predicate, ())
+        and (not new_plain or old_plain & new_plain)
+        and not other_kinds(old, new)
+    ):
         return "update"  # "graduated from law school" ends "studies law"
     if (
         old.past
@@ -157,6 +161,8 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
             if _lemma_set(old) & _lemma_set(new):
                 return "contradiction"
             return "distinct"
+        if other_kinds(old, new):
+            return "distinct"  # "drinks oat milk" / "does not drink cow's milk": two kinds of milk
         if not old_plain or not new_plain or _overlap(old_plain, new_plain) >= 0.5:
             return "contradiction"
         negative, positive = (old, new) if old.negated else (new, old)
@@ -362,6 +368,15 @@ def _two_doings(old: Claim, new: Claim) -> bool:
     )
 
 
+def other_kinds(old: Claim, new: Claim) -> bool:
+    """Whether the values name two kinds of one thing: "oat milk" / "cow's milk", "tennis club" /
+    "book club" (each value opens with a word of its own, then the first word they share)."""
+    first = next((word for word in old.order if word in new.value), None)
+    if first is None or old.order.index(first) != 1 or new.order.index(first) != 1:
+        return False
+    return old.order[0] not in new.value and new.order[0] not in old.value
+
+
 def _requantified(old: Claim, new: Claim, old_plain: frozenset[str], new_plain: frozenset[str]) -> bool:
     """The same predicate and unit with another number, one value adding words to the other."""
     if old.predicate != new.predicate or not old.numbers or not new.numbers or old.numbers & new.numbers:
@@ -535,4 +550,4 @@ def _same_subject(old: Claim, new: Claim) -> bool:
     return False
 
 
-__all__ = ["compare_claims", "favourite_replaced", "switched_to"]
+__all__ = ["compare_claims", "favourite_replaced", "other_kinds", "switched_to"]

@@ -23,6 +23,7 @@ from reverie.extract.claims import (
     polarity_flip,
     switched_to,
 )
+from reverie.extract.claims_compare import other_kinds
 from reverie.extract.claims_fallback import (
     ended,
     says_another,
@@ -106,6 +107,7 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
         and similarity is not None
         and similarity >= policy.ended_similarity
         and ended(old, new.text)
+        and not other_kinds(_read_claim(old), new)  # "drinks oat milk" / "doesn't drink cow's milk"
     ):
         return "contradiction"  # "User keeps chickens" -> "User gave the chickens away"
     if verdict in ("distinct", "unsure") and substituted_value(old, new.text):

@@ -1,0 +1,64 @@
+"""The merge through the memory for two kinds of one thing, and for an attribute said to have changed.
+
+"drinks soy milk" beside "does not drink goat's milk" are two facts about two milks, not a
+contradiction; leaving one club does not end another; "User's surname changed to X" is a new
+value of the surname, found by its key however far its vector lies. Sentences written for these
+tests, not taken from the labelled merge corpora.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie import Memory
+from reverie.extract.claims import compare_claims, parse_claim
+from reverie.extract.claims_compare import other_kinds
+
+
+def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
+    memory.remember(old)
+    status = memory.remember(new).status
+    return status, sorted(m.text for m in memory.list_memories(kind="fact"))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User drinks soy milk", "User doesn't drink goat's milk"),
+        ("User joined a chess club", "User left the running club"),
+        ("User eats dark chocolate", "User no longer eats milk chocolate"),
+    ],
+)
+def test_two_kinds_of_one_thing_keep_both(memory: Memory, old: str, new: str) -> None:
+    status, texts = _pair(memory, old, new)
+    assert status == "stored" and texts == sorted([old, new])
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User drinks soy milk", "User doesn't drink milk anymore"),
+        ("User is in the chess club", "User left the chess club"),
+    ],
+)
+def test_the_same_thing_ended_still_replaces(memory: Memory, old: str, new: str) -> None:
+    status, texts = _pair(memory, old, new)
+    assert status == "superseded" and texts == [new]
+
+
+def test_an_attribute_changed_to_a_new_value_supersedes_with_history(memory: Memory) -> None:
+    status, texts = _pair(
+        memory, "User's surname is Novak", "User's surname changed to Ferreira after the wedding"
+    )
+    assert status == "superseded" and texts == ["User's surname changed to Ferreira after the wedding"]
+    assert memory.count(status="superseded") == 1
+
+
+def test_other_kinds_reads_the_word_before_the_shared_one() -> None:
+    assert other_kinds(parse_claim("User drinks soy milk"), parse_claim("User drinks goat's milk"))
+    # "law" is shared first: a law student and a law school are not two kinds of one thing
+    student = parse_claim("User is a law student at the University of Ghana")
+    assert not other_kinds(student, parse_claim("User graduated from law school"))
+    changed = parse_claim("User's surname changed to Ferreira")
+    assert changed.predicate == "be_attr" and changed.changed
+    assert compare_claims(parse_claim("User's surname is Novak"), changed) == "update"
