@@ -62,3 +62,25 @@ def test_other_kinds_reads_the_word_before_the_shared_one() -> None:
     changed = parse_claim("User's surname changed to Ferreira")
     assert changed.predicate == "be_attr" and changed.changed
     assert compare_claims(parse_claim("User's surname is Novak"), changed) == "update"
+
+
+def test_a_change_announced_of_the_thing_itself_supersedes(memory: Memory) -> None:
+    old, new = "User's laptop runs Windows", "User's laptop operating system is now Linux"
+    status, texts = _pair(memory, old, new)
+    assert status == "superseded" and texts == [new]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a thing of the thing is another thing, even after a change word
+        ("User's car is a blue Golf", "User's car insurance is now with Admiral"),
+        ("User's phone is a Pixel 7", "User's phone plan is now with Vodafone"),
+        ("User's office is in Leeds", "User's office hours are now 8 to 4"),
+        # one more, said as such
+        ("User's garden has roses", "User's garden now has a vegetable patch too"),
+    ],
+)
+def test_a_thing_of_the_thing_or_one_more_keeps_both(memory: Memory, old: str, new: str) -> None:
+    status, texts = _pair(memory, old, new)
+    assert status == "stored" and texts == sorted([old, new])

@@ -101,6 +101,46 @@ def thing_moved(old: Claim, new: Claim) -> bool:
     return not polarity_flip(old.text, new.text)
 
 
+def thing_changed(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` announces a change of the thing ``old`` is about, in other words.
+
+    "User's laptop runs Windows" -> "User's laptop operating system is now Linux": the new fact
+    says "now", "new", "changed to" and the like (the old one none, and neither "old" or
+    "former"), one subject holds the other and the longer one ends in a thing, not a person, pet
+    or name (a person has many attributes: "User's sister now works remotely" changes another
+    one), nobody else is named, neither fact is negated or says it is one more, and no year
+    tells two episodes apart. Only meaning can tell that the operating system is what the laptop
+    runs, so the merge asks for a close cosine as well (``reverie.extract.merge_verdict``).
+    """
+    if not (old.parsed and new.parsed) or old.negated or new.negated or says_another(new.text):
+        return False
+    old_text, new_text = _normalise(old.text), _normalise(new.text)
+    if not (new.changed or _CHANGE.search(new_text)) or _CHANGE.search(old_text):
+        return False
+    if _PAST_THING.search(old_text) or _PAST_THING.search(new_text) or other_party(old.text, new.text):
+        return False
+    short, longer = sorted((old, new), key=lambda claim: len(claim.subject))
+    if len(longer.subject) < 2 or not set(short.subject) <= set(longer.subject):
+        return False
+    if {longer.subject[-1], *longer.subject[len(short.subject) :]} & (PARTY_WORDS | longer.subject_names):
+        return False
+    years = {d for d in old.dates | new.dates if d.isdigit() and len(d) == 4}
+    return not years or old.dates == new.dates
+
+
+def subject_grown(old: Claim, new: Claim) -> bool:
+    """Whether one fact is about a thing of what the other is about: "User's car" / "User's car
+    insurance", "User's office" / "User's office hours" (a thing of the user's, the longer subject
+    adding a word that is no person, pet or name). Another thing, however many words they share."""
+    if not (old.parsed and new.parsed) or old.subject[:1] != ("user",) or new.subject[:1] != ("user",):
+        return False
+    short, longer = sorted((old, new), key=lambda claim: len(claim.subject))
+    extra = set(longer.subject) - set(short.subject)
+    if len(short.subject) < 2 or not extra or not set(short.subject) < set(longer.subject):
+        return False  # "User has 3 weeks of leave" / "User's contract gives 5 weeks": the user's own
+    return bool(extra - PARTY_WORDS - old.subject_names - new.subject_names)
+
+
 def _owner(claim: Claim) -> tuple[str, ...]:
     """The words of a subject that say whose it is: the user, persons, pets and names."""
     return tuple(w for w in claim.subject if w == "user" or w in PARTY_WORDS or w in claim.subject_names)
@@ -247,6 +287,8 @@ __all__ = [
     "says_another",
     "slots_swapped",
     "shared_words",
+    "subject_grown",
     "substituted_value",
+    "thing_changed",
     "thing_moved",
 ]

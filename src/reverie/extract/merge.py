@@ -52,7 +52,13 @@ daughter Zoe is shy" / "Zoe, User's daughter, is very timid around strangers"), 
 least ``reworded_similarity``, sharing at most ``reworded_overlap`` of the content words, with the
 same names, numbers, persons and polarity, and in another frame of words: two facts in one frame
 with a slot filled otherwise ("User's savings account is with Monzo" / "User's mortgage is with
-Monzo") are two facts, however close their vectors. The verdict is given in
+Monzo") are two facts, however close their vectors; a change announced ("now", "new", "changed
+to") of the thing a fact is about, said of that thing or of a thing of it ("User's laptop runs
+Windows" -> "User's laptop operating system is now Linux"), no person, pet or name added, at a
+cosine of at least ``changed_thing_similarity``, is an update. A fact about a thing of what the
+other is about ("User's car" / "User's car insurance is now with Admiral") is not a value replaced
+after a change word, and a fact that says it is one more ("also", "too", "another") updates
+nothing. The verdict is given in
 ``reverie.extract.merge_verdict``. "Switched to X", which
 does not name what it replaces, supersedes a fact of the same subject only at a cosine of at
 least 0.5, and so does "prefers X now" after "favourite <kind> is Y". Candidates are also
