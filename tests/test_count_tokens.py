@@ -48,3 +48,20 @@ def test_marks_words_and_length() -> None:
     # Two words make 3; "_" and "!" are marks.
     assert count_tokens("don't stop_now!") == _by_definition("don't stop_now!") == 5
     assert count_tokens("x" * 40) == 10
+
+
+_LINES = st.sampled_from(["- User's sister Mia loves jazz", "", "x_y!", " 'tis", "¿Qué?"]) | st.text()
+
+
+@settings(derandomize=True, database=None, max_examples=200)
+@given(st.lists(_LINES, max_size=8))
+def test_lines_count_as_the_whole_text(lines: list[str]) -> None:
+    # Lines are counted one at a time (and remembered); the sum is the whole text's count.
+    text = "\n".join(lines)
+    assert count_tokens(text) == _by_definition(text)
+    assert count_tokens(text + "\n" + text) == _by_definition(text + "\n" + text)
+
+
+def test_a_long_line_is_counted_too() -> None:
+    line = "word, " * 400  # longer than the lines kept in the cache
+    assert count_tokens(f"{line}\n{line}") == _by_definition(f"{line}\n{line}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -122,9 +123,26 @@ def count_tokens(text: str) -> int:
     """
     if not text:
         return 0
-    word_count = len(_WORD.findall(text))
-    punctuation = len(_MARK.findall(text))  # a prompt's marks, counted in C rather than char by char
+    if "\n" in text:
+        # Words and marks add up line by line (no word spans a line break, which is no mark), and
+        # a prompt's lines come back every turn (the memory block's facts): each is read once.
+        word_count = punctuation = 0
+        for line in text.split("\n"):
+            words, marks = _line_counts(line) if len(line) <= _CACHED_LINE else _counts(line)
+            word_count += words
+            punctuation += marks
+    else:
+        word_count, punctuation = _counts(text)
     return max(math.ceil(len(text) / 4), math.ceil(word_count * 4 / 3) + punctuation)
+
+
+def _counts(text: str) -> tuple[int, int]:
+    """Words and punctuation marks of a text (the marks counted in C, not a character at a time)."""
+    return len(_WORD.findall(text)), len(_MARK.findall(text))
+
+
+_CACHED_LINE = 1000  # longer lines are counted every time: the cache stays a few megabytes at most
+_line_counts = functools.lru_cache(maxsize=4096)(_counts)
 
 
 def number_words_as_digits(text: str) -> str:
