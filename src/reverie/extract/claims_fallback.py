@@ -266,6 +266,23 @@ def entities(text: str) -> frozenset[str]:
     return _entities(text)
 
 
+def names_kept(old: str, new: str, *, added: bool) -> bool:
+    """Whether every name, number and date of ``old`` is in ``new``, as one or as a word.
+
+    A name that opens a sentence is not read as one ("Ethiopian food is ...": capitalised
+    anyway), so a name of one fact found among the other's words counts as kept. ``added``:
+    whether ``new`` may name more than ``old`` (a fact saying more), or must name the same.
+    """
+    before, after = entities(old), entities(new)
+    if not before <= after | _words(new):
+        return False
+    return added or after <= before | _words(old)
+
+
+def _read_words(text: str) -> frozenset[str]:
+    return frozenset(token.removesuffix("'s") for token in _TOKEN.findall(_normalise(text)))
+
+
 def _read_entities(text: str) -> frozenset[str]:
     tokens = _TOKEN.findall(_normalise(text))
     return frozenset(_names(text)) | _numbers(tokens) | _dates(tokens)
@@ -276,12 +293,14 @@ def _read_entities(text: str) -> frozenset[str]:
 _nouns = functools.lru_cache(maxsize=16384)(_read_nouns)
 _entities = functools.lru_cache(maxsize=16384)(_read_entities)
 _lemmas = functools.lru_cache(maxsize=16384)(_read_lemmas)
+_words = functools.lru_cache(maxsize=16384)(_read_words)
 
 
 __all__ = [
     "content_sequence",
     "ended",
     "entities",
+    "names_kept",
     "other_party",
     "polarity_flip",
     "says_another",

@@ -50,7 +50,9 @@ owner and the other of the owner ("User's hobby is pottery" / "User makes potter
 of at least ``moved_thing_similarity``; one said again in other words, read or not ("User's
 daughter Zoe is shy" / "Zoe, User's daughter, is very timid around strangers"), at a cosine of at
 least ``reworded_similarity``, sharing at most ``reworded_overlap`` of the content words, with the
-same names, numbers, persons and polarity, and in another frame of words: two facts in one frame
+same persons and polarity, every name, number and date of the old fact in the new one (a name
+opening a sentence counts as a word; the new one may add some only at ``paraphrase_similarity``),
+and in another frame of words: two facts in one frame
 with a slot filled otherwise ("User's savings account is with Monzo" / "User's mortgage is with
 Monzo") are two facts, however close their vectors; a change announced ("now", "new", "changed
 to") of the thing a fact is about, said of that thing or of a thing of it ("User's laptop runs

@@ -26,6 +26,7 @@ from reverie.extract.claims import (
 from reverie.extract.claims_compare import other_kinds
 from reverie.extract.claims_fallback import (
     ended,
+    names_kept,
     says_another,
     shared_words,
     slots_swapped,
@@ -167,7 +168,9 @@ def _one_more(old: str, new: Claim) -> bool:
 
 def _reworded(old: str, new: Claim, policy: MergePolicy, similarity: float | None) -> bool:
     """Whether ``new`` says ``old`` again in other words: close in meaning, few words shared, and
-    nothing that tells two facts apart (a name, number, person, negation or "also")."""
+    nothing that tells two facts apart (a person, negation or "also"; a name, number or date of
+    the old fact missing from the new one, or one the new fact adds below ``paraphrase_similarity``:
+    "User plays the piano" / "User's piano is a Yamaha upright" are two facts)."""
     if similarity is None or similarity < policy.reworded_similarity:
         return False
     if shared_words(old, new.text) > policy.reworded_overlap or slots_swapped(old, new.text):
@@ -177,7 +180,7 @@ def _reworded(old: str, new: Claim, policy: MergePolicy, similarity: float | Non
         return False
     return not (
         other_party(old, new.text)
-        or entities(old) != entities(new.text)
+        or not names_kept(old, new.text, added=similarity >= policy.paraphrase_similarity)
         or polarity_flip(old, new.text)
         or says_another(new.text)
     )
