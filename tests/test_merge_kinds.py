@@ -84,3 +84,15 @@ def test_a_change_announced_of_the_thing_itself_supersedes(memory: Memory) -> No
 def test_a_thing_of_the_thing_or_one_more_keeps_both(memory: Memory, old: str, new: str) -> None:
     status, texts = _pair(memory, old, new)
     assert status == "stored" and texts == sorted([old, new])
+
+
+def test_where_one_grew_up_is_not_where_one_lives(memory: Memory) -> None:
+    status, texts = _pair(memory, "User lives in Porto", "User grew up in Porto")
+    assert status == "stored" and texts == ["User grew up in Porto", "User lives in Porto"]
+    grew = parse_claim("User grew up in Porto")
+    assert grew.predicate == "come_from" and not grew.changed  # "grew up" announces no change
+
+
+def test_where_one_grew_up_said_again_is_one_fact(memory: Memory) -> None:
+    status, texts = _pair(memory, "User grew up in Accra", "User spent their early years in Accra")
+    assert status == "superseded" and texts == ["User spent their early years in Accra"]

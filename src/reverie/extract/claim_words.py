@@ -187,6 +187,7 @@ SYNONYMS = {
     "be_from": "come_from",
     "hail_from": "come_from",
     "grow_up_in": "come_from",
+    "grow_up": "come_from",  # "grew up in Lyon" (the particle "up" read first) is where one comes from
     "pass_away": "die",
     "pass_on": "die",
     "study_at": "attend",

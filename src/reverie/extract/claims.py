@@ -173,7 +173,7 @@ def parse_claim(text: str) -> Claim:
     past = head in PAST_FORMS or (head.endswith("ed") and _lemma(head) != head and head not in AUX)
     changed = (
         announced
-        or any(t in CHANGE for t in rest[: i + 3])
+        or any(t in CHANGE and rest[at + 1 : at + 2] != ["up"] for at, t in enumerate(rest[: i + 3]))
         or predicate.startswith(("go_up", "go_down"))
         or "now" in rest[i:]  # "works at PwC now"
     )

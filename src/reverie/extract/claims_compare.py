@@ -358,11 +358,13 @@ def _two_doings(old: Claim, new: Claim) -> bool:
     """Whether the facts do two different known things to the same object.
 
     Their sentence vectors lie close ("User grows tomatoes" / "User eats tomatoes"), so meaning
-    cannot merge them; two verbs that mean the same are folded by the synonyms first.
+    cannot merge them; two verbs that mean the same are folded by the synonyms first. A verb
+    with a particle says where or whence ("comes from Accra"), not what is done to a thing.
     """
     verbs = {_verb(old.predicate), _verb(new.predicate)}
     return (
         len(verbs) == 2
+        and "_" not in old.predicate + new.predicate
         and verbs <= VERBS - LIGHT_VERBS
         and not (old.changed or new.changed or old.negated or new.negated)
     )
