@@ -108,6 +108,16 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_memory.py",
         "test_search_context.py",
     ),
+    "core/memory_core.py": (
+        "test_memory.py",
+        "test_search_context.py",
+        "test_semantic.py",
+        "test_ranking_limits.py",
+        "test_context_floor.py",
+        "test_said_on_every_door.py",
+        "test_preferences.py",
+        "test_episodes_ranking.py",
+    ),
     "core/summaries.py": (
         "test_memory.py",
         "test_search_context.py",
