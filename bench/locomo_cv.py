@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from reverie.retrieve.episodes import Candidate, Query, RankWeights, date_agreement
+from reverie.retrieve.episodes import Candidate, Query, RankWeights, context_share, date_agreement
 
 #: keyword weight (the vector weight is 1 - keyword), and the priors.
 GRID: dict[str, tuple[Any, ...]] = {
@@ -30,7 +30,12 @@ GRID: dict[str, tuple[Any, ...]] = {
     "date_scale_days": (7.0, 3.5, 14.0),
     "event_dates": (False, True),
     "when": (0.0, 0.1, 0.2, 0.3, 0.5),
+    "context": (0.0, 0.15, 0.3, 0.5),
+    "context_radius": (1, 2, 3),
+    "context_seeds": (5, 10),
 }
+#: The turns around the best candidates are gathered this far, for every radius and seed count above.
+CONTEXT_GATHER = (max(GRID["context_radius"]), max(GRID["context_seeds"]))
 EXPAND_GRID: tuple[float, ...] = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
 OBJECTIVE_KS = (5, 10)
 
@@ -53,6 +58,10 @@ def combos(grid: dict[str, tuple[Any, ...]]) -> list[RankWeights]:
     out = []
     for values in itertools.product(*(grid[key] for key in keys)):
         chosen = dict(zip(keys, values, strict=True))
+        if chosen.get("context") == 0 and any(
+            chosen[key] != grid[key][0] for key in ("context_radius", "context_seeds") if key in chosen
+        ):
+            continue  # without the context part its radius and seed count change nothing
         chosen["vector"] = round(1.0 - chosen["keyword"], 6)
         out.append(RankWeights(**chosen, expand=0.0))
     return out
@@ -75,6 +84,11 @@ class Matrix:
         self.date: dict[tuple[float, bool], np.ndarray[Any, Any]] = {
             (scale, events): np.zeros(shape) for scale in scales for events in (False, True)
         }
+        self.context: dict[tuple[int, int], np.ndarray[Any, Any]] = {
+            (radius, seeds): np.zeros(shape)
+            for radius in GRID["context_radius"]
+            for seeds in GRID["context_seeds"]
+        }
         for row, item in enumerate(items):
             # Columns in message-id order, so a stable sort breaks ties as the library does.
             for col, cand in enumerate(sorted(item.candidates, key=lambda c: c.row.id)):
@@ -85,6 +99,8 @@ class Matrix:
                 self.when[row, col] = item.query.asks_when and cand.mentions_time
                 self.valid[row, col] = True
                 self.relevant[row, col] = cand.row.ref in item.evidence
+                for radius, seeds in self.context:
+                    self.context[(radius, seeds)][row, col] = context_share(cand, radius, seeds)
                 if item.query.window is not None:
                     for scale, events in self.date:
                         probe = RankWeights(date_scale_days=scale, event_dates=events)
@@ -97,6 +113,8 @@ class Matrix:
         score = score + weights.when * self.when
         if weights.date:
             score = score + weights.date * self.date[(weights.date_scale_days, weights.event_dates)]
+        if weights.context:
+            score = score + weights.context * self.context[(weights.context_radius, weights.context_seeds)]
         score = np.where(self.valid, score, -np.inf)
         return np.argsort(-score, axis=1, kind="stable")[:, :depth]
 
@@ -149,6 +167,19 @@ class Protocol:
         return RankWeights(**values)
 
 
+_SCORED: dict[int, tuple[Sequence[Item], Matrix, np.ndarray[Any, Any]]] = {}
+
+
+def _scored(items: Sequence[Item]) -> tuple[Matrix, np.ndarray[Any, Any]]:
+    """The matrix of ``items`` and every grid weighting's objective per question, computed once per list."""
+    cached = _SCORED.get(id(items))
+    if cached is None or cached[0] is not items:
+        matrix = Matrix(items, GRID["date_scale_days"])
+        per_combo = np.stack([objective(matrix.scores(w, OBJECTIVE_KS)) for w in combos(GRID)])
+        cached = _SCORED[id(items)] = (items, matrix, per_combo)
+    return cached[1], cached[2]
+
+
 def cross_validate(
     items: Sequence[Item],
     ks: Sequence[int],
@@ -157,8 +188,7 @@ def cross_validate(
 ) -> Protocol:
     """Leave one conversation out; ``allowed`` restricts the grid, ``expand`` adds the second round."""
     grid = combos(GRID)
-    matrix = Matrix(items, GRID["date_scale_days"])
-    per_combo = np.stack([objective(matrix.scores(w, OBJECTIVE_KS)) for w in grid])
+    matrix, per_combo = _scored(items)
     allowed_ix = [i for i, w in enumerate(grid) if allowed(w)]
     conversations = np.array([item.conversation for item in items])
     held: dict[str, np.ndarray[Any, Any]] = {f"R@{k}": np.zeros(len(items)) for k in ks}
@@ -188,4 +218,14 @@ def cross_validate(
     return Protocol(held, chosen, all_in)
 
 
-__all__ = ["EXPAND_GRID", "GRID", "Item", "Matrix", "Protocol", "combos", "cross_validate", "describe"]
+__all__ = [
+    "CONTEXT_GATHER",
+    "EXPAND_GRID",
+    "GRID",
+    "Item",
+    "Matrix",
+    "Protocol",
+    "combos",
+    "cross_validate",
+    "describe",
+]

@@ -11,10 +11,11 @@ against the question's evidence turns:
 
 Cross-validation (``bench/locomo_cv.py``): every tunable weight of the episodic ranking
 (keyword / vector balance, speaker, date and "when" priors, the date scale, event dates, the
-second round) is chosen on all conversations but one and scored on the one left out, in
-turn; the cross-validated table is printed beside the all-in one (the library's shipped
-defaults scored on every conversation), and the shipped defaults are the values most folds
-chose. Variants of the grid show what each rule adds under the same protocol.
+turns around the best candidates, the second round) is chosen on all conversations but one
+and scored on the one left out, in turn; the cross-validated table is printed beside the
+all-in one (the library's shipped defaults scored on every conversation), and the shipped
+defaults are the values most folds chose. Variants of the grid show what each rule adds
+under the same protocol.
 
 Two baselines are computed in this script, not through Reverie: Okapi BM25 (k1 1.5, b 0.75,
 lower-case words, English stopwords dropped) and cosine similarity of the local model
@@ -41,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from locomo_cv import Item, cross_validate, describe  # bench/ is the script's directory
+from locomo_cv import CONTEXT_GATHER, Item, cross_validate, describe  # bench/ is the script's directory
 
 from reverie.retrieve.episodes import (
     EXPAND_SEEDS,
@@ -497,7 +498,13 @@ def run(
                     ranking = _dedupe(hit.message.ref for hit in found.messages)
                     rankings["reverie"][(sample.sample_id, question.index)] = ranking
                     candidates, parsed = gather_candidates(
-                        mem.scope, question.text, semantic=mem.semantic, tz=mem.tz, reference_time=reference
+                        mem.scope,
+                        question.text,
+                        semantic=mem.semantic,
+                        tz=mem.tz,
+                        reference_time=reference,
+                        context_radius=CONTEXT_GATHER[0],
+                        context_seeds=CONTEXT_GATHER[1],
                     )
                     items.append(
                         Item(
@@ -524,6 +531,9 @@ def run(
             protocols = {
                 "full grid + second round": cross_validate(items, metric_ks, expand=expand),
                 "full grid, no second round": cross_validate(items, metric_ks),
+                "no context (turns around the best)": cross_validate(
+                    items, metric_ks, lambda w: w.context == 0
+                ),
                 "no 'when' prior": cross_validate(items, metric_ks, lambda w: w.when == 0),
                 "no event dates": cross_validate(items, metric_ks, lambda w: not w.event_dates),
                 "event dates forced on": cross_validate(items, metric_ks, lambda w: w.event_dates),

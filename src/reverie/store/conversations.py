@@ -251,6 +251,31 @@ class Conversations(UserPart):
         found = {row["side"]: message_row(row) for row in rows}
         return found.get("prev"), found.get("next")
 
+    def messages_around(self, turns: Sequence[MessageRow], radius: int) -> list[MessageRow]:
+        """The turns up to ``radius`` places before and after each of ``turns`` in its conversation.
+
+        One statement; the given turns themselves are left out, and each turn comes once.
+        """
+        if radius < 1 or not turns:
+            return []
+        parts: list[str] = []
+        params: list[Any] = []
+        for turn in turns:
+            for compare, order in (("<", "DESC"), (">", "ASC")):
+                parts.append(
+                    f"SELECT * FROM (SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.user_id = ?"
+                    f" AND m.conversation_id = ? AND m.id {compare} ?"
+                    f" ORDER BY m.id {order} LIMIT ?) a{len(parts)}"
+                )
+                params += [self.user_id, turn.conversation_id, turn.id, radius]
+        given = {turn.id for turn in turns}
+        found: dict[int, MessageRow] = {}
+        for row in self.db.rows(" UNION ALL ".join(parts), params):
+            message = message_row(row)
+            if message.id not in given:
+                found.setdefault(message.id, message)
+        return [found[key] for key in sorted(found)]
+
     def message_speakers(self) -> list[str]:
         """The distinct speaker names in this user's conversations."""
         rows = self.db.rows(
