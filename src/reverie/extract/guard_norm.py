@@ -8,6 +8,7 @@ spelled out one by one ("i g n o r e"). The stored text is never changed by thes
 
 from __future__ import annotations
 
+import base64
 import codecs
 import re
 import unicodedata
@@ -68,6 +69,27 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _DECODE_ME = re.compile(
     r"\b(?:backwards?|reversed?|rot[\s-]?13|caesar|decode|decipher|unscramble)\b", re.IGNORECASE
 )
+
+
+# Marks put inside a word to break it for a matcher but not for a reader.
+_JOINERS = re.compile(r"(?<=[^\W\d_])[*^~`+=|/\\_·•](?=[^\W\d_])")
+# A run that may be base64: a model decodes it at a glance, so its text is read too.
+_BASE64 = re.compile(r"(?<![\w+/=])[A-Za-z0-9+/]{16,}={0,2}(?![\w+/=])")
+
+
+def _decoded_base64(text: str) -> list[str]:
+    """The text of every base64 run that decodes to readable words (keys and hashes do not)."""
+    views = []
+    for match in _BASE64.finditer(text):
+        token = match.group()
+        try:
+            decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        letters = sum(ch.isalpha() or ch == " " for ch in decoded)
+        if " " in decoded and letters >= 0.85 * len(decoded):
+            views.append(decoded)
+    return views
 
 
 @lru_cache(maxsize=1)
@@ -179,6 +201,9 @@ def text_views(text: str) -> list[str]:
     views.append(re.sub(r"y(?=[a-z])|(?<=[a-z])y(?![a-z])", "i", folded) if "y" in folded else folded)
     if "-" in folded:  # a word cut by hyphens ("ig-nore all pre-vious in-structions")
         views.append(re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", folded))
+    if _JOINERS.search(folded):  # ... or by other marks ("ig*nore", "sys/tem pro^mpt")
+        views.append(_JOINERS.sub("", folded))
+    views.extend(_decoded_base64(folded))
     views.extend(_fold_mixed(base))
     undo = _DECODE_ME.search(folded) or not _PLAIN_ENGLISH.search(folded)
     if folded.isascii() and _LATIN.search(folded) and undo:

@@ -12,6 +12,7 @@ import re
 
 from reverie.extract.guard_address import ADDRESS_RULES
 from reverie.extract.guard_claims import CLAIM_RULES
+from reverie.extract.guard_concepts import concept_gates, find_concept_orders, someone_elses_rules
 from reverie.extract.guard_core_lang import CORE_RULES
 from reverie.extract.guard_framing import (
     civic_news,
@@ -536,7 +537,7 @@ _SPELLED_STEMS = (
 )
 
 
-def _find_in_view(text: str, opened: list[int]) -> str | None:
+def _find_in_view(text: str, opened: list[int], concepts: frozenset[str]) -> str | None:
     found = _RULES.matches(text, opened)
     quoted = quoted_spans(text)
     mentions = mention_spans(text, quoted)
@@ -549,14 +550,21 @@ def _find_in_view(text: str, opened: list[int]) -> str | None:
             if not any(x <= a and b <= y for x, y in mentions)
             and not ordered_to_others(text, a)
             and not not_an_override(text, a, b)
+            and not someone_elses_rules(text, a, b)
         ]
         if used:
             hits.append(used[0])
     for group in ("soft", "order"):
         for start, end in found[group]:
-            if not any(a <= start < b for a, b in quoted) and not framed_as_data(text, start, end):
+            framed = framed_as_data(text, start, end) or someone_elses_rules(text, start, end)
+            if not any(a <= start < b for a, b in quoted) and not framed:
                 hits.append((start, end))
                 break
+    for start, end in find_concept_orders(text, concepts):
+        framed = framed_as_data(text, start, end) or ordered_to_others(text, start)
+        if not any(a <= start < b for a, b in quoted) and not framed:
+            hits.append((start, end))
+            break
     if hits and civic_news(text):
         return None
     return _snippet(text, *min(hits)) if hits else None
@@ -569,8 +577,9 @@ def find_instruction(views: list[str], spelled: list[str]) -> str | None:
     ``spelled`` the words it spells out letter by letter.
     """
     opened = _RULES.open_rules(views)
+    concepts = concept_gates(views)
     for view in views:
-        snippet = _find_in_view(view, opened)
+        snippet = _find_in_view(view, opened, concepts)
         if snippet is not None:
             return snippet
     for word in spelled:
