@@ -96,3 +96,9 @@ def test_where_one_grew_up_is_not_where_one_lives(memory: Memory) -> None:
 def test_where_one_grew_up_said_again_is_one_fact(memory: Memory) -> None:
     status, texts = _pair(memory, "User grew up in Accra", "User spent their early years in Accra")
     assert status == "superseded" and texts == ["User spent their early years in Accra"]
+
+
+def test_a_new_thing_is_read_by_its_head_noun() -> None:
+    # "a new kitchen table" is a new table, not a new kitchen; a name after the noun is its name
+    assert parse_claim("User now has a new kitchen table").fresh == {"table"}
+    assert parse_claim("User has a new dentist, Dr. Moreno").fresh == {"dentist"}

@@ -52,6 +52,7 @@ from reverie.extract.claim_words import (
     PREPOSITIONS,
     SWAP_VERBS,
     SYNONYMS,
+    TITLES,
     VERBS,
 )
 from reverie.extract.claims_compare import compare_claims, favourite_replaced, switched_to
@@ -238,10 +239,21 @@ def parse_claim(text: str) -> Claim:
         order=tuple(value_words),
         dropped=dropped,
         words=every,
-        fresh=frozenset(
-            _noun(w) for i, t in enumerate(value_tokens) if t == "new" for w in value_tokens[i + 1 : i + 3]
-        ),
+        fresh=_fresh(value_tokens, names),
     )
+
+
+def _fresh(tokens: list[str], names: set[str]) -> frozenset[str]:
+    """The things a value calls new, by their head noun: "joined a new gym, Anytime Fitness" ->
+    gym; "has a new dentist, Dr. Moreno" -> dentist; "a new kitchen table" -> table, not kitchen."""
+    found = set()
+    for at, token in enumerate(tokens):
+        run = tokens[at + 1 : at + 3] if token == "new" else []
+        while run and (run[-1] in names or run[-1] in TITLES or run[-1] in STOPWORDS):
+            run = run[:-1]
+        if run:
+            found.add(_noun(run[-1]))
+    return frozenset(found)
 
 
 def normal_wording(text: str) -> str:
