@@ -151,3 +151,30 @@ def test_context_share_is_the_best_share_within_the_radius_and_seed_count() -> N
         context_seeds=2,
     )
     assert score_candidate(candidate, query, weighted) == 0.30000000000000004 + 0.5 * 0.6
+
+
+def test_cross_validation_scores_the_context_part_as_the_library_does() -> None:
+    from test_episodes_ranking import _cv, _query
+
+    cv = _cv()
+    weightings = cv.combos(cv.GRID)
+    # Without the context part its radius and seed count change nothing: each such weighting once.
+    plain = [w for w in weightings if w.context == 0]
+    assert {(w.context_radius, w.context_seeds) for w in plain} == {(1, 5)}
+    assert len(weightings) == len(set(weightings))
+    with_context = {(w.context, w.context_radius, w.context_seeds) for w in weightings if w.context}
+    assert len(with_context) == 3 * 3 * 2
+    # A question whose answer only the context part reaches: beside the best match, 2 turns away.
+    best = Candidate(_row(1), 1.0, 1.0, False, False, near=((0, 0, 1.0),))
+    answer = Candidate(_row(3), 0.0, 0.0, False, False, near=((0, 2, 1.0),))
+    fillers = [Candidate(_row(10 + n), 0.1, 0.1, False, False) for n in range(10)]
+    query = _query("What did Jon say about the opening?")
+    item = cv.Item(
+        "a", "What did Jon say about the opening?", 4, frozenset({"D1:3"}), query, [best, answer, *fillers]
+    )
+    matrix = cv.Matrix([item], cv.GRID["date_scale_days"])
+    weights = RankWeights(context=0.5, context_radius=2, context_seeds=5)
+    assert matrix.scores(weights, [1, 3])["R@3"].tolist() == [1.0]
+    assert matrix.scores(replace(weights, context_radius=1), [3])["R@3"].tolist() == [0.0]
+    library = rank_candidates(item.candidates, query, weights, 3)
+    assert "D1:3" in [hit.message.ref for hit in library]
