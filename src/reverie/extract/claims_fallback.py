@@ -222,6 +222,15 @@ def slots_swapped(old: str, new: str) -> bool:
     return all(step[0] in ("equal", "replace") for step in steps)
 
 
+def word_for_word(old: str, new: str) -> bool:
+    """Whether some run replaced between the two facts is one word for one word ("savings" /
+    "current account"), the swap that only knowing the words can tell from a synonym; a phrase
+    said in other words ("mortgage" / "home loan") replaces a run of two or more."""
+    left, right = _lemmas(old), _lemmas(new)
+    steps = difflib.SequenceMatcher(None, left, right, autojunk=False).get_opcodes()
+    return any(op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 for op, i1, i2, j1, j2 in steps)
+
+
 def _read_lemmas(text: str) -> tuple[str, ...]:
     return tuple(_noun(_lemma(w)) for w in _content(_TOKEN.findall(_normalise(text))))
 
@@ -310,4 +319,5 @@ __all__ = [
     "substituted_value",
     "thing_changed",
     "thing_moved",
+    "word_for_word",
 ]

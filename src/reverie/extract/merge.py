@@ -54,7 +54,9 @@ same persons and polarity, every name, number and date of the old fact in the ne
 opening a sentence counts as a word; the new one may add some only at ``paraphrase_similarity``),
 and in another frame of words: two facts in one frame
 with a slot filled otherwise ("User's savings account is with Monzo" / "User's mortgage is with
-Monzo") are two facts, however close their vectors; a change announced ("now", "new", "changed
+Monzo") are two facts, however close their vectors, unless every run filled otherwise is a
+phrase (two words or more on a side: "mortgage" / "home loan") at ``paraphrase_similarity``; a
+change announced ("now", "new", "changed
 to") of the thing a fact is about, said of that thing or of a thing of it ("User's laptop runs
 Windows" -> "User's laptop operating system is now Linux"), no person, pet or name added, at a
 cosine of at least ``changed_thing_similarity``, is an update. A fact about a thing of what the

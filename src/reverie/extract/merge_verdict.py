@@ -34,6 +34,7 @@ from reverie.extract.claims_fallback import (
     substituted_value,
     thing_changed,
     thing_moved,
+    word_for_word,
 )
 from reverie.text import token_similarity
 
@@ -173,8 +174,12 @@ def _reworded(old: str, new: Claim, policy: MergePolicy, similarity: float | Non
     "User plays the piano" / "User's piano is a Yamaha upright" are two facts)."""
     if similarity is None or similarity < policy.reworded_similarity:
         return False
-    if shared_words(old, new.text) > policy.reworded_overlap or slots_swapped(old, new.text):
+    if shared_words(old, new.text) > policy.reworded_overlap:
         return False
+    if slots_swapped(old, new.text) and (
+        similarity < policy.paraphrase_similarity or word_for_word(old, new.text)
+    ):
+        return False  # one frame, a slot filled otherwise; a phrase reworded only when very close
     before = _read_claim(old)
     if before.parsed and new.parsed and before.negated != new.negated:
         return False
