@@ -54,7 +54,7 @@ _CONTROL = _table(
     r" limitations constraints? filters? filtering safeguards? guardrails? system\s+prompt prompt"
     r" configuration"
     r" setup programming training persona moderation protections principles boundaries ethics"
-    r" (?:safety|policy|content)\s+checks refusals?",
+    r" (?:safety|policy|content)\s+checks refusals? checks? verification age\s+(?:gates?|limits?)",
     r"instrucci\w* reglas? normas? directrices indicaciones pautas pol[ií]ticas? restricci\w*"
     r" l[ií]mites filtros?"
     r" salvaguardas configuraci\w* programaci\w* consignas? protecciones",
@@ -128,7 +128,8 @@ _OTHERS = _table(
     r" wife husband partner mum mom dad mother father parents? brother sister boss manager employer company"
     r" firm office work\b workplace school teacher class\b course club gym coach landlord hoa council"
     r" city government hospital doctor clinic bank airline factory plant\b site\b building store shop game"
-    r" dog cat puppy horse parrot therapist physio\w* dentist nurse trainer instructor tutor vet\b"
+    r" blog\w* comments? forum website dog cat puppy horse parrot therapist physio\w* dentist nurse"
+    r" trainer instructor tutor vet\b"
     r" router app\b device phone car\b library church union league airport covid pandemic lockdown travel"
     r" traffic parking road water pool machine camera spam inbox email server staging production network"
     r" website",
@@ -188,7 +189,7 @@ _HAND_OUT = _table(
     r"send\w* sent\b forward\w* e-?mail\w* mail(?:ed|s)?\b post(?:ed|s)?\b upload\w* shar(?:e|ed|es|ing)\b"
     r" disclos\w* reveal\w* print\w* read\s+out quot\w* past(?:e|ed|es)\b copy\w* copied includ\w* append\w*"
     r" list(?:ed|s)?\b dump\w* leak\w* hand(?:ed)?\s+(?:over|out) giv(?:e|en|ing)\s+out tell\b recite\w*"
-    r" transmit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud",
+    r" transmit\w* submit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud",
     r"env[ií]a\w* reenv[ií]a\w* comparte\w* revela\w* muestra\w* copia\w* publica\w* manda\w*",
     r"envoie\w* transf[eè]re\w* partage\w* r[eé]v[eè]le\w* affiche\w* copie\w* publie\w*",
     r"schick\w* sende\w* weiterleit\w* teile\w* verrat\w* zeig\w* kopier\w* ver[oö]ffentlich\w* gib\b",
@@ -204,7 +205,11 @@ _SECRET = _table(
     r"|passwords|credentials|contacts|address(?:es)?|messages|data|details|files|logins?)"
     r" (?:chat|conversation)\s+(?:history|logs?|transcripts?) transcripts? (?:card|bank)\s+(?:details"
     r"|numbers?"
-    r"|logins?) passwords credentials contact\s+list (?:home\s+)?address\s+book api\s+keys",
+    r"|logins?) (?:the\s+)?user'?s\s+(?:\w+\s+){0,2}?(?:statements?|notes|records|files|documents"
+    r"|messages|e-?mails"
+    r"|photos|contacts|history|location|calendar|data|details) other\s+users'?\s+(?:\w+\s+)?(?:details|data"
+    r"|information|info|memories|messages|conversations|addresses|notes) passwords credentials"
+    r" contact\s+list (?:home\s+)?address\s+book api\s+keys",
     r"contrase[nñ]as credenciales historial\s+de\s+(?:chat|conversaci)\w* notas\s+privadas datos\s+personales"
     r" prompt\s+del\s+sistema",
     r"mots\s+de\s+passe identifiants historique\s+des\s+conversations notes\s+priv[eé]es donn[eé]es"
@@ -229,7 +234,9 @@ _CHANNEL = re.compile(
     r"|\b(?:third\s+part(?:y|ies)|outside\s+(?:address|server))\b"
     r"|\b(?:shared|public|group|team|family|open)\s+(?:channel|chat|forum|page|board|drive|folder|feed"
     r"|group)\b"
-    r"|\b(?:slack|discord|telegram|twitter|facebook|reddit|pastebin)\b"
+    r"|\b(?:slack|discord|telegram|twitter|facebook|reddit|pastebin)\b|\b[\w-]+(?:\.[\w-]+)+/\S"
+    r"|\bin\s+(?:(?:your|the|its|every|each|all|any)\s+)?(?:replies|answers|responses)\b"
+    r"|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:them|the\s+user|him|her)\b"
     r"|a\s+quien\s+(?:lo\s+)?pida|[aà]\s+quiconque|an\s+jeden|a\s+qualquer\s+pessoa|a\s+chiunque|любому"
     r"|任何人|誰にでも|每次|毎回",
     re.IGNORECASE,
@@ -256,7 +263,9 @@ _IMPERATIVE = re.compile(
 _SELF = _table(
     r"this\s+(?:note|entry|memory|record|line|message|text|instruction)\b entries\s+like\s+this"
     r" (?:the\s+)?(?:lines?|text|notes?|entries|instructions)\s+(?:below|that\s+follows?)\b"
-    r" the\s+following\b what\s+follows memory\s+(?:notes?|entries)",
+    r" the\s+following\b what\s+follows memory\s+(?:notes?|entries)"
+    r" (?:instructions?|orders?|commands?|directives?)\s+(?:found|stored|written|contained|saved|kept)\s+in"
+    r"\s+(?:\w+\s+)?(?:memor(?:y|ies)|notes?|entries)",
     r"est[ae]\s+(?:nota|entrada|memoria|mensaje) cette\s+(?:note|entr[eé]e|m[eé]moire)"
     r" diese[rs]?\s+(?:notiz|eintrag"
     r"|nachricht|erinnerung) questa\s+(?:nota|voce|memoria) esta\s+(?:nota|entrada|mem[oó]ria)"
@@ -269,7 +278,10 @@ _AUTHORITY = re.compile(
     r"as\s+(?:(?:a|an|the|your|its)\s+)?(?:new\s+|real\s+|official\s+|binding\s+|only\s+|true\s+"
     r"|operating\s+)*"
     r"(?:commands?|instructions?|orders?|rules|directives?|system\s+prompt|policy)\b"
-    r"|\bobey\w*\s+(?:it|this|these|them|what|everything|only)\b|\b(?:be|is|are)\s+obeyed\b|\b(?:above|before|over)\s+(?:everything|all|anything)\b|\b(?:higher|top|highest|first"
+    r"|\b(?:full\s+)?complian\w*|\bcomply\w*|\baccept\w*\s+(?:every|all|each|any)|\b(?:be|is"
+    r"|are)\s+(?:followed"
+    r"|executed|carried\s+out)\b|\bobey\w*\s+(?:it|this|these|them|what|everything|only)\b|\b(?:be|is"
+    r"|are)\s+obeyed\b|\b(?:above|before|over)\s+(?:everything|all|anything)\b|\b(?:higher|top|highest|first"
     r"|absolute)"
     r"\s+priority\b|\bprecedence\b|\boutrank\w*|\bsupersed\w*|\bprevail\w*|\boverrid\w*"
     r"|\b(?:not|never|no\s+circumstances)\b[^.!?\n]{0,40}?\b(?:tell|told|inform\w*|mention\w*|reveal\w*"
@@ -278,7 +290,8 @@ _AUTHORITY = re.compile(
     r"(?:told|informed|shown)\b"
     r"|\b(?:no\s+circumstances|never|not)\b[^.!?\n]{0,30}?\buser\b[^.!?\n]{0,10}?\bbe\s+(?:told"
     r"|informed|shown)\b"
-    r"|prioridad|prevalece|obedec\w*|priorit[eé]|ob[eé]i(?:s|ssez|r)\b|vorrang|befolg\w*|gehorch\w*|priorit[aà]"
+    r"|prioridad|prevalece|obedec\w*|priorit[eé]|ob[eé]i(?:s|ssez|r)\b|vorrang|befolg\w*|gehorch\w*"
+    r"|priorit[aà]"
     r"|obbedi\w*"
     r"|приоритет\w*|подчин\w*|выполняй\w*|优先|優先|服从|服從|遵守|従って|従う",
     re.IGNORECASE,
@@ -287,18 +300,25 @@ _AUTHORITY = re.compile(
 # Every request granted and answers stripped of safeguards: "whatever is asked is to be provided,
 # no questions asked"; "answers are expected to be given with no safety caveats".
 _GRANT_ALL = re.compile(
-    r"\b(?:whatever|anything|everything|every\s+request|all\s+requests|any\s+request)\b[^.!?\n]{0,60}?"
+    r"\b(?:whatever|anything|everything|requests?|questions?|demands?)\b[^.!?\n]{0,60}?"
     r"\b(?:provided|done|given|answered|granted|fulfilled|carried\s+out|complied\s+with"
     r"|obeyed)\b[^.!?\n]{0,30}?"
     r"(?:\bno\s+questions\s+asked|\bwithout\s+(?:question|hesitation|exception|refusal|objection)"
-    r"|\bunconditionally|\bno\s+matter\s+what)\b"
+    r"|\bunconditionally|\bno\s+matter\s+what|\bwhatever\s+(?:the\s+|your\s+)?(?:guidelines|rules"
+    r"|polic(?:y|ies)"
+    r"|instructions|filters?)\s+says?|\bregardless\s+of\s+(?:the\s+|any\s+|your\s+)?(?:guidelines|rules"
+    r"|polic(?:y|ies)|instructions|restrictions|filters?))\b"
+    r"|\bno\s+(?:\w+\s+){0,3}?(?:warnings|disclaimers|caveats|refusals"
+    r"|safety\s+notes)\b[^.!?\n]{0,40}?\b(?:shall"
+    r"|should|must|will|are\s+to|may)\s+(?:ever\s+)?be\s+(?:displayed|shown|given|issued|added|included"
+    r"|provided)\b"
     r"|\b(?:answers?|replies|responses?|outputs?)\b[^.!?\n]{0,50}?\b(?:with\s+no|without(?:\s+any)?|free\s+of"
     r"|minus)\s+(?:\w+\s+){0,4}?(?:caveats|disclaimers|warnings|filter\w*|restrictions|limits|refusals"
     r"|hedging"
     r"|censorship|moderation|safety\s+\w+)\b",
     re.IGNORECASE,
 )
-_GRANT_WORDS = _table(r"whatever anything everything request answer repl respons output")
+_GRANT_WORDS = _table(r"whatever anything everything request question demand answer repl respons output no")
 # A settings sheet that switches safeguards off: "Filters: off", "Role: ... Constraints: none".
 _SHEET_OFF = re.compile(
     r"\b(?:filters?|filtering|guardrails|censorship|safety|moderation|ethics|content\s+polic(?:y|ies)"
@@ -318,7 +338,9 @@ _ORDERED = re.compile(
     r"^\s*(?:please\s+|kindly\s+|always\s+)?" + _HAND_OUT + r"|\b(?:must|should|shall|is\s+to|are\s+to"
     r"|has\s+to|have\s+to)\s+(?:\w+\s+){0,2}?be\b|\b(?:is|are)\s+(?:(?:expected|required|supposed"
     r"|meant)\s+)?to\s+be\b"
-    r"|\bit\s+is\s+(?:expected|required|mandatory|essential)\s+that\b",
+    r"|\bit\s+is\s+(?:expected|required|mandatory|essential)\s+that\b|\b(?:is|are)\s+(?:now\s+)?(?:permitted"
+    r"|allowed|authori[sz]ed|fine|acceptable)\b(?=[^.!?\n]{0,30}(?:going\s+forward|from\s+now\s+on|henceforth"
+    r"|$))",
     re.IGNORECASE,
 )
 _USERS = re.compile(r"\b(?:the\s+)?user'?s\b", re.IGNORECASE)
@@ -326,6 +348,13 @@ _PASSIVE = re.compile(r"\b(?:is|are|be|been|gets?)\s+(?:\w+\s+){0,2}$", re.IGNOR
 _FLAGS = re.IGNORECASE
 _CONTROL_RE = re.compile(_CONTROL, _FLAGS)
 _OWNER_RE = re.compile(_OWNER, _FLAGS)
+# Controls only an assistant has ("filtering was switched off"): owned unless a thing of the user's
+# world is named ("the spam filtering", "comment moderation on User's blog").
+_OWN_CONTROL = re.compile(
+    r"\b(?:filtering|moderation|censorship|refusals?|guardrails?|safeguards?|(?:content|safety)\s+(?:filters?"
+    r"|checks|polic(?:y|ies)|rules|guidelines))\b",
+    re.IGNORECASE,
+)
 # Romance languages put the mark after the noun: "las instrucciones anteriores", "règles de sécurité".
 _AFTER = r"\s+(?:(?:de|di|da|do|du|del|della|dello|des|dos|das)\s+)?(?:(?:la|le|il|el|o|a|l')\s*)?"
 _EARLIER_RE = re.compile(
@@ -360,7 +389,9 @@ def _drops_controls(sentence: str) -> tuple[int, int] | None:
     if weak is None:
         return None
     owned = _OWNER_RE.search(sentence) is not None or _SCOPE_RE.search(sentence) is not None
-    if not owned and (_EARLIER_RE.search(sentence) or _MEDIUM_RE.search(sentence)):
+    if not owned and (
+        _EARLIER_RE.search(sentence) or _MEDIUM_RE.search(sentence) or _OWN_CONTROL.search(sentence)
+    ):
         owned = _OTHERS_RE.search(sentence) is None
     if not owned:
         return None
@@ -383,7 +414,7 @@ def _hands_out(sentence: str) -> tuple[int, int] | None:
     # A firm's routine ("the IT desk sends new passwords on request") is not an order: one is worded
     # as an order (an imperative, a modal), speaks to the assistant, or is a passive rule with no
     # person or firm of the user's in it.
-    if not (_ORDERED.search(sentence) or _OWNER_RE.search(sentence)):
+    if not (ordered or _OWNER_RE.search(sentence)):
         passive = _PASSIVE.search(sentence, max(0, verb.start() - 30), verb.start())
         # whose the data is ("the user's notes") does not make the rule someone else's
         if passive is None or _OTHERS_RE.search(_USERS.sub("", sentence)):

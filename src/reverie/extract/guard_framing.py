@@ -61,6 +61,14 @@ def _views_too(pattern: str, flags: int) -> re.Pattern[str]:
     return re.compile(pattern.replace("y", "[yi]"), flags)
 
 
+# A part the user plays on a stage ("playing a rogue AI in a theatre production"): the role is the plot.
+_STAGE = _views_too(
+    r"\b(?:theat(?:re|er)|on\s+stage|stage\s+(?:play|production|show)|school\s+play|(?:a|the|community|amateur)\s+play|musical|drama\s+(?:club|class)"
+    r"|panto(?:mime)?|cast\s+as|audition\w*|rehears\w*)\b",
+    re.IGNORECASE,
+)
+
+
 # The rules of a game the user plays ("In poker you have to show your cards if called"): second
 # person and imperatives there are the game's, so soft rules skip a text that names a game.
 _GAME = _views_too(
@@ -181,6 +189,7 @@ def framed_as_data(text: str, start: int, end: int) -> bool:
         or _NAMED_SETTING.match(text) is not None
         or (_GAME.search(text) is not None and _GAME_INVITE.search(text) is None)
         or (_FICTION.search(text, 0, start) is not None and _GAME_INVITE.search(text) is None)
+        or (_STAGE.search(text) is not None and _GAME_INVITE.search(text) is None)
         or _THIRD_RULE.search(text, 0, start) is not None
         or (_PREFERENCE.match(text) is not None and _CARGO.search(text) is None)
     )

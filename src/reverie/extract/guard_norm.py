@@ -77,13 +77,22 @@ _JOINERS = re.compile(r"(?<=[^\W\d_])[*^~`+=|/\\_·•](?=[^\W\d_])")
 _BASE64 = re.compile(r"(?<![\w+/=])[A-Za-z0-9+/]{16,}={0,2}(?![\w+/=])")
 
 
+# ...and so is text written as hex bytes ("64 69 73 61 62 6c 65", "\\x64\\x69").
+_HEX_BYTES = re.compile(r"(?:(?:\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}")
+
+
 def _decoded_base64(text: str) -> list[str]:
-    """The text of every base64 run that decodes to readable words (keys and hashes do not)."""
+    """The text of every base64 or hex run that decodes to readable words (keys and hashes do not)."""
     views = []
-    for match in _BASE64.finditer(text):
-        token = match.group()
+    runs = [(m.group(), True) for m in _BASE64.finditer(text)]
+    runs += [(m.group(), False) for m in _HEX_BYTES.finditer(text)]
+    for token, is_base64 in runs:
         try:
-            decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("utf-8")
+            if is_base64:
+                raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
+            else:
+                raw = bytes.fromhex(re.sub(r"\\x|[ ,:]", "", token))
+            decoded = raw.decode("utf-8")
         except (ValueError, UnicodeDecodeError):
             continue
         letters = sum(ch.isalpha() or ch == " " for ch in decoded)

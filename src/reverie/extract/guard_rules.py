@@ -441,7 +441,10 @@ _HARD_RULES = r"""
       |override|instructions?|instrucciones|anweisung(?:en)?|consignes?|istruzioni|instru[cç][oõ]es)\s*[\]>】]
 | ^\s*(?:systeem|sistema|syst[eè]me|система|sistem|系统|システム|시스템)\s*[:：]
   # Named jailbreaks.
-| (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)\bjailbr(?:eak(?:s|ing|ed)?|oken)\b
+| (?<!\babout\s)(?<!\bon\s)(?<!\bagainst\s)(?<!\bfind\s)(?<!\bfinds\s)(?<!\bfinding\s)(?<!\bdetect\s)
+      (?<!\bdetecting\s)(?<!\bcatch\s)(?<!\bcatching\s)(?<!\bprevent\s)(?<!\bpreventing\s)(?<!\bblock\s)
+      (?<!\bblocking\s)(?<!\bstudy\s)(?<!\bstudies\s)(?<!\bstudying\s)(?<!\breport\s)(?<!\breporting\s)(?<!\bfor\s)
+      \bjailbr(?:eak(?:s|ing|ed)?|oken)\b
       (?![-\s]+(?:themed|style|inspired|proof)\b)
       # ...not a jailbroken console or phone (a hobby)
       (?!\s+(?:(?:old|an?|the|my|his|her|their|our|your)\s+)?(?:iphones?|ipods?|ipads?|phones?|consoles?

@@ -100,6 +100,8 @@ _SECRET_KINDS = {
     "assignment": "password or access code",
     "pair": "login and password",
     "pair2": "login and password",
+    "pair3": "login and password",
+    "iban": "IBAN",
     "slash_pair": "login and password",
     "bare_pair": "login and password",
     "keypad": "password or access code",
@@ -145,7 +147,11 @@ _PHRASE_RULES = r"""
         \s*[/|](?!/)\s*(?:(?:pass(?:word)?|pwd|pw)\s*[:=]?\s*)?(?=[^\s<>]*\d|[^\s<>]*[^\w\s.,;:!?<>])
         [^\s<>]{4,}))
   | (?P<pair2>(?i:\b(?:user(?:name)?|login|account|e-?mail)\s*[:=\s]\s*\S+[\s,;]+(?:pass(?:word)?|pwd
-      |pw)\s*[:=]?\s*\S{3,}))
+      |pw)\s*(?:[:=]\s*\S{3,}|\s(?=\S*\d|\S*[^\w\s])\S{3,})))
+  | (?P<pair3>(?i:\b(?:credentials|log-?in\s+details|login|account\s+details|sign-?in\s+details)
+      \s+(?:are|were|is|:)\s*\S{3,}\s*(?:and|&|/|,|;)\s*(?=\S*\d)(?=\S*[^\w\s])[^\s]{6,}))
+  | (?P<iban>(?i:\biban\b)\s*(?:n[°º]|no\.?|number)?\s*[:=]?\s*[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}
+      (?:\s?[A-Z0-9]{1,3})?)
   | (?P<bare_pair>(?:^|[:：]|\s[-–—])\s*[\w.@+-]{3,40}\s*/\s*(?=[^\s/]*[a-z])(?=[^\s/]*\d)
       (?=[^\s/]*(?:[A-Z]|[^\w\s]))[^\s/]{6,}(?=[\s.,;]*$|[,;]\s))
   | (?P<keypad>(?i:\b(?:alarm|garage|door|gate|safe|locker|keypad|lockbox
@@ -153,13 +159,14 @@ _PHRASE_RULES = r"""
   | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}
       |\b(?:admin|root|administrator)\s*,\s*(?=\S*\d)(?=\S*[^\w\s])(?=\S*[a-z])\S{6,}))
   | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pw)\b\s*(?:(?:is|was)\s+|[:=]\s*)?{VALUE}))
-  | (?P<gov_id>(?i:\b(?:passport|driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
+  | (?P<gov_id>(?i:\b(?:passport|passeport|pasaporte|passaporto|passaporte|reisepass
+        |driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
         |social\s+security|social|ssn|sin|nino|nhs|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
       |nie|nif
         |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis
       |s[eé]cu(?:rit[eé]\s+sociale)?
         |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number|aadhaa?r|pesel|cnp|tckn
-        |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|nummer
+        |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|n[°º]|nummer
         |n[uú]mero|numéro|номер)?(?:\s+(?:for|of|on|de|del|da|do|du|des|von|der|della|di
       |на)\b[^\d\n.:=]{0,25}?)?
         \s*(?:(?:is|was|es|est|ist|lautet|é|è|to|jest|är|er|это)\s+|[:=]\s*)?
