@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reverie import Memory
-from reverie.extract.claims_fallback import shared_words, slots_swapped, word_for_word
+from reverie.extract.claims_fallback import one_word_swapped, shared_words, slots_swapped
 
 
 def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
@@ -27,8 +27,6 @@ def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
         ("User's daughter Zoe is shy", "Zoe, User's daughter, is very timid around strangers"),
         # a name opening the sentence is read as a word there, and it is the same name
         ("User's go-to pizza place is Franco's", "Franco's is where User usually orders pizza"),
-        # one frame, a phrase said in other words (two words for two), very close in meaning
-        ("User's favourite painter is Vermeer", "Vermeer is the artist User admires most"),
     ],
 )
 def test_a_fact_said_again_in_other_words_is_one_fact(memory: Memory, old: str, new: str) -> None:
@@ -46,6 +44,7 @@ def test_a_fact_said_again_in_other_words_is_one_fact(memory: Memory, old: str, 
         ("User plays the piano", "User's piano is a Yamaha upright"),
         # one word for one word in one frame, however close (cosine 0.85)
         ("User's savings account is with Monzo", "User's current account is with Monzo"),
+        ("User keeps bees at home", "User keeps bees in the back garden"),  # 0.87, one word for two
     ],
 )
 def test_one_frame_with_other_words_in_its_slots_keeps_both(memory: Memory, old: str, new: str) -> None:
@@ -70,6 +69,7 @@ def test_words_shared_and_slots_swapped_read_the_words_in_order() -> None:
     reworded = "Autumn is the time of year User loves most"
     assert not slots_swapped("User's favourite season is autumn", reworded)
     assert shared_words("User's car is blue", "User's bike is blue") == pytest.approx(1 / 3)
-    assert word_for_word("User's car is blue", "User's bike is blue")
-    assert not word_for_word("User's mortgage is with Monzo", "User's home loan is with Monzo")
+    assert one_word_swapped("User's car is blue", "User's bike is blue")
+    assert one_word_swapped("User's mortgage is with Monzo", "User's home loan is with Monzo")
+    assert not one_word_swapped("User is a software engineer", "User is a computer programmer")
     assert shared_words("User is here", "User") == 1.0  # nothing to compare: no evidence of rewording

@@ -199,7 +199,8 @@ def shared_words(old: str, new: str) -> float:
 
     Two facts that keep most words and swap one ("User's car is blue" / "User's bike is blue")
     differ in that word, however close their vectors; two that say one thing in other words
-    ("User's mortgage is with Halifax" / "User's home loan is through Halifax") share few.
+    ("User's daughter Zoe is shy" / "Zoe, User's daughter, is very timid around strangers")
+    share few.
     """
     left, right = frozenset(_lemmas(old)) - {"user"}, frozenset(_lemmas(new)) - {"user"}
     if not left or not right:
@@ -222,13 +223,14 @@ def slots_swapped(old: str, new: str) -> bool:
     return all(step[0] in ("equal", "replace") for step in steps)
 
 
-def word_for_word(old: str, new: str) -> bool:
-    """Whether some run replaced between the two facts is one word for one word ("savings" /
-    "current account"), the swap that only knowing the words can tell from a synonym; a phrase
-    said in other words ("mortgage" / "home loan") replaces a run of two or more."""
+def one_word_swapped(old: str, new: str) -> bool:
+    """Whether some run replaced between the two facts is a single word on one side ("savings" /
+    "current account", "at home" / "in the back garden"): a slot filled otherwise, which only
+    knowing the words tells from a synonym; a phrase said in other words replaces two words or
+    more on both sides ("software engineer" / "computer programmer")."""
     left, right = _lemmas(old), _lemmas(new)
     steps = difflib.SequenceMatcher(None, left, right, autojunk=False).get_opcodes()
-    return any(op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 for op, i1, i2, j1, j2 in steps)
+    return any(op == "replace" and min(i2 - i1, j2 - j1) == 1 for op, i1, i2, j1, j2 in steps)
 
 
 def _read_lemmas(text: str) -> tuple[str, ...]:
@@ -310,6 +312,7 @@ __all__ = [
     "ended",
     "entities",
     "names_kept",
+    "one_word_swapped",
     "other_party",
     "polarity_flip",
     "says_another",
@@ -319,5 +322,4 @@ __all__ = [
     "substituted_value",
     "thing_changed",
     "thing_moved",
-    "word_for_word",
 ]

@@ -55,7 +55,8 @@ opening a sentence counts as a word; the new one may add some only at ``paraphra
 and in another frame of words: two facts in one frame
 with a slot filled otherwise ("User's savings account is with Monzo" / "User's mortgage is with
 Monzo") are two facts, however close their vectors, unless every run filled otherwise is a
-phrase (two words or more on a side: "mortgage" / "home loan") at ``paraphrase_similarity``; a
+phrase (two words or more on both sides: "software engineer" / "computer programmer") at
+``paraphrase_similarity``; a
 change announced ("now", "new", "changed
 to") of the thing a fact is about, said of that thing or of a thing of it ("User's laptop runs
 Windows" -> "User's laptop operating system is now Linux"), no person, pet or name added, at a

@@ -27,6 +27,7 @@ from reverie.extract.claims_compare import other_kinds
 from reverie.extract.claims_fallback import (
     ended,
     names_kept,
+    one_word_swapped,
     says_another,
     shared_words,
     slots_swapped,
@@ -34,7 +35,6 @@ from reverie.extract.claims_fallback import (
     substituted_value,
     thing_changed,
     thing_moved,
-    word_for_word,
 )
 from reverie.text import token_similarity
 
@@ -177,7 +177,7 @@ def _reworded(old: str, new: Claim, policy: MergePolicy, similarity: float | Non
     if shared_words(old, new.text) > policy.reworded_overlap:
         return False
     if slots_swapped(old, new.text) and (
-        similarity < policy.paraphrase_similarity or word_for_word(old, new.text)
+        similarity < policy.paraphrase_similarity or one_word_swapped(old, new.text)
     ):
         return False  # one frame, a slot filled otherwise; a phrase reworded only when very close
     before = _read_claim(old)
