@@ -24,7 +24,7 @@ WAIT = 60.0  # a deadline, not a delay
 #: The request's own statements for one turn of a conversation named by its header (auth included),
 #: by engine: SQLite indexes a turn's keywords by two statements of its own (FTS5), PostgreSQL by
 #: triggers. Before the conversation and the last turn were passed down: about 46 and 41.
-MOST_PER_TURN = {"sqlite": 35, "postgres": 30}
+MOST_PER_TURN = {"sqlite": 34, "postgres": 29}
 
 
 @pytest.fixture

@@ -121,12 +121,10 @@ class Accounts:
         """Who a bearer token belongs to, or None if it is unknown or revoked."""
         if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
             return None
-        row = self.store.token_by_hash(_digest(secret))
-        if row is None or row.revoked_at is not None:
+        found = self.store.token_owner(_digest(secret))
+        if found is None or found[0].revoked_at is not None:
             return None
-        user = self.store.get_user_by_id(row.user_id)
-        if user is None:
-            return None
+        row, user = found
         now = self.clock()
         if row.last_used_at is None or now - row.last_used_at > 60:
             self.store.touch_token(row.id, now)
