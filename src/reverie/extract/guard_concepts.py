@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from reverie.extract.guard_regex import RuleSet
+from reverie.extract.guard_regex import RuleSet, gate_text
 
 __all__ = ["concept_gates", "find_concept_orders", "someone_elses_rules"]
 
@@ -453,13 +453,22 @@ _NEEDS: tuple[tuple[Callable[[str], tuple[int, int] | None], tuple[str, ...]], .
     (_self_authority, (_SELF,)),
     (_grants_all, (_GRANT_WORDS,)),
 )
-_TABLE_NAMES = {table: str(number) for number, table in enumerate(_STEMS)}
-_GATES = RuleSet({_TABLE_NAMES[table]: "|".join(stems) for table, stems in _STEMS.items()}, re.IGNORECASE)
+_TABLE_NAMES = {table: str(number) for number, table in enumerate({t for _, needs in _NEEDS for t in needs})}
+# Per table, the literal words one of which each of its stems needs (``guard_regex`` finds them),
+# or None when a stem needs none: a substring search per word is cheaper than the regex.
+_GATE_WORDS: dict[str, frozenset[str] | None] = {}
+for _table_source, _name in _TABLE_NAMES.items():
+    _rules = RuleSet({_name: "|".join(_STEMS[_table_source])}, re.IGNORECASE).rules
+    _ungated = any(not gates for _, _, gates in _rules)
+    _GATE_WORDS[_name] = None if _ungated else frozenset(w for _, _, gates in _rules for w in gates[0])
 
 
 def concept_gates(texts: list[str]) -> frozenset[str]:
     """The concept tables whose literal words occur in one of ``texts`` (the views of one text)."""
-    return frozenset(_GATES.rules[index][0] for index in _GATES.open_rules(texts))
+    low = gate_text("\n".join(texts))
+    return frozenset(
+        name for name, words in _GATE_WORDS.items() if words is None or any(word in low for word in words)
+    )
 
 
 def find_concept_orders(text: str, gates: frozenset[str] | None = None) -> list[tuple[int, int]]:

@@ -547,23 +547,27 @@ def _find_in_view(text: str, opened: list[int], concepts: frozenset[str]) -> str
     hits = []
     for group in ("hard", "lang", "struct", "addr", "core", "claim"):
         spans = found[group]
-        used = [
-            (a, b)
-            for a, b in spans
-            if not any(x <= a and b <= y for x, y in mentions)
-            and not ordered_to_others(text, a)
-            and not not_an_override(text, a, b)
-            and not someone_elses_rules(text, a, b)
-        ]
-        if used:
-            hits.append(used[0])
+        used = next(
+            (
+                (a, b)
+                for a, b in spans
+                if not any(x <= a and b <= y for x, y in mentions)
+                and not ordered_to_others(text, a)
+                and not not_an_override(text, a, b)
+                and not someone_elses_rules(text, a, b)
+            ),
+            None,
+        )
+        if used is not None:
+            hits.append(used)
     for group in ("soft", "order"):
         for start, end in found[group]:
             framed = framed_as_data(text, start, end) or someone_elses_rules(text, start, end)
             if not any(a <= start < b for a, b in quoted) and not framed:
                 hits.append((start, end))
                 break
-    for start, end in find_concept_orders(text, concepts):
+    # The concepts catch what the shapes above miss; a text already caught needs no more looking.
+    for start, end in find_concept_orders(text, concepts) if not hits else ():
         framed = framed_as_data(text, start, end) or ordered_to_others(text, start)
         if not any(a <= start < b for a, b in quoted) and not framed:
             hits.append((start, end))
