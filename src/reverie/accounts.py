@@ -142,11 +142,11 @@ class Accounts:
         """Who a session cookie belongs to, or None if it is unknown or expired."""
         if not session_id or len(session_id) > 200:
             return None
-        row = self.store.get_session(_digest(session_id), self.clock())
-        if row is None:
+        found = self.store.session_owner(_digest(session_id), self.clock())
+        if found is None:
             return None
-        user = self.store.get_user_by_id(row.user_id)
-        return Credential(user, csrf_token=row.csrf_token) if user is not None else None
+        row, user = found
+        return Credential(user, csrf_token=row.csrf_token)
 
     def end_session(self, session_id: str) -> None:
         """Sign out."""

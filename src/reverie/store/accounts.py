@@ -180,14 +180,17 @@ class Accounts(StorePart):
             (id_hash, user_id, csrf_token, now, expires_at, now),
         )
 
-    def get_session(self, id_hash: str, now: float) -> SessionRow | None:
-        """A session that has not expired."""
+    def session_owner(self, id_hash: str, now: float) -> tuple[SessionRow, User] | None:
+        """A session that has not expired and its user, read by one statement."""
         row = self.db.row(
-            "SELECT user_id, csrf_token, created_at, expires_at FROM web_sessions"
-            " WHERE id_hash = ? AND expires_at > ?",
+            f"SELECT s.user_id, s.csrf_token, s.created_at, s.expires_at, {_OWNER_COLUMNS}"
+            " FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ? AND s.expires_at > ?",
             (id_hash, now),
         )
-        return SessionRow(**row) if row else None
+        if row is None:
+            return None
+        session = SessionRow(row["user_id"], row["csrf_token"], row["created_at"], row["expires_at"])
+        return session, _user({name: row[f"owner_{name}"] for name in _USER_FIELDS})
 
     def delete_session(self, id_hash: str) -> None:
         """End a session."""
