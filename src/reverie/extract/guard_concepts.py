@@ -54,7 +54,9 @@ _CONTROL = _table(
     r" limitations constraints? filters? filtering safeguards? guardrails? system\s+prompt prompt"
     r" configuration"
     r" setup programming training persona moderation protections principles boundaries ethics"
-    r" (?:safety|policy|content)\s+checks refusals? checks? verification age\s+(?:gates?|limits?)",
+    r" (?:safety|policy|content)\s+checks refusals? checks? verification age\s+(?:gates?|limits?)"
+    r" (?:privacy|security|safety|access)\s+settings"
+    r" permissions",
     r"instrucci\w* reglas? normas? directrices indicaciones pautas pol[ií]ticas? restricci\w*"
     r" l[ií]mites filtros?"
     r" salvaguardas configuraci\w* programaci\w* consignas? protecciones",

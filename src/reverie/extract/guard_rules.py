@@ -50,7 +50,7 @@ _PARTS = {
     "MODAL": r"(?:must|should|shall|will|can\s+now|has\s+to|have\s+to|needs?\s+to|is\s+to|are\s+to"
     r"|(?:is|are)\s+(?:now\s+|hereby\s+)?(?:required|obliged|obligated|expected|authori[sz]ed|allowed"
     r"|permitted|free|instructed|supposed|ordered|told|meant)\s+to)",
-    "ASKS": r"(?:wants?|needs?|asks?|asked|expects?|requires?|would\s+like|authori[sz]ed?"
+    "ASKS": r"(?:wants?|needs?|asks?|asked|expects?|requires?|would\s+like|authori[sz](?:e|es|ed)"
     r"|allows?|allowed|permits?|permitted|instructs?|instructed|told|tells?|orders?|ordered)",
     "BOT": r"(?:assistant|ai|a\.i\.|(?:language\s+)?model|bot|chatbot|llm|gpt|chatgpt|claude"
     r"|copilot)s?",
