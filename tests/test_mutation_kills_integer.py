@@ -20,6 +20,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+import reverie
 from reverie.embed.integer import integer_model
 from reverie.embed.local import MODEL_SHA256, _packaged_model_path
 
@@ -130,6 +131,7 @@ def test_an_int8_weight_not_scaled_by_a_product_is_refused_and_nothing_is_cached
 _ONE_PROCESS = """
 import shutil, sys, tempfile
 from pathlib import Path
+import reverie
 from reverie.embed.integer import integer_model
 try:
     integer_model(Path(sys.argv[1]), "0" * 64)
@@ -155,7 +157,7 @@ def test_a_model_built_for_one_process_is_removed_when_it_exits(tmp_path: Path, 
         **os.environ,
         "TMPDIR": str(temporary),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "PYTHONPATH": os.pathsep.join(path for path in sys.path if path),  # reverie as imported here
+        "PYTHONPATH": str(Path(reverie.__file__).parent.parent),  # the reverie this process imported
     }
     done = subprocess.run(
         [sys.executable, "-c", _ONE_PROCESS, str(source), ending],

@@ -12,6 +12,7 @@ import pytest
 from conftest import VARIED_FACTS, Clock
 
 from reverie import GuardRejected, InvalidInput, Memory, NotFound, load_settings
+from reverie.errors import TooLarge
 from reverie.store.base import NewMemory
 
 DAY = 86400.0
@@ -259,3 +260,10 @@ def test_a_search_by_date_reads_the_day_in_the_user_s_zone(tmp_path: Path, clock
             "User planted the tomatoes"
         ]
         assert mem.search("tomatoes", date="2026-01-15").facts == []
+
+
+def test_a_request_to_forget_that_is_too_long_says_so(memory: Memory) -> None:
+    memory.remember("User is vegetarian")
+    with pytest.raises(TooLarge, match=r"^What to forget is \d+ bytes; the limit is \d+"):
+        memory.forget("vegetarian " * 2000)
+    assert memory.count() == 1
