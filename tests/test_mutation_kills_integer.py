@@ -144,7 +144,9 @@ if sys.argv[2] == "removed early":
 
 
 @pytest.mark.parametrize("ending", ["at exit", "removed early"])
-def test_a_model_built_for_one_process_is_removed_when_it_exits(tmp_path: Path, ending: str) -> None:
+def test_a_model_built_for_one_process_is_removed_when_it_exits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ending: str
+) -> None:
     """No cache folder can be written: the build's folder goes at exit, quietly even if a temporary
     files cleaner took it first."""
     temporary = tmp_path / "tmp"
@@ -153,6 +155,10 @@ def test_a_model_built_for_one_process_is_removed_when_it_exits(tmp_path: Path, 
     (tmp_path / "cache").write_text("a file where the user's cache folder would be")
     source = tmp_path / "model.onnx"
     source.write_bytes(b"not an onnx file")
+    # The same refusal in this process too (which also lets mutmut map this test to integer_model).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "here"))
+    with pytest.raises(ValueError, match="is not an ONNX model"):
+        integer_model(source, "0" * 64)
     env = {
         **os.environ,
         "TMPDIR": str(temporary),
