@@ -13,12 +13,7 @@ import pytest
 from reverie import Memory
 from reverie.extract.claims import compare_claims, parse_claim
 from reverie.extract.claims_compare import other_kinds
-
-
-def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
-    memory.remember(old)
-    status = memory.remember(new).status
-    return status, sorted(m.text for m in memory.list_memories(kind="fact"))
+from tests.mergepairs import remember_pair
 
 
 @pytest.mark.parametrize(
@@ -30,7 +25,7 @@ def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
     ],
 )
 def test_two_kinds_of_one_thing_keep_both(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "stored" and texts == sorted([old, new])
 
 
@@ -42,12 +37,12 @@ def test_two_kinds_of_one_thing_keep_both(memory: Memory, old: str, new: str) ->
     ],
 )
 def test_the_same_thing_ended_still_replaces(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "superseded" and texts == [new]
 
 
 def test_an_attribute_changed_to_a_new_value_supersedes_with_history(memory: Memory) -> None:
-    status, texts = _pair(
+    status, texts = remember_pair(
         memory, "User's surname is Novak", "User's surname changed to Ferreira after the wedding"
     )
     assert status == "superseded" and texts == ["User's surname changed to Ferreira after the wedding"]
@@ -66,7 +61,7 @@ def test_other_kinds_reads_the_word_before_the_shared_one() -> None:
 
 def test_a_change_announced_of_the_thing_itself_supersedes(memory: Memory) -> None:
     old, new = "User's laptop runs Windows", "User's laptop operating system is now Linux"
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "superseded" and texts == [new]
 
 
@@ -82,19 +77,19 @@ def test_a_change_announced_of_the_thing_itself_supersedes(memory: Memory) -> No
     ],
 )
 def test_a_thing_of_the_thing_or_one_more_keeps_both(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "stored" and texts == sorted([old, new])
 
 
 def test_where_one_grew_up_is_not_where_one_lives(memory: Memory) -> None:
-    status, texts = _pair(memory, "User lives in Porto", "User grew up in Porto")
+    status, texts = remember_pair(memory, "User lives in Porto", "User grew up in Porto")
     assert status == "stored" and texts == ["User grew up in Porto", "User lives in Porto"]
     grew = parse_claim("User grew up in Porto")
     assert grew.predicate == "come_from" and not grew.changed  # "grew up" announces no change
 
 
 def test_where_one_grew_up_said_again_is_one_fact(memory: Memory) -> None:
-    status, texts = _pair(memory, "User grew up in Accra", "User spent their early years in Accra")
+    status, texts = remember_pair(memory, "User grew up in Accra", "User spent their early years in Accra")
     assert status == "superseded" and texts == ["User spent their early years in Accra"]
 
 

@@ -12,14 +12,9 @@ from pathlib import Path
 import pytest
 
 from reverie import Memory
+from tests.mergepairs import remember_pair
 
 DATA = Path(__file__).parent / "data"
-
-
-def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
-    memory.remember(old)
-    status = memory.remember(new).status
-    return status, sorted(m.text for m in memory.list_memories(kind="fact"))
 
 
 def test_a_fact_about_someone_else_in_the_same_shape_is_kept(memory: Memory) -> None:
@@ -46,13 +41,13 @@ def test_a_fact_about_someone_else_in_the_same_shape_is_kept(memory: Memory) -> 
 def test_two_facts_about_a_named_person_or_a_colleague_are_both_kept(
     memory: Memory, old: str, new: str
 ) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "stored"
     assert texts == sorted([old, new])
 
 
 def test_the_attribute_itself_still_takes_one_value(memory: Memory) -> None:
-    status, texts = _pair(memory, "User's partner is Noor", "User's partner is Felix")
+    status, texts = remember_pair(memory, "User's partner is Noor", "User's partner is Felix")
     assert status == "superseded" and texts == ["User's partner is Felix"]
 
 
@@ -85,7 +80,7 @@ def test_a_new_value_for_the_same_person_replaces_the_old_one_with_history(memor
 def test_an_update_or_contradiction_supersedes_and_is_never_reinforced(
     memory: Memory, old: str, new: str
 ) -> None:
-    status, active = _pair(memory, old, new)
+    status, active = remember_pair(memory, old, new)
     assert status == "superseded"
     assert active == [new]
     assert [m.text for m in memory.list_memories(status="superseded")] == [old]
@@ -101,15 +96,15 @@ def test_an_update_or_contradiction_supersedes_and_is_never_reinforced(
     ],
 )
 def test_a_paraphrase_reinforces(memory: Memory, old: str, new: str) -> None:
-    status, active = _pair(memory, old, new)
+    status, active = remember_pair(memory, old, new)
     assert (status, active) == ("reinforced", [old])
     assert memory.list_memories(kind="fact")[0].reinforcement_count == 2
 
 
 def test_a_more_detailed_wording_replaces_the_vaguer_one(memory: Memory) -> None:
-    status, active = _pair(memory, "User has a cat", "User has a cat named Tofu")
+    status, active = remember_pair(memory, "User has a cat", "User has a cat named Tofu")
     assert (status, active) == ("superseded", ["User has a cat named Tofu"])
-    status, active = _pair(memory, "User has a cat named Tofu", "User has a cat")
+    status, active = remember_pair(memory, "User has a cat named Tofu", "User has a cat")
     assert (status, active) == ("reinforced", ["User has a cat named Tofu"])
 
 

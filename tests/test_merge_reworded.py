@@ -12,12 +12,7 @@ import pytest
 
 from reverie import Memory
 from reverie.extract.claims_fallback import one_word_swapped, shared_words, slots_swapped
-
-
-def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
-    memory.remember(old)
-    status = memory.remember(new).status
-    return status, sorted(m.text for m in memory.list_memories(kind="fact"))
+from tests.mergepairs import remember_pair
 
 
 @pytest.mark.parametrize(
@@ -30,7 +25,7 @@ def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
     ],
 )
 def test_a_fact_said_again_in_other_words_is_one_fact(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "superseded" and texts == [new]
     assert memory.count(status="superseded") == 1  # the older wording is kept as history
 
@@ -48,7 +43,7 @@ def test_a_fact_said_again_in_other_words_is_one_fact(memory: Memory, old: str, 
     ],
 )
 def test_one_frame_with_other_words_in_its_slots_keeps_both(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "stored" and texts == sorted([old, new])
 
 

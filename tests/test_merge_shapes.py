@@ -9,12 +9,7 @@ import pytest
 
 from reverie import Memory
 from reverie.extract.claims import compare_claims, parse_claim
-
-
-def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
-    memory.remember(old)
-    status = memory.remember(new).status
-    return status, sorted(m.text for m in memory.list_memories(kind="fact"))
+from tests.mergepairs import remember_pair
 
 
 @pytest.mark.parametrize(
@@ -25,7 +20,7 @@ def _pair(memory: Memory, old: str, new: str) -> tuple[str, list[str]]:
     ],
 )
 def test_a_paraphrase_found_by_its_normal_wording_is_one_fact(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert len(texts) == 1 and status in ("reinforced", "superseded")
 
 
@@ -38,7 +33,7 @@ def test_a_paraphrase_found_by_its_normal_wording_is_one_fact(memory: Memory, ol
     ],
 )
 def test_an_update_in_another_shape_supersedes_with_history(memory: Memory, old: str, new: str) -> None:
-    status, texts = _pair(memory, old, new)
+    status, texts = remember_pair(memory, old, new)
     assert status == "superseded" and texts == [new]
     assert memory.count(status="superseded") == 1  # the old fact is kept as history
 
@@ -52,12 +47,12 @@ def test_an_update_in_another_shape_supersedes_with_history(memory: Memory, old:
     ],
 )
 def test_another_subject_in_those_shapes_keeps_both(memory: Memory, old: str, new: str) -> None:
-    _, texts = _pair(memory, old, new)
+    _, texts = remember_pair(memory, old, new)
     assert texts == sorted([old, new])
 
 
 def test_a_contradiction_in_another_shape_is_never_reinforced(memory: Memory) -> None:
-    status, texts = _pair(memory, "User owns a kayak", "User has never owned a kayak")
+    status, texts = remember_pair(memory, "User owns a kayak", "User has never owned a kayak")
     assert status == "superseded" and texts == ["User has never owned a kayak"]
 
 
