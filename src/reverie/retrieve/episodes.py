@@ -395,17 +395,20 @@ def _with_context(
     out = [replace(c, near=tuple(near.get(c.row.id, ()))) for c in found]
     for row in around:
         if row.id not in base and row.id in near and _in_range(row, created_from, created_to):
-            out.append(
-                Candidate(
-                    row,
-                    0.0,
-                    0.0,
-                    speaker is not None and row.speaker == speaker,
-                    when and _turn_mentions_time(row.content),
-                    near=tuple(near[row.id]),
-                )
-            )
+            out.append(_joined(row, speaker, when, near=tuple(near[row.id])))
     return out
+
+
+def _joined(
+    row: MessageRow,
+    speaker: str | None,
+    when: bool,
+    expanded: float = 0.0,
+    near: tuple[tuple[int, int, float], ...] = (),
+) -> Candidate:
+    """A turn only another part found (the context, the second round): no keyword or vector score."""
+    named = speaker is not None and row.speaker == speaker
+    return Candidate(row, 0.0, 0.0, named, when and _turn_mentions_time(row.content), expanded, near)
 
 
 def _in_range(row: MessageRow, created_from: float | None, created_to: float | None) -> bool:
@@ -463,16 +466,7 @@ def expand_candidates(
     out = [replace(c, expanded=second.get(c.row.id, 0.0)) for c in candidates]
     for row, _ in hits:
         if row.id in second and row.id not in known and _in_range(row, created_from, created_to):
-            out.append(
-                Candidate(
-                    row,
-                    0.0,
-                    0.0,
-                    speaker is not None and row.speaker == speaker,
-                    query.asks_when and _turn_mentions_time(row.content),
-                    second[row.id],
-                )
-            )
+            out.append(_joined(row, speaker, query.asks_when, expanded=second[row.id]))
     return out
 
 
