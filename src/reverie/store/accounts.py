@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from reverie.errors import Conflict, NotFound
-from reverie.store.dialect import StorePart, column_list, row_reader
+from reverie.store.dialect import Row, StorePart, column_list, row_reader
 from reverie.store.rows import SessionRow, TokenRow, User
 
 _USER_COLUMNS = column_list(User)
@@ -13,8 +13,16 @@ _TOKEN_COLUMNS = column_list(TokenRow)
 _user = row_reader(User)
 _token = row_reader(TokenRow)
 _USER_FIELDS = [field.name for field in fields(User)]
-# The token's user beside it in one row: its columns renamed so they do not meet the token's.
+# A token's or session's user beside it in one row: its columns renamed so they do not meet theirs.
 _OWNER_COLUMNS = ", ".join(f"u.{name} AS owner_{name}" for name in _USER_FIELDS)
+_TOKEN_OWNED = f"{column_list(TokenRow, 't.')}, {_OWNER_COLUMNS}"
+_SESSION_OWNED = f"{column_list(SessionRow, 's.')}, {_OWNER_COLUMNS}"
+_session = row_reader(SessionRow)
+
+
+def _owner(row: Row) -> User:
+    """The user read beside a token or a session (its ``owner_`` columns)."""
+    return _user({name: row[f"owner_{name}"] for name in _USER_FIELDS})
 
 
 class Accounts(StorePart):
@@ -160,13 +168,13 @@ class Accounts(StorePart):
     def token_owner(self, token_hash: str) -> tuple[TokenRow, User] | None:
         """The token with this hash (revoked or not) and its user, read by one statement."""
         row = self.db.row(
-            f"SELECT {column_list(TokenRow, 't.')}, {_OWNER_COLUMNS} FROM api_tokens t"
+            f"SELECT {_TOKEN_OWNED} FROM api_tokens t"
             " JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?",
             (token_hash,),
         )
         if row is None:
             return None
-        return _token(row), _user({name: row[f"owner_{name}"] for name in _USER_FIELDS})
+        return _token(row), _owner(row)
 
     def touch_token(self, token_id: int, now: float) -> None:
         """Record that a token was used."""
@@ -183,14 +191,13 @@ class Accounts(StorePart):
     def session_owner(self, id_hash: str, now: float) -> tuple[SessionRow, User] | None:
         """A session that has not expired and its user, read by one statement."""
         row = self.db.row(
-            f"SELECT s.user_id, s.csrf_token, s.created_at, s.expires_at, {_OWNER_COLUMNS}"
+            f"SELECT {_SESSION_OWNED}"
             " FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ? AND s.expires_at > ?",
             (id_hash, now),
         )
         if row is None:
             return None
-        session = SessionRow(row["user_id"], row["csrf_token"], row["created_at"], row["expires_at"])
-        return session, _user({name: row[f"owner_{name}"] for name in _USER_FIELDS})
+        return _session(row), _owner(row)
 
     def delete_session(self, id_hash: str) -> None:
         """End a session."""
