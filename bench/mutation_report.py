@@ -152,6 +152,22 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_privacy.py",
         "test_mutation_kills_summaries.py",
     ),
+    # Users, threads, interfaces and speakers, passwords, tokens and sessions: the sign-in and
+    # permission tests, the people and speakers tests, the CLI's users and tokens, and export.
+    "store/accounts.py": (
+        "test_auth.py",
+        "test_authz_matrix.py",
+        "test_hardening.py",
+        "test_mutation_kills_accounts.py",
+        "test_mutation_kills_people.py",
+        "test_this_is.py",
+        "test_this_is_doors.py",
+        "test_speakers.py",
+        "test_voice_speakers.py",
+        "test_export_everything.py",
+        "test_cli.py",
+        "test_sessions_ws.py",
+    ),
     "store/documents.py": (
         "test_docs.py",
         "test_documents.py",
@@ -166,10 +182,13 @@ TESTS: dict[str, tuple[str, ...]] = {
 # module (core/summaries.py, conversations.py, ...), so theirs says its package too.
 OWN_TESTS = {
     module: f"test_mutation_kills_store_{module.removeprefix('store/')}"
-    for module in ("store/conversations.py", "store/summaries.py", "store/documents.py")
+    for module in ("store/accounts.py", "store/conversations.py", "store/summaries.py", "store/documents.py")
 }
 # Browser tests need Chromium, PostgreSQL tests skip on SQLite, and the API fuzzer is slow and random.
-DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py")
+# The architecture tests read the source files themselves, and mutmut rewrites the mutated one (a
+# trampoline per function and an import of mutmut): the 600-line limit failed on it (211 lines of
+# store/accounts.py became 2,963), so mutmut's first run of the tests stopped and no mutant was checked.
+DEFAULT_EXCLUDED = ("test_web_ui.py", "test_postgres.py", "test_fuzz_api.py", "test_architecture.py")
 # The modules issue 24 names first; a run without arguments starts with them.
 PRIORITY = tuple(TESTS)
 # A mutant is stopped after this many times its tests' CPU time (mutmut's default is 15).
