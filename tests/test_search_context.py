@@ -253,3 +253,36 @@ def test_facts_found_earlier_in_a_conversation_come_most_recent_first(tmp_path, 
         expected = [rows[bird].id for bird in reversed(birds) if bird != birds[-2]]
         assert 10 < len(block.fact_ids) < len(expected)  # the section is full before the list ends
         assert block.fact_ids == expected[: len(block.fact_ids)]
+
+
+def test_a_fact_found_relevant_again_comes_back_to_the_front(tmp_path, clock: Clock) -> None:
+    """Relevance is by the latest turn that found a fact, not the first: an old one found again leads."""
+    environ = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__ENABLED": "false"}
+    with Memory(load_settings(home=tmp_path / "home", environ=environ), clock=clock) as memory:
+        birds = [f"bird{n:02d}" for n in range(60)]
+        rows = {bird: memory.remember(f"User once spotted a {bird} in the garden").memory for bird in birds}
+        conv = memory.start_conversation("chat")
+        for bird in [*birds, birds[0]]:
+            clock.advance(1)
+            memory.context(f"Was it a {bird}?", conversation_id=conv.id)
+        clock.advance(1)
+        block = memory.context("Good morning", conversation_id=conv.id)
+        expected = [rows[birds[0]].id] + [rows[bird].id for bird in reversed(birds[1:])]
+        assert block.fact_ids == expected[: len(block.fact_ids)]
+        assert len(block.fact_ids) > 10
+
+
+def test_a_long_conversation_reads_only_its_latest_relevant_facts(tmp_path, clock: Clock) -> None:
+    """The store answers the latest ``limit`` facts found relevant, latest first, however many gathered."""
+    environ = {"REVERIE_EMBEDDINGS__ENABLED": "false"}
+    with Memory(load_settings(home=tmp_path / "home", environ=environ), clock=clock) as memory:
+        ids = [memory.remember(f"User keeps seed packet {n} in the shed").memory.id for n in range(300)]
+        conv = memory.start_conversation("chat")
+        scope = memory.scope
+        for n, item in enumerate(ids):
+            scope.add_relevant(conv.id, [item], clock.now + n)
+        assert scope.list_relevant(conv.id, 256) == list(reversed(ids))[:256]
+        scope.add_relevant(conv.id, [ids[0]], clock.now + 1000)
+        assert scope.list_relevant(conv.id, 3) == [ids[0], ids[-1], ids[-2]]
+        other = memory.start_conversation("chat")
+        assert scope.list_relevant(other.id, 256) == []

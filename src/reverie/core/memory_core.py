@@ -56,6 +56,10 @@ from reverie.store.base import (
 from reverie.text import check_query, count_tokens, keyword_terms, normalize_key
 
 FORGET_ALL_CONFIRMATION = "DELETE"
+# The facts found relevant earlier in a conversation that a turn reads, most recent first: the
+# facts section has room for a few dozen (``context_max_facts`` others besides), and a long
+# conversation gathers thousands, whose reading grew every turn's cost with its length.
+_EARLIER_KEPT = 256
 _FIRST_PERSON = re.compile(r"^\s*(?:i|i'm|i've|i'd|my|me)\b", re.IGNORECASE)
 log = logging.getLogger(__name__)
 
@@ -413,7 +417,7 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
         elif conversation_id is not None and scope.get_conversation(conversation_id) is None:
             raise NotFound(f"No conversation with id {conversation_id}")
         if conversation_id is not None:
-            ids = list(reversed(scope.list_relevant(conversation_id)))
+            ids = scope.list_relevant(conversation_id, _EARLIER_KEPT)
         relevant = relevant_facts(
             scope,
             text,
@@ -425,9 +429,10 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
         # A topic file, working state and documents, from the features (the conversation is the user's);
         # after the ranking above, so a document search finds the query's vector already made.
         extras = self._context_extras(text, conversation_id, now)
-        # Only ids not yet kept for the conversation are written (the insert skips the others anyway).
-        known = set(ids)
-        fresh = [row.id for row in relevant if row.id not in known] if conversation_id is not None else []
+        # Found relevant again moves a fact to the front of the conversation's list; already at the
+        # front (the last turn found it too), it is not written again.
+        front = set(ids[: len(relevant)])
+        fresh = [row.id for row in relevant if row.id not in front] if conversation_id is not None else []
         if extras.topic is not None:
             relevant, ids = [], []  # Rostro: the topic file replaces the accumulated relevant memories
         block = build_context(

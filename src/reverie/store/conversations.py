@@ -285,22 +285,24 @@ class Conversations(UserPart):
 
     # relevance accumulated during a conversation -------------------------------------
     def add_relevant(self, conversation_id: int, memory_ids: Sequence[int], now: float) -> None:
-        """Remember that these memories were relevant in this conversation."""
+        """Remember that these memories were relevant in this conversation now (again: moved to now)."""
         self.db.run_among(
             "INSERT INTO conversation_relevant (conversation_id, memory_id, added_at)"
             " SELECT c.id, m.id, ? FROM conversations c JOIN memories m ON m.user_id = c.user_id"
-            " WHERE c.id = ? AND c.user_id = ? AND {among} ON CONFLICT DO NOTHING",
+            " WHERE c.id = ? AND c.user_id = ? AND {among}"
+            " ON CONFLICT (conversation_id, memory_id) DO UPDATE SET added_at = excluded.added_at",
             "m.id",
             memory_ids,
             (now, conversation_id, self.user_id),
         )
 
-    def list_relevant(self, conversation_id: int) -> list[int]:
-        """Memories found relevant so far in this conversation, earliest first."""
+    def list_relevant(self, conversation_id: int, limit: int) -> list[int]:
+        """The ``limit`` memories found relevant most lately in this conversation, most recent first."""
         rows = self.db.rows(
             "SELECT r.memory_id FROM conversation_relevant r JOIN conversations c ON c.id = r.conversation_id"
-            " WHERE r.conversation_id = ? AND c.user_id = ? ORDER BY r.added_at, r.memory_id",
-            (conversation_id, self.user_id),
+            " WHERE r.conversation_id = ? AND c.user_id = ?"
+            " ORDER BY r.added_at DESC, r.memory_id DESC LIMIT ?",
+            (conversation_id, self.user_id, limit),
         )
         return [int(row["memory_id"]) for row in rows]
 
