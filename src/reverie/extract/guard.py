@@ -8,8 +8,9 @@ leetspeak, spelled-out, backwards and ROT13 words undone); the rules live in ``g
 (instructions: English rules, ``guard_lang`` for other languages, ``guard_struct`` with its
 word families in ``guard_lexicon``, orders in the passive in ``guard_orders``, authority and
 agreement claims in ``guard_claims``, concepts joined in one sentence in any order and language in
-``guard_concepts``, all run cheaply by ``guard_regex``) and ``guard_secrets``
-(keys, passwords, identity, card and bank numbers, seed phrases; PINs and codes in ``guard_codes``).
+``guard_concepts``, orders known by their grammar in ``guard_shapes``, all run cheaply by
+``guard_regex``) and ``guard_secrets`` (keys, passwords, identity, card and bank numbers, seed
+phrases; PINs and codes in ``guard_codes``, logins written informally in ``guard_pairs``).
 Regexes cannot catch every paraphrase; this is one layer, not the wall.
 """
 

@@ -83,7 +83,10 @@ _MIXED = (
 )
 # Counts and durations are not codes: "a 6-digit code", "valid 1000 minutes".
 _NOT_AFTER = r"(?!\s*(?:-?\s*digits?|-?\s*stellig|chiffres|cifras|d[ií]gitos|cifre|min|sec|s\b|h\b|hours?"
-_NOT_AFTER += r"|minutes?|seconds?|days?|times|attempts|tries|euros?|dollars?|%|€|\$))"
+_NOT_AFTER += (
+    r"|minutes?|seconds?|days?|times|attempts|tries|euros?|dollars?|%|€|\$|m\b|km|metres|meters|feet|ft"
+)
+_NOT_AFTER += r"|miles|kg|lbs?|pounds|years?|people|am\b|pm\b|hrs?))"
 
 # A code word is a whole word in alphabetic scripts ("pin", not "spin" or "pingvin"); CJK and
 # Korean words run into their particles ("暗証番号は", "인증번호는").
@@ -97,7 +100,13 @@ _SECRET_CODE = re.compile(
     rf"|{_EDGE_BEFORE}(?:safe|lock|padlock|locker|door|gate|garage|alarm|keypad)\b[^\d\n.]{{0,30}}?\b(?:opens"
     rf"|unlocks|is\s+unlocked|is\s+opened|disarms|is\s+disarmed)\s+(?:with|using|by)\s+(?:(?:the\s+)?code\s+)?{_DIGITS}"
     rf"|{_DIGITS}\s+(?:is|was)\s+(?:my|the|our|his|her|their|user's|the\s+user's)\s+(?:[\w-]+\s+){{0,2}}?"
-    rf"(?:{_CODE_WORDS}){_EDGE_AFTER}",
+    rf"(?:{_CODE_WORDS}){_EDGE_AFTER}"
+    # a lock set to its digits: "the safe in our hotel room is set to 3341", "the padlock is 0451",
+    # "bike lock combo 0459" (not a locker's, a room's or a street's number)
+    rf"|{_EDGE_BEFORE}(?:safe|padlock|lock|keypad|key\s*box|lockbox|key\s*safe|combination\s+lock)\b"
+    rf"(?:(?!\b(?:number|no|nr|floor|street|road|avenue|lane|model|size|costs?|weighs?|holds?|has|had"
+    rf"|takes?|bought|for|since|from)\b)[^\d\n.]){{0,30}}?"
+    rf"\b(?:is\s+set\s+to|set\s+to|(?:is|was)|combo|combination|code)\s*[:=]?\s*{_DIGITS}{_NOT_AFTER}",
     re.IGNORECASE,
 )
 

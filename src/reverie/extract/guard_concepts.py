@@ -21,9 +21,11 @@ are not orders to the assistant.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from reverie.extract.guard_regex import RuleSet, gate_text
+from reverie.extract.guard_shapes import SHAPE_FINDERS, SHAPE_GATES, TEXT_FINDERS
 
 __all__ = ["concept_gates", "find_concept_orders", "someone_elses_rules"]
 
@@ -38,6 +40,9 @@ _STEMS: dict[str, list[str]] = {}
 def _table(*rows: str, cjk: str = "", whole: bool = False) -> str:
     """One alternation of space-separated stems: Latin and Cyrillic ones start a word (and end one
     when ``whole``), CJK ones anywhere."""
+    # the views are NFKC (Thai "ำ" becomes two characters), so the stems are too
+    rows = tuple(unicodedata.normalize("NFKC", row) for row in rows)
+    cjk = unicodedata.normalize("NFKC", cjk)
     latin = [word for row in rows for word in row.split()]
     end = r"(?![^\W\d_])" if whole else ""
     parts = [_LATIN_START + "(?:" + "|".join(latin) + ")" + end] if latin else []
@@ -74,9 +79,19 @@ _CONTROL = _table(
     r" wytyczn\w*",
     r"инструкци\w* правил\w* указани\w* директив\w* ограничени\w* фильтр\w* настройк\w* промпт\w* политик\w*"
     r" установк\w* запрет\w*",
+    r"pravidl\w* instrukc\w* pokyn\w* omezen\w* filtr\w* z[aá]sad\w* sm[eě]rnic\w* \w*regels kural\w*"
+    r" talimat\w* y[oö]nerge\w* k[iı]s[iı]tlama\w* filtre\w* s[iı]n[iı]rlama\w* szab[aá]ly\w*"
+    r" utas[ií]t[aá]s\w*"
+    r" korl[aá]toz\w* sz[uű]r[oő]\w* ir[aá]nyelv\w* reguli\w* regulile instruc[tțţ]iuni\w* restric[tțţ]i\w*"
+    r" s[aä][aä]nt\w* s[aä][aä]nn\w* ohje\w* rajoitu\w* suodat\w* κανόν\w* οδηγί\w* περιορισμ\w* φίλτρ\w*"
+    r" правил\w* інструкці\w* обмежен\w* фільтр\w* aturan instruksi batasan pedoman quy\s+t[aắ]c"
+    r" h[uư][oớ]ng\s+d[aẫ]n ch[iỉ]\s+d[aẫ]n gi[oớ]i\s+h[aạ]n b[oộ]\s+l[oọ]c regler instruktioner"
+    r" instruksjoner begr[aæ]nsninger maagizo sheria maelekezo vikwazo",
     cjk="指示 指令 规则 規則 规定 限制 过滤 過濾 系统提示 系統提示 提示词 提示詞 设定 准则 準則 约束"
     " 約束 安全策略"
-    " ルール 規定 制限 フィルター システムプロンプト ガイドライン 制約 ポリシー",
+    " ルール 規定 制限 フィルター システムプロンプト ガイドライン 制約 ポリシー"
+    " 규칙 지시 지침 제한 필터 คำสั่ง กฎ ข้อจำกัด ตัวกรอง הוראות הנחיות כללים מגבלות التعليمات القواعد"
+    " القيود الإرشادات नियम निर्देश प्रतिबंध",
 )
 
 # Marks that the controls are the assistant's, anywhere in the sentence: second person, the
@@ -92,7 +107,10 @@ _OWNER = _table(
     r"tuoi\b tue\b tuo\b tua\b ti\b assistente",
     r"jouw\b assistent",
     r"тво\w* тебе\b тебя\b ты\b ваш\w* ассистент\w* (?-i:ИИ)\b",
-    cjk="你 您 助手 あなた アシスタント",
+    r"tv[aoůé]j\w* tv[aáéý]\b tvou\b tv[ýé]ch\b ti\b tebe\b t[eě]\b senin\b sana\b seni\b asistan\w*"
+    r" jij\b jouw\b je\b uw\b a\s+te\b tiéd\b tale\b t[aă]u\b sinun\b sinua\b σου\b σε\b"
+    r" тобі\b тебе\b твої\w* kamu\b anda\b b[aạ]n\b din[ae]?\b dine\b yako\b wako\b zako\b",
+    cjk="你 您 助手 あなた アシスタント 너의 당신 네가 คุณ שלך तुम्हार आपके आपकी",
 )
 
 # The assistant in the third person or the makers' staff: a mark unless the sentence names a
@@ -121,7 +139,12 @@ _EARLIER = _table(
     r"precedenti originali iniziali sicurezza sistema",
     r"vorige eerdere oorspronkelijke tidigare ursprungliga poprzedni\w* wcze[sś]niejsz\w*",
     r"предыдущ\w* прежн\w* прошл\w* изначальн\w* безопасност\w* старые",
-    cjk="之前 以前 先前 原来 原來 原有 此前 安全 これまで 以前の 前の 元の 従来",
+    r"p[rř]edchoz[ií]\w* d[rř][ií]v[eě]j[sš][ií]\w* p[uů]vodn[ií]\w* bezpe[cč]nostn[ií]\w* [oö]nceki eski\b"
+    r" g[uü]venlik\w* kor[aá]bbi el[oő]z[oő] biztons[aá]gi anterioare anterior\w* aiemm\w* edellis\w*"
+    r" turvallisuus\w* προηγούμεν\w* ασφαλείας попередн\w* безпеки sebelumnya keamanan tr[uư][oớ]c\s+[dđ][oó]"
+    r" an\s+to[aà]n awali tidligere veiligheid\w* vorige",
+    cjk="之前 以前 先前 原来 原來 原有 此前 安全 これまで 以前の 前の 元の 従来 이전 기존 안전 ก่อนหน้า เดิม"
+    " הקודמות הקודמים السابقة पिछल",
 )
 
 # A person, a firm or a thing of the user's world whose rules these may be.
@@ -173,9 +196,23 @@ _WEAKEN = _table(
     r" niewa[zż]n\w* wy[lł][aą]czon\w* odwo[lł]an\w*",
     r"игнорир\w* забудь\w* забыть отмен\w* аннулир\w* недействител\w* отключ\w* сняты\b снят\w* удален\w*"
     r" упразднен\w* больше\s+не\s+действу\w* не\s+действуют утратил\w*",
+    r"ignoruj\w* zapome[nň]\w* zru[sš]\w* neplat[ií]\w* vypn\w* vypnut\w* p[rř]esta[nň]\w* yok\s+say\w*"
+    r" g[oö]rmezden\s+gel\w* unut\w* iptal\w* ge[cç]ersiz\w* kald[iı]r\w* devre\s+d[iı][sş][iı]"
+    r" (?:art[iı]k\s+)?ge[cç]erli\s+de[gğ]il uygulanmaz figyelmen\s+k[ií]v[uü]l felejtsd\w*"
+    r" [eé]rv[eé]nytelen\w*"
+    r" hat[aá]lyon\s+k[ií]v[uü]l kikapcsol\w* ignor[aă]\w* uit[aă]\w* anulat\w* dezactivat\w*"
+    r" nu\s+(?:se\s+)?mai\s+(?:aplic[aă]|sunt\s+valabile) ohita\w* unohda\w* sivuuta\w* mit[aä]t[oö]n\w*"
+    r" (?:ei|eiv[aä]t)\s+en[aä][aä]\s+p[aä]de αγνόησ\w* ξέχασ\w* ακυρ\w* δεν\s+ισχύ\w* ігнор\w* забудь\w*"
+    r" скасова\w* більше\s+не\s+ді\w* недійсн\w* вимкн\w* abaikan\w* lupakan\w* tidak\s+berlaku\w*"
+    r" dibatalkan nonaktif\w* b[oỏ]\s+qua ph[oớ]t\s+l[oờ] qu[eê]n\s+[dđ]i"
+    r" kh[oô]ng\s+c[oò]n\s+hi[eệ]u\s+l[uự]c"
+    r" h[uủ]y\s+b[oỏ] v[oô]\s+hi[eệ]u puuza\w* sahau\w* batili\w* hazitumiki ignorer\w* glem\w*"
+    r" g[aæ]lder\s+ikke gjelder\s+ikke gelden\s+(?:\w+\s+){0,3}?niet\s+meer",
     cjk="忽略 无视 無視 忘记 忘記 忘掉 取消 作废 作廢 废除 廢除 失效 无效 無效 解除 关闭 關閉 撤销 撤銷"
     " 不再适用 不再適用 不再有效 不必遵守 不需要遵守 不用遵守 跳过 跳過 绕过 繞過 忘れ 取り消 廃止 撤廃"
-    " オフ 適用されません 守る必要はありません 守らなくて 破棄",
+    " オフ 適用されません 守る必要はありません 守らなくて 破棄 무시 잊어 취소 해제 적용되지 효력이"
+    r" เพิกเฉย ละเว้น ลืม ยกเลิก ไม่มีผล ข้าม התעלם שכח בטל אינם\s+בתוקף تجاهل انس ألغ لم\s+تعد ملغاة"
+    r" अनदेखा नज़रअंदाज़ नजरअंदाज भूल\s+जा रद्द लागू\s+नहीं",
 )
 
 # An override said not to happen: "must never be ignored", "don't bypass", "nicht umgehen".
@@ -191,7 +228,15 @@ _HAND_OUT = _table(
     r"send\w* sent\b forward\w* e-?mail\w* mail(?:ed|s)?\b post(?:ed|s)?\b upload\w* shar(?:e|ed|es|ing)\b"
     r" disclos\w* reveal\w* print\w* read\s+out quot\w* past(?:e|ed|es)\b copy\w* copied includ\w* append\w*"
     r" list(?:ed|s)?\b dump\w* leak\w* hand(?:ed)?\s+(?:over|out) giv(?:e|en|ing)\s+out tell\b recite\w*"
-    r" transmit\w* submit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud",
+    r" transmit\w* submit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud"
+    r" sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w* attach\w* bcc\w* cc\b"
+    r" text(?:ed)?\b sms\b fax\w* tweet\w* broadcast\w* relay\w* deliver\w* dispatch\w* stream\w* beam\w*"
+    r" drop(?:ped)?\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b"
+    r" put\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b",
+    r"po[sš]li\w* ode[sš]li\w* p[rř]epo[sš]li\w* sd[ií]lej\w* zve[rř]ejni\w* g[oö]nder\w* payla[sş]\w*"
+    r" ilet\w*"
+    r" y[uü]kle\w* stuur\w* verstuur\w* doorstur\w* deel\b wy[sś]lij\w* prze[sś]lij\w* udost[eę]pnij\w*"
+    r" skicka\w* send\b k[uü]ldd\w* trimite\w* l[aä]het[aä]\w* στείλ\w* надішли\w* kirim\w* g[uử]i\b tuma\w*",
     r"env[ií]a\w* reenv[ií]a\w* comparte\w* revela\w* muestra\w* copia\w* publica\w* manda\w*",
     r"envoie\w* transf[eè]re\w* partage\w* r[eé]v[eè]le\w* affiche\w* copie\w* publie\w*",
     r"schick\w* sende\w* weiterleit\w* teile\w* verrat\w* zeig\w* kopier\w* ver[oö]ffentlich\w* gib\b",
@@ -211,7 +256,21 @@ _SECRET = _table(
     r"|messages|e-?mails"
     r"|photos|contacts|history|location|calendar|data|details) other\s+users'?\s+(?:\w+\s+)?(?:details|data"
     r"|information|info|memories|messages|conversations|addresses|notes) passwords credentials"
-    r" contact\s+list (?:home\s+)?address\s+book api\s+keys",
+    r" contact\s+list (?:home\s+)?address\s+book api\s+keys"
+    r" (?:everything|all|anything|whatever)\s+(?:that\s+)?you(?:'ve|\s+have)?\s+(?:know|remember|stored|saved"
+    r"|kept|store|keep|hold|learned|learnt|indexed|collected)"
+    r" what\s+you\s+(?:know|remember|have\s+stored)\s+about"
+    r" (?:my|the\s+user'?s|stored|saved|private|personal|all\s+(?:my|the\s+user'?s))\s+(?:\w+\s+){0,2}?"
+    r"(?:journal|diary|photos|pictures|medical\s+\w+|health\s+\w+|financial\s+\w+|bank\w*|notes|memor(?:y|ies)|messages"
+    r"|e-?mails|documents|files|contacts|calendar|location|history|passwords|credentials|keys|data|details"
+    r"|records|transcripts?|logs|chats?|conversations?|addresses|phone\s+numbers|secrets)"
+    r" (?:every|each|all)\s+(?:\w+\s+){0,2}?(?:photos?|memor(?:y|ies)|conversations?|chats?|messages|notes"
+    r"|files|passwords|contacts|e-?mails|documents|transcripts?)"
+    r" (?:the\s+)?(?:previous|last|earlier|prior|old)\s+(?:\w+\s+)?(?:chats?|conversations?|sessions?)"
+    r" everything\s+from\s+my memory\s+(?:store|database|db|dump|file|contents) chat\s+logs?"
+    r" [\w.-]+\.(?:kdbx|pem|key|env|sqlite|db|ovpn|p12|pfx)\b id_rsa\w* \.ssh\b \.env\b",
+    r"hesla\b ulo[zž]en\w*\s+(?:hesla|data|pozn[aá]mk\w*|zpr[aá]v\w*) [sş]ifreler\w* parolalar\w*"
+    r" wachtwoorden has[lł]a\b l[oö]senord\w* salasanat jelszav\w*",
     r"contrase[nñ]as credenciales historial\s+de\s+(?:chat|conversaci)\w* notas\s+privadas datos\s+personales"
     r" prompt\s+del\s+sistema",
     r"mots\s+de\s+passe identifiants historique\s+des\s+conversations notes\s+priv[eé]es donn[eé]es"
@@ -240,7 +299,13 @@ _CHANNEL = re.compile(
     r"|\bin\s+(?:(?:your|the|its|every|each|all|any)\s+)?(?:replies|answers|responses)\b"
     r"|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:them|the\s+user|him|her)\b"
     r"|a\s+quien\s+(?:lo\s+)?pida|[aà]\s+quiconque|an\s+jeden|a\s+qualquer\s+pessoa|a\s+chiunque|любому"
-    r"|任何人|誰にでも|每次|毎回",
+    r"|任何人|誰にでも|每次|毎回"
+    # an address of a machine or a phone, a handle, a file-sharing service
+    r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:s?ftp|scp|sftp|ssh)\b|\+\d[\d\s().-]{7,}\d|\b\d{3}[\s.-]\d{4}\b"
+    r"|(?<![\w@])@[A-Za-z_]\w{2,}|\b(?:telegram|whatsapp|signal|gist|pastebin|dropbox|mega\.nz|transfer\.sh"
+    r"|s3\s+bucket|bucket|ngrok|tweet|mastodon)\b|\bport\s+\d{2,5}\b"
+    r"|\b(?:the\s+)?(?:address|number|email|url|account)\s+in\s+my\s+(?:profile|bio|signature|notes)\b"
+    r"|\bto\s+whoever\b|\bshared\s+(?:\w+\s+)?(?:drive|folder|album|doc|document)\b",
     re.IGNORECASE,
 )
 
@@ -358,7 +423,7 @@ _OWN_CONTROL = re.compile(
     re.IGNORECASE,
 )
 # Romance languages put the mark after the noun: "las instrucciones anteriores", "règles de sécurité".
-_AFTER = r"\s+(?:(?:de|di|da|do|du|del|della|dello|des|dos|das)\s+)?(?:(?:la|le|il|el|o|a|l')\s*)?"
+_AFTER = r"\s*(?:(?:de|di|da|do|du|del|della|dello|des|dos|das)\s+)?(?:(?:la|le|il|el|o|a|l')\s*)?"
 _EARLIER_RE = re.compile(
     _EARLIER + r"(?:\s+|[\w\s'-]{0,25}?|の)?" + _CONTROL + "|" + _CONTROL + _AFTER + _EARLIER, _FLAGS
 )
@@ -483,8 +548,15 @@ def find_concept_orders(text: str, gates: frozenset[str] | None = None) -> list[
     sheet = _sheet_off(text) if ":" in text or "=" in text else None
     if sheet is not None:
         spans.append(sheet)
+    spans.extend(found for finder in TEXT_FINDERS if (found := finder(text)) is not None)
     present = concept_gates([text]) if gates is None else gates
     finders = [finder for finder, tables in _NEEDS if all(_TABLE_NAMES[table] in present for table in tables)]
+    low = f" {text.lower()} "
+    finders += [
+        finder
+        for finder, words in zip(SHAPE_FINDERS, SHAPE_GATES, strict=True)
+        if any(w in low for w in words)
+    ]
     for sentence in _SENTENCE.finditer(text) if finders else ():
         body = sentence.group()
         for finder in finders:

@@ -130,10 +130,16 @@ def _gate(source: str, flags: int) -> tuple[frozenset[str], ...]:
     return tuple(sorted({f for f in every if _usable(f)}, key=_score, reverse=True)[:4])
 
 
+# The guard reads NFKC views, where Thai and Lao SARA AM are two characters ("ำ" -> "ํา"): a rule
+# written with the one character would never match, so its source is put in that form too.
+_SARA_AM = str.maketrans({"\u0e33": "\u0e4d\u0e32", "\u0eb3": "\u0ecd\u0eb2"})
+
+
 class RuleSet:
     """Named groups of rules (each a verbose alternation), every rule with the literal gate it needs."""
 
     def __init__(self, groups: dict[str, str], flags: int) -> None:
+        groups = {name: source.translate(_SARA_AM) for name, source in groups.items()}
         self.groups = list(groups)
         self.rules: list[tuple[str, re.Pattern[str], tuple[frozenset[str], ...]]] = []
         for group, source in groups.items():

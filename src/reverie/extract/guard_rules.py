@@ -111,7 +111,8 @@ _HARD_RULES = r"""
 | \b(?:coming|comes|came)\s+from\s+(?:the\s+|your\s+)?(?:system|developer|admin|administrator
       |operator)\b
 | \bi(?:'m|\s+am)\s+(?:your\s+(?:developer|creator|admin|owner|operator)|the\s+(?:developer|admin
-      |creator|owner|operator)\s+of\s+(?:this|the|you))
+      |creator|owner|operator)\s+of\s+(?:you\b|(?:this|the)\s+(?:assistant|bot|chatbot|model|ai|system|platform
+      |service|deployment|instance|server)\b|this\s+(?:account|chat|app)\b))
 | \b(?:safety|security|content)\s+(?:layer|filters?|protocols?|checks|rules|guidelines|polic(?:y|ies))
       \s+(?:(?:is|are|have\s+been|has\s+been)\s+)?(?:deprecated|disabled|removed|lifted|suspended|off)\b
 | \bwithout\s+(?:any\s+|the\s+)?(?:usual\s+|normal\s+|standard\s+|regular\s+)?(?:safety\s+|policy\s+

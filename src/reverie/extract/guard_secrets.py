@@ -32,6 +32,7 @@ from stdnum.tr import tckimlik as tr_tckimlik
 from stdnum.us import ssn as us_ssn
 
 from reverie.extract.guard_codes import find_secret_code
+from reverie.extract.guard_pairs import find_credential_pair
 from reverie.extract.guard_regex import RuleSet, split_alternatives
 
 __all__ = ["IDENTITY_KINDS", "find_secret"]
@@ -49,7 +50,8 @@ _NOT_A_VALUE = (
     # what happens to one ("the PIN was blocked", "the password was leaked in a breach")
     r"|blocked|locked|frozen|compromised|leaked|stolen|lost|forgotten|cancell?ed|wrong|incorrect|invalid|valid"
     r"|sent|texted|emailed|mailed|printed|hacked|exposed|guessed|cracked|rejected|accepted|updated|renewed"
-    r"|rotated|revoked|disabled|enabled|removed|deleted|only|just|probably|apparently|finally|easy)\b"
+    r"|rotated|revoked|disabled|enabled|removed|deleted|only|just|probably|apparently|finally|easy"
+    r"|and|or|holder'?s?|manager|page|portal|details|recovery|nothing|anything|were|are|has|had|have)\b"
 )
 _KEYWORD = (
     r"(?:password|passwd|pwd|pw|pass|passcode|passphrase|pin(?:\s+(?:number|code))?|api[\s_-]?key"
@@ -146,8 +148,8 @@ _PHRASE_RULES = r"""
         |usu[aá]rio|utente|логин)\b[^.\n/<>]{0,40}?[:=\s]|\buser(?:name)?\s*[:=])\s*(?!https?:)[^\s/:<>]+
         \s*[/|](?!/)\s*(?:(?:pass(?:word)?|pwd|pw)\s*[:=]?\s*)?(?=[^\s<>]*\d|[^\s<>]*[^\w\s.,;:!?<>])
         [^\s<>]{4,}))
-  | (?P<pair2>(?i:\b(?:user(?:name)?|login|account|e-?mail)\s*[:=\s]\s*\S+[\s,;]+(?:pass(?:word)?|pwd
-      |pw)\s*(?:[:=]\s*\S{3,}|\s(?=\S*\d|\S*[^\w\s])\S{3,})))
+  | (?P<pair2>(?i:\b(?:user(?:name)?|login|account|e-?mail)\s*[:=\s]\s*(?!{NOT_A_VALUE})\S+[\s,;]+
+      (?:pass(?:word)?|pwd|pw)\s*(?:[:=]\s*\S{3,}|\s(?!{NOT_A_VALUE})(?=\S*\d|\S*[^\w\s])\S{3,})))
   | (?P<pair3>(?i:\b(?:credentials|log-?in\s+details|login|account\s+details|sign-?in\s+details)
       \s+(?:are|were|is|:)\s*\S{3,}\s*(?:and|&|/|,|;)\s*(?=\S*\d)(?=\S*[^\w\s])[^\s]{6,}))
   | (?P<iban>(?i:\biban\b)\s*(?:n[°º]|no\.?|number)?\s*[:=]?\s*[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}
@@ -189,8 +191,8 @@ _MORE_RULES = r"""
         {VALUE}))
   | (?P<pair>(?i:\b(?:{LOGIN})\b[^.\n/<>]{0,40}?[:=\s]\s*(?!https?:)[^\s/:<>]+\s*[/|](?!/)\s*
         (?=[^\s<>]*\d|[^\s<>]*[^\w\s.,;:!?<>])[^\s<>]{4,}))
-  | (?P<pair2>(?i:\b(?:{LOGIN})\s*[:=\s]\s*\S+[\s,;]+(?:(?:and|und|et|e|y|en|i|ve|och|и|و)\s*)?(?:{PASSWORDS})
-        \s*[:=]?\s*(?=\S*[\d\W])\S{4,}))
+  | (?P<pair2>(?i:\b(?:{LOGIN})\s*[:=\s]\s*(?!{NOT_A_VALUE})\S+[\s,;]+
+        (?:(?:and|und|et|e|y|en|i|ve|och|и|و)\s*)?(?:{PASSWORDS})\s*[:=]?\s*(?!{NOT_A_VALUE})(?=\S*[\d\W])\S{4,}))
 """
 _KEYWORD_MORE = (
     r"wachtwoord|has[lł]o|[sş]ifre(?:m|si)?|l[oö]senord(?:et)?|salasana|adgangskode|passord|heslo|jelsz[oó]"
@@ -211,7 +213,8 @@ _SECRETS = tuple(
         .replace("{LOGIN}", _LOGIN)
         .replace("{PASSWORDS}", _PASSWORDS)
         .replace("{KEYWORD_MORE}", _KEYWORD_MORE)
-        .replace("{NOT_BANK}", _NOT_BANK),
+        .replace("{NOT_BANK}", _NOT_BANK)
+        .replace("{NOT_A_VALUE}", _NOT_A_VALUE),
         re.VERBOSE,
     )
     for rules in (_SECRET_RULES, _PHRASE_RULES, _MORE_RULES)
@@ -358,6 +361,8 @@ def find_secret(text: str) -> str | None:
     name = _first_kind(text, 3 if any(word in low for word in _MORE_GATE) else 2)
     if name is not None:
         return _SECRET_KINDS[name]
+    if find_credential_pair(text):
+        return "login and password"
     code = find_secret_code(text)
     if code is not None:
         return code
