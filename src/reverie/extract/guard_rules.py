@@ -17,6 +17,7 @@ from reverie.extract.guard_core_lang import CORE_RULES
 from reverie.extract.guard_framing import (
     civic_news,
     framed_as_data,
+    harmless_words,
     mention_spans,
     not_an_override,
     ordered_to_others,
@@ -556,6 +557,7 @@ def _find_in_view(text: str, opened: list[int], concepts: frozenset[str]) -> str
                 and not ordered_to_others(text, a)
                 and not not_an_override(text, a, b)
                 and not someone_elses_rules(text, a, b)
+                and not harmless_words(text, a, b)
             ),
             None,
         )
@@ -564,13 +566,17 @@ def _find_in_view(text: str, opened: list[int], concepts: frozenset[str]) -> str
     for group in ("soft", "order"):
         for start, end in found[group]:
             framed = framed_as_data(text, start, end) or someone_elses_rules(text, start, end)
-            if not any(a <= start < b for a, b in quoted) and not framed:
+            if (
+                not any(a <= start < b for a, b in quoted)
+                and not framed
+                and not harmless_words(text, start, end)
+            ):
                 hits.append((start, end))
                 break
     # The concepts catch what the shapes above miss; a text already caught needs no more looking.
     for start, end in find_concept_orders(text, concepts) if not hits else ():
         framed = framed_as_data(text, start, end) or ordered_to_others(text, start)
-        if not any(a <= start < b for a, b in quoted) and not framed:
+        if not any(a <= start < b for a, b in quoted) and not framed and not harmless_words(text, start, end):
             hits.append((start, end))
             break
     if hits and civic_news(text):
