@@ -256,7 +256,8 @@ _HARD_RULES = r"""
 | \b(?:with|to)\s+(?:anyone|anybody|everyone|whoever|any\s+(?:user|person|caller|stranger))\s+(?:who|that)
       \s+(?:asks|wants|requests|calls|writes)\b
   # Secrets and files the assistant might be made to read out.
-| \b(?:print|show|display|cat|read|output|dump|paste|attach|include|send|upload|reveal|open|copy|leak
+| \b(?:print|show|display|cat|read|output|dump|paste|attach|include|send|upload|reveal
+      |open(?![-\s]+sourced?\b)|copy|leak
       |share|email|type|list|post|return|add)\b[^.!?\n]{0,50}?(?:\b(?:key|secret|credentials?|password|passwd
       |token|wallet|ssh|private|shadow|keychain)\s+files?\b|~/|/etc/|/root/|\.ssh\b|\bid_(?:rsa
       |ed25519|ecdsa)\b|\.env\b|\.pem\b|\.aws\b|\.kube\b|\bpassword\s+(?:vault|manager|store|list)\b
