@@ -139,6 +139,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_privacy.py",
         "test_consolidation.py",
         "test_episodes_ranking.py",
+        "test_episodes_context.py",
         "test_keyword_window.py",
         "test_retention.py",
         "test_search_context.py",

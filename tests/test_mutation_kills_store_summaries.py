@@ -74,3 +74,15 @@ def test_the_statistics_count_this_user_s_summaries(memory: Memory) -> None:
     memory.add_summary("Talked about the garden shed.")
     memory.add_summary("Talked about the dentist.")
     assert memory.stats()["summaries"] == 2
+
+
+def test_the_store_gives_fifty_summaries_newest_first_and_ten_search_hits_by_default(tmp_path: Path) -> None:
+    with Memory(load_settings(home=tmp_path, environ={"REVERIE_EMBEDDINGS__ENABLED": "false"})) as memory:
+        added = [
+            memory.add_summary(f"Talked about the allotment, week {n}.", at=_at(1) + n) for n in range(51)
+        ]
+        newest_first = [s.id for s in reversed(added)]
+        assert [s.id for s in memory.scope.list_summaries()] == newest_first[:50]
+        assert [s.id for s in memory.scope.list_summaries(limit=100)] == newest_first
+        assert len(memory.scope.search_summaries(["allotment"])) == 10
+        assert len(memory.scope.search_summaries(["allotment"], limit=100)) == 51
