@@ -15,9 +15,9 @@ written blind) prints its own split.
 
     .venv/bin/python bench/topics_bench.py --cv       # choose the weights across corpora
 
---cv replays the filing of corpora 1, 6, 7 and 8 with vectors embedded once (the same scoring as
-TopicBook, reverie.topics.filing.rank_topics) for every weighting on a small grid. For each
-corpus in turn it picks the weighting with the best mean accuracy on the other three and scores
+--cv replays the filing of corpora 1, 6, 7, 8 and 9 with vectors embedded once (the same scoring
+as TopicBook, reverie.topics.filing.rank_topics) for every weighting on a small grid. For each
+corpus in turn it picks the weighting with the best mean accuracy on the other four and scores
 it on that corpus: the held-out column is what a weighting chosen elsewhere does on text it
 never saw. The shipped weights (filing.WEIGHTS) are printed on every corpus beside it.
 """
@@ -54,7 +54,10 @@ CV_CORPORA = (
     "topic_conclusions_6.jsonl",
     "topic_conclusions_7.jsonl",
     "topic_conclusions_8.jsonl",
+    "topic_conclusions_9.jsonl",
 )
+# topic_conclusions_11.jsonl (written before the filing code was read) is left out of --cv on
+# purpose: it is scored with --corpus only, never used to choose anything.
 GOAL = 0.85
 # The grid --cv searches (the weight of the lines is 1: a z-score does not change with scale).
 GRID = {
