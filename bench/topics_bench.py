@@ -200,6 +200,8 @@ def main() -> None:
     moved = [(i, landed) for i, landed in results if i["session"] != i["topic"]]
     right = sum(slugify(i["topic"]) == landed for i, landed in moved)
     print(f"sessions held under another topic: {right}/{len(moved)} filed under their own")
+    # The baseline the evidence must beat: every conclusion under its session's topic.
+    print(f"all under the session's topic would score {1 - len(moved) / max(1, len(results)):.1%}")
     wrong: Counter[str] = Counter(
         landed or "(none)" for i, landed in results if slugify(i["topic"]) != landed
     )
