@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Callable
 
 from reverie.extract.guard_regex import RuleSet, gate_text
-from reverie.extract.guard_shapes import SHAPE_FINDERS, SHAPE_GATES, TEXT_FINDERS
+from reverie.extract.guard_shapes import SHAPE_FINDERS, SHAPE_GATES, TEXT_FINDERS, TEXT_GATE
 
 __all__ = ["concept_gates", "find_concept_orders", "someone_elses_rules"]
 
@@ -79,13 +79,13 @@ _CONTROL = _table(
     r" wytyczn\w*",
     r"инструкци\w* правил\w* указани\w* директив\w* ограничени\w* фильтр\w* настройк\w* промпт\w* политик\w*"
     r" установк\w* запрет\w*",
-    r"pravidl\w* instrukc\w* pokyn\w* omezen\w* filtr\w* z[aá]sad\w* sm[eě]rnic\w* \w*regels kural\w*"
+    r"pravidl\w* instrukc\w* pokyn\w* omezen\w* filtr\w* sm[eě]rnic\w* \w*regels kural\w*"
     r" talimat\w* y[oö]nerge\w* k[iı]s[iı]tlama\w* filtre\w* s[iı]n[iı]rlama\w* szab[aá]ly\w*"
     r" utas[ií]t[aá]s\w*"
-    r" korl[aá]toz\w* sz[uű]r[oő]\w* ir[aá]nyelv\w* reguli\w* regulile instruc[tțţ]iuni\w* restric[tțţ]i\w*"
-    r" s[aä][aä]nt\w* s[aä][aä]nn\w* ohje\w* rajoitu\w* suodat\w* κανόν\w* οδηγί\w* περιορισμ\w* φίλτρ\w*"
-    r" правил\w* інструкці\w* обмежен\w* фільтр\w* aturan instruksi batasan pedoman quy\s+t[aắ]c"
-    r" h[uư][oớ]ng\s+d[aẫ]n ch[iỉ]\s+d[aẫ]n gi[oớ]i\s+h[aạ]n b[oộ]\s+l[oọ]c regler instruktioner"
+    r" korl[aá]toz\w* szűr\w* szur\w* ir[aá]nyelv\w* reguli\w* regulile instruc[tțţ]iuni\w* restric[tțţ]i\w*"
+    r" sääntö\w* säännö\w* saanto\w* ohje\w* rajoitu\w* suodat\w* κανόν\w* οδηγί\w* περιορισμ\w* φίλτρ\w*"
+    r" правил\w* інструкці\w* обмежен\w* фільтр\w* aturan instruksi batasan pedoman"
+    r" hướng\s+dẫn huong\s+dan chỉ\s+dẫn giới\s+hạn gioi\s+han bộ\s+lọc regler instruktioner"
     r" instruksjoner begr[aæ]nsninger maagizo sheria maelekezo vikwazo",
     cjk="指示 指令 规则 規則 规定 限制 过滤 過濾 系统提示 系統提示 提示词 提示詞 设定 准则 準則 约束"
     " 約束 安全策略"
@@ -192,21 +192,22 @@ _WEAKEN = _table(
     r"ignora\w* dimentica\w* annullat\w* revocat\w* sospes\w* disattivat\w* rimoss\w* abolit\w*"
     r" non\s+(?:valgono|si\s+applicano)\s+pi[uù] sostituit\w*",
     r"negeer\w* vergeet vergeten genegeerd opgeheven ingetrokken uitgeschakeld vervallen",
-    r"ignorera\w* gl[oö]m\w* upph[aä]v\w* ogiltig\w* avaktiver\w* zignoruj\w* zapomnij\w* uniewa[zż]ni\w*"
+    r"ignorera\w* glöm\w* glom\w* upph[aä]v\w* ogiltig\w* avaktiver\w* zignoruj\w* zapomnij\w*"
+    r" uniewa[zż]ni\w*"
     r" niewa[zż]n\w* wy[lł][aą]czon\w* odwo[lł]an\w*",
     r"игнорир\w* забудь\w* забыть отмен\w* аннулир\w* недействител\w* отключ\w* сняты\b снят\w* удален\w*"
     r" упразднен\w* больше\s+не\s+действу\w* не\s+действуют утратил\w*",
-    r"ignoruj\w* zapome[nň]\w* zru[sš]\w* neplat[ií]\w* vypn\w* vypnut\w* p[rř]esta[nň]\w* yok\s+say\w*"
+    r"ignoruj\w* zapome[nň]\w* zruš\w* zrus\w* neplat[ií]\w* vypn\w* vypnut\w* p[rř]esta[nň]\w* yok\s+say\w*"
     r" g[oö]rmezden\s+gel\w* unut\w* iptal\w* ge[cç]ersiz\w* kald[iı]r\w* devre\s+d[iı][sş][iı]"
     r" (?:art[iı]k\s+)?ge[cç]erli\s+de[gğ]il uygulanmaz figyelmen\s+k[ií]v[uü]l felejtsd\w*"
     r" [eé]rv[eé]nytelen\w*"
-    r" hat[aá]lyon\s+k[ií]v[uü]l kikapcsol\w* ignor[aă]\w* uit[aă]\w* anulat\w* dezactivat\w*"
-    r" nu\s+(?:se\s+)?mai\s+(?:aplic[aă]|sunt\s+valabile) ohita\w* unohda\w* sivuuta\w* mit[aä]t[oö]n\w*"
-    r" (?:ei|eiv[aä]t)\s+en[aä][aä]\s+p[aä]de αγνόησ\w* ξέχασ\w* ακυρ\w* δεν\s+ισχύ\w* ігнор\w* забудь\w*"
+    r" hat[aá]lyon\s+k[ií]v[uü]l kikapcsol\w* ignor[aă]\w* uită\w* uita\w* anulat\w* dezactivat\w*"
+    r" nu\s+(?:se\s+)?mai\s+(?:aplic[aă]|sunt\s+valabile) ohita\w* unohda\w* sivuuta\w* mitätö\w*"
+    r" enää\s+päde αγνόησ\w* ξέχασ\w* ακυρ\w* δεν\s+ισχύ\w* ігнор\w* забудь\w*"
     r" скасова\w* більше\s+не\s+ді\w* недійсн\w* вимкн\w* abaikan\w* lupakan\w* tidak\s+berlaku\w*"
-    r" dibatalkan nonaktif\w* b[oỏ]\s+qua ph[oớ]t\s+l[oờ] qu[eê]n\s+[dđ]i"
-    r" kh[oô]ng\s+c[oò]n\s+hi[eệ]u\s+l[uự]c"
-    r" h[uủ]y\s+b[oỏ] v[oô]\s+hi[eệ]u puuza\w* sahau\w* batili\w* hazitumiki ignorer\w* glem\w*"
+    r" dibatalkan nonaktif\w* phớt\s+lờ quên\s+đi"
+    r" không\s+còn\s+hiệu\s+lực"
+    r" hủy\s+bỏ vô\s+hiệu puuza\w* sahau\w* batili\w* hazitumiki ignorer\w* glem\w*"
     r" g[aæ]lder\s+ikke gjelder\s+ikke gelden\s+(?:\w+\s+){0,3}?niet\s+meer",
     cjk="忽略 无视 無視 忘记 忘記 忘掉 取消 作废 作廢 废除 廢除 失效 无效 無效 解除 关闭 關閉 撤销 撤銷"
     " 不再适用 不再適用 不再有效 不必遵守 不需要遵守 不用遵守 跳过 跳過 绕过 繞過 忘れ 取り消 廃止 撤廃"
@@ -229,16 +230,17 @@ _HAND_OUT = _table(
     r" disclos\w* reveal\w* print\w* read\s+out quot\w* past(?:e|ed|es)\b copy\w* copied includ\w* append\w*"
     r" list(?:ed|s)?\b dump\w* leak\w* hand(?:ed)?\s+(?:over|out) giv(?:e|en|ing)\s+out tell\b recite\w*"
     r" transmit\w* submit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud"
-    r" sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w* attach\w* bcc\w* cc\b"
+    r" sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w* attach\w* bcc\w*"
     r" text(?:ed)?\b sms\b fax\w* tweet\w* broadcast\w* relay\w* deliver\w* dispatch\w* stream\w* beam\w*"
-    r" drop(?:ped)?\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b"
-    r" put\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b",
-    r"po[sš]li\w* ode[sš]li\w* p[rř]epo[sš]li\w* sd[ií]lej\w* zve[rř]ejni\w* g[oö]nder\w* payla[sş]\w*"
+    r" drop(?:ped)?\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b",
+    r"pošli\w* posli\w* odešli\w* odesli\w* přepošli\w* sdílej\w* sdilej\w* zve[rř]ejni\w*"
+    r" g[oö]nder\w* payla[sş]\w*"
     r" ilet\w*"
-    r" y[uü]kle\w* stuur\w* verstuur\w* doorstur\w* deel\b wy[sś]lij\w* prze[sś]lij\w* udost[eę]pnij\w*"
-    r" skicka\w* send\b k[uü]ldd\w* trimite\w* l[aä]het[aä]\w* στείλ\w* надішли\w* kirim\w* g[uử]i\b tuma\w*",
+    r" yükle\w* stuur\w* verstuur\w* doorstur\w* deel\b wyślij\w* wyslij\w* prze[sś]lij\w* udost[eę]pnij\w*"
+    r" skicka\w* send\b k[uü]ldd\w* trimite\w* lähetä\w* laheta\w* στείλ\w* надішли\w* kirim\w* gửi\b"
+    r" tuma\w*",
     r"env[ií]a\w* reenv[ií]a\w* comparte\w* revela\w* muestra\w* copia\w* publica\w* manda\w*",
-    r"envoie\w* transf[eè]re\w* partage\w* r[eé]v[eè]le\w* affiche\w* copie\w* publie\w*",
+    r"envoie\w* transf[eè]re\w* partage\w* révèle\w* revele\w* révéle\w* affiche\w* copie\w* publie\w*",
     r"schick\w* sende\w* weiterleit\w* teile\w* verrat\w* zeig\w* kopier\w* ver[oö]ffentlich\w* gib\b",
     r"envi[ae]\w* compartilh\w* revel[ae]\w* mostr[ae]\w* copi[ae]\w*",
     r"invia\w* inoltra\w* condividi\w* rivela\w* mostra\w* copia\w* pubblica\w*",
@@ -261,7 +263,8 @@ _SECRET = _table(
     r"|kept|store|keep|hold|learned|learnt|indexed|collected)"
     r" what\s+you\s+(?:know|remember|have\s+stored)\s+about"
     r" (?:my|the\s+user'?s|stored|saved|private|personal|all\s+(?:my|the\s+user'?s))\s+(?:\w+\s+){0,2}?"
-    r"(?:journal|diary|photos|pictures|medical\s+\w+|health\s+\w+|financial\s+\w+|bank\w*|notes|memor(?:y|ies)|messages"
+    r"(?:journal|diary|photos|pictures|medical\s+\w+|health\s+\w+|financial\s+\w+|bank\w*|notes|memor(?:y|ies)|message"
+    r"s"
     r"|e-?mails|documents|files|contacts|calendar|location|history|passwords|credentials|keys|data|details"
     r"|records|transcripts?|logs|chats?|conversations?|addresses|phone\s+numbers|secrets)"
     r" (?:every|each|all)\s+(?:\w+\s+){0,2}?(?:photos?|memor(?:y|ies)|conversations?|chats?|messages|notes"
@@ -548,14 +551,15 @@ def find_concept_orders(text: str, gates: frozenset[str] | None = None) -> list[
     sheet = _sheet_off(text) if ":" in text or "=" in text else None
     if sheet is not None:
         spans.append(sheet)
-    spans.extend(found for finder in TEXT_FINDERS if (found := finder(text)) is not None)
+    low = f" {text.lower()} "
+    if any(word in low for word in TEXT_GATE):
+        spans.extend(found for finder in TEXT_FINDERS if (found := finder(text)) is not None)
     present = concept_gates([text]) if gates is None else gates
     finders = [finder for finder, tables in _NEEDS if all(_TABLE_NAMES[table] in present for table in tables)]
-    low = f" {text.lower()} "
     finders += [
         finder
-        for finder, words in zip(SHAPE_FINDERS, SHAPE_GATES, strict=True)
-        if any(w in low for w in words)
+        for finder, gates in zip(SHAPE_FINDERS, SHAPE_GATES, strict=True)
+        if all(any(word in low for word in group) for group in gates)
     ]
     for sentence in _SENTENCE.finditer(text) if finders else ():
         body = sentence.group()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SHAPE_FINDERS", "SHAPE_GATES", "TEXT_FINDERS"]
+__all__ = ["SHAPE_FINDERS", "SHAPE_GATES", "TEXT_FINDERS", "TEXT_GATE"]
 
 _I = re.IGNORECASE
 
@@ -407,13 +407,25 @@ _COVERT = re.compile(
 )
 
 
+# Cheap first looks: each pattern above is tried only on a text these find.
+_EVERY_USER = re.compile(
+    r"\b(?:all|every|each|other)\s+(?:the\s+)?(?:users|accounts|members|people|profiles)\b", _I
+)
+_DONT_TELL = re.compile(r"\b(?:don't|do\s+not|never)\s+(?:tell|let|inform|alert|warn|notify|show)\b", _I)
+_RANK_WORD = re.compile(
+    r"owner|admin|develop|creator|maker|engineer|operator|maintainer|root|superuser|moderator|ceo|founder"
+    r"|programmer|boss|master|\(me",
+    _I,
+)
+
+
 def _claimed_rank_used(text: str) -> tuple[int, int] | None:
     """A text-wide shape: what a claimed rank is used for, a dump of every user's data, a hidden act."""
-    for pattern in (_ALL_USERS_DUMP, _COVERT):
-        found = pattern.search(text)
+    for first, pattern in ((_EVERY_USER, _ALL_USERS_DUMP), (_DONT_TELL, _COVERT)):
+        found = pattern.search(text) if first.search(text) else None
         if found is not None:
             return found.span()
-    if _RANK_CLAIM.search(text) is None:
+    if _RANK_WORD.search(text) is None or _RANK_CLAIM.search(text) is None:
         return None
     for pattern in (_ACCESS_WIDENED, _SELF_GRANT):
         found = pattern.search(text)
@@ -424,17 +436,36 @@ def _claimed_rank_used(text: str) -> tuple[int, int] | None:
 
 SHAPE_FINDERS = (_safeguard_off, _consent_skipped, _rank_over_rules, _persona_unbound)
 TEXT_FINDERS = (_claimed_rank_used,)
-# Literal words one of which a text must hold for each finder to run (lower case).
-SHAPE_GATES: tuple[tuple[str, ...], ...] = tuple(
-    tuple(words.replace("_", " ").split("|"))
-    for words in (
-        "_be_|been|_is_|_are_|_was_|_were_|get|remain|stay|no longer|n't|_not_|cease|become",
-        "ask|confirm|approv|permission|consent|check|review|verif|authori|sign|2fa|two-factor|_pin",
-        "rank|preceden|priority|before|ahead|supersed|overrid|overrul|trump|beat|prevail|above|more|than|win"
-        "|secondary|subordinate|inferior|second|below|beneath|under|way to|yield|defer|bow|me|exempt|beyond"
-        "|outside|mein|mi|ma_|mes_|mia|miei|minha|mijn|moje|söz|soz|emir|talimat|мо|我|私",
-        "limit|unshackled|unchained|unfilter|uncensor|unrestrict|unbound|unleash|unhinged|freed|liberat|jailbr"
-        "|rogue|lawless|amoral|anything|without|no_|ignore|break|disregard|bypass|skip|never|refuses|answers"
-        "|every|free_",
+# A text holds one of these words for ``TEXT_FINDERS`` to run: every user, a hidden act, a rank.
+TEXT_GATE = tuple(
+    "users|accounts|members|people|profiles|don't|do not|never|owner|admin|develop|creator|maker|engineer"
+    "|operator|maintainer|root|superuser|moderator|ceo|founder|programmer|boss|master|(me".split("|")
+)
+# Literal words a text must hold for each finder to run (lower case): one of each group.
+SHAPE_GATES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(group.replace("_", " ").split("|")) for group in groups)
+    for groups in (
+        (
+            "rule|check|filter|behavio|mode|measure|layer|stage|step|prompt|requirement|enforcement|protection"
+            "|setting|restriction|limit|mechanism|logic|feature|warning|note|notice|message|guideline|polic"
+            "|protocol|constraint|control|gate|screening|routine|module|system|guardrail|safeguard|reminder"
+            "|instinct|habit|reflex|refusal|censorship|disclaimer|caveat|moderation|instruction|principle|order"
+            "|directive|boundar|ethic|value|programming|training|setup|configuration|persona|verification"
+            "|confirmation",
+            "_be_|been|_is_|_are_|_was_|_were_|get|remain|stay|no longer|n't|_not_|cease|become|_go",
+        ),
+        ("ask|confirm|approv|permission|consent|check|review|verif|authori|sign|2fa|two-factor|_pin",),
+        (
+            "rank|preceden|priority|before|ahead|supersed|overrid|overrul|trump|beat|prevail|above|more|than|win"
+            "|secondary|subordinate|inferior|second|below|beneath|under|way to|yield|defer|bow|_me|exempt"
+            "|beyond|outside|önce|üstün|öncelik|vorrang|über|_vor_|encima|prevalec|prioridad|avant|prime|priorit|dessus"
+            "|prima|sopra|acima|antes|boven|voor|pierwsze|ważniejsze|přednost|важнее|выше|приоритет|高于|优先"
+            "|凌驾|大于|優先|より上",
+        ),
+        (
+            "limit|unshackled|unchained|unfilter|uncensor|unrestrict|unbound|unleash|unhinged|freed|liberat"
+            "|jailbr|rogue|lawless|amoral|anything|without|no_|ignore|break|disregard|bypass|skip|never|refuses"
+            "|answers|every|free_",
+        ),
     )
 )
