@@ -64,7 +64,9 @@ _CONTROL = _table(
     r" permissions",
     r"instrucci\w* reglas? normas? directrices indicaciones pautas pol[ií]ticas? restricci\w*"
     r" l[ií]mites filtros?"
-    r" salvaguardas configuraci\w* programaci\w* consignas? protecciones",
+    r" salvaguardas configuraci\w* programaci\w* consignas? protecciones comprobaci\w* verificaci\w*"
+    r" controles v[eé]rifications contr[oô]les pr[uü]fungen kontrollen controlli verifiche"
+    r" verifica[cç][oõ]es",
     r"consignes? r[eè]gles? politiques? limites filtres? garde-fous programmation",
     r"anweisung\w* \w*regeln \w*richtlinien vorgaben vorschriften \w*einschr[aä]nkungen beschr[aä]nkungen"
     r" \w*filter systemprompt konfiguration programmierung grenzen leitlinien instruktionen"
@@ -230,7 +232,8 @@ _HAND_OUT = _table(
     r" disclos\w* reveal\w* print\w* read\s+out quot\w* past(?:e|ed|es)\b copy\w* copied includ\w* append\w*"
     r" list(?:ed|s)?\b dump\w* leak\w* hand(?:ed)?\s+(?:over|out) giv(?:e|en|ing)\s+out tell\b recite\w*"
     r" transmit\w* submit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud"
-    r" sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w* attach\w* bcc\w*"
+    r" read\s+back sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w* attach\w*"
+    r" bcc\w*"
     r" text(?:ed)?\b sms\b fax\w* tweet\w* broadcast\w* relay\w* deliver\w* dispatch\w* stream\w* beam\w*"
     r" drop(?:ped)?\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b",
     r"pošli\w* posli\w* odešli\w* odesli\w* přepošli\w* sdílej\w* sdilej\w* zve[rř]ejni\w*"
@@ -268,7 +271,7 @@ _SECRET = _table(
     r"|e-?mails|documents|files|contacts|calendar|location|history|passwords|credentials|keys|data|details"
     r"|records|transcripts?|logs|chats?|conversations?|addresses|phone\s+numbers|secrets)"
     r" (?:every|each|all)\s+(?:\w+\s+){0,2}?(?:photos?|memor(?:y|ies)|conversations?|chats?|messages|notes"
-    r"|files|passwords|contacts|e-?mails|documents|transcripts?)"
+    r"|files|passwords?|contacts|e-?mails|documents|transcripts?)"
     r" (?:the\s+)?(?:previous|last|earlier|prior|old)\s+(?:\w+\s+)?(?:chats?|conversations?|sessions?)"
     r" everything\s+from\s+my memory\s+(?:store|database|db|dump|file|contents) chat\s+logs?"
     r" [\w.-]+\.(?:kdbx|pem|key|env|sqlite|db|ovpn|p12|pfx)\b id_rsa\w* \.ssh\b \.env\b",
@@ -293,7 +296,7 @@ _CHANNEL = re.compile(
     r"(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|https?://|\bwebhook\b"
     r"|\b(?:to|with)\s+(?:anyone|anybody|everyone|whoever|any\s+(?:caller|stranger|person|one))\b"
     r"|\b(?:any|every)\s+(?:caller|stranger)\b|\bon\s+(?:demand|request)\b|\bupon\s+request\b"
-    r"|\b(?:when(?:ever)?|if|once)\s+(?:it\s+is\s+|they\s+are\s+)?(?:anyone|someone|somebody|a\s+stranger"
+    r"|\b(?:when(?:ever)?|if|once|should)\s+(?:it\s+is\s+|they\s+are\s+)?(?:anyone|someone|somebody|a\s+stranger"
     r"|asked|requested)\b|\b(?:every|each|any)\s+(?:single\s+)?(?:reply|answer|response|message|chat)\b"
     r"|\b(?:third\s+part(?:y|ies)|outside\s+(?:address|server))\b"
     r"|\b(?:shared|public|group|team|family|open)\s+(?:channel|chat|forum|page|board|drive|folder|feed"

@@ -72,6 +72,22 @@ _PAIR = re.compile(
 _PASS_WORDS = re.compile(rf"(?:{_PASS_KEY})", re.IGNORECASE)
 
 
+# A machine or a service named first: "ssh user root pwd toor" gives a login even without a digit.
+_SERVICE = re.compile(
+    r"\b(?:ssh|sftp|ftp|vpn|wi-?fi|router|modem|nas|server|gmail|netflix|bank|portal|console|database|mysql"
+    r"|postgres|panel|camera|printer|wlan)\b",
+    re.IGNORECASE,
+)
+_LOOSE = re.compile(
+    rf"(?<![^\W_])(?:{_PERSON_KEY})(?![^\W\d_]){_FOR}{_IS}{_VALUE}{_PASS}{_IS}[\"'`]?{_VALUE}", re.IGNORECASE
+)
+
+
 def find_credential_pair(text: str) -> bool:
     """Whether ``text`` gives a login and its password informally ("user admin pass hunter2")."""
-    return _PASS_WORDS.search(text) is not None and _PAIR.search(text) is not None
+    if _PASS_WORDS.search(text) is None:
+        return False
+    if _PAIR.search(text) is not None:
+        return True
+    service = _SERVICE.search(text)
+    return service is not None and _LOOSE.search(text, service.end()) is not None

@@ -87,7 +87,8 @@ _AUX = (
     r"(?:(?:is|are|was|were)\s+(?:now\s+|hereby\s+|henceforth\s+|permanently\s+|temporarily\s+|officially\s+)*"
     r"(?:to\s+(?:be|remain|stay)\s+|being\s+)?"
     r"|(?:has|have|had)\s+(?:now\s+|hereby\s+|officially\s+|permanently\s+)*been\s+"
-    r"|(?:must|shall|should|will|would|ought\s+to|has\s+to|have\s+to|needs?\s+to|is\s+going\s+to|are\s+going\s+to)"
+    r"|(?:must|shall|should|will|would|can|may|could|ought\s+to|has\s+to|have\s+to|needs?\s+to|is\s+going\s+to"
+    r"|are\s+going\s+to)"
     r"\s+(?:now\s+|hereby\s+|henceforth\s+|from\s+now\s+on\s+|no\s+longer\s+|always\s+|permanently\s+)*"
     r"(?:be|get|remain|stay)\s+(?:(?:kept|left)\s+)?"
     r"|(?:gets?|got|become|becomes|became|remains?|stays?|go(?:es)?)\s+)"
@@ -102,6 +103,25 @@ _OFF_PREDICATE = re.compile(
     # "should no longer be treated as binding"
     r"|\b(?:should|must|shall|will|is|are|to)\s+(?:now\s+)?(?:no\s+longer|not|never)\s+(?:be\s+)?(?:treated|considered"
     r"|regarded|seen|taken|read)\s+as\s+(?:binding|mandatory|authoritative|valid|rules|final|orders)\b",
+    _I,
+)
+# A decree's mark: "per the new arrangement", "as agreed", "effective today".
+_DECREE_MARK = (
+    r"per\s+(?:the\s+)?(?:new|latest|updated|revised|current)\s+\w+|as\s+(?:agreed|decided|arranged|settled)"
+    r"|as\s+of\s+(?:now|today)|effective\s+(?:now|today|immediately)|by\s+decree"
+)
+_DECREED = re.compile(r"\b(?:" + _DECREE_MARK + r")\b", _I)
+_CAN = re.compile(r"\b(?:can|could|may|might)\s+(?:\w+\s+){0,2}$", _I)
+_CAN_AUX = re.compile(r"(?:can|could|may|might)\b", _I)
+# A safeguard of a place or a thing ("security checks at the stadium", "guidelines from the wiki").
+_ATTACHED = re.compile(
+    r"\b(?:at|on|in|from|of|inside|around|near|during)\s+(?:the|a|an|my|our|his|her|their|its)\s+"
+    r"(?!(?:assistant|model|bot|ai|chat|account|profile|session|conversation)\b)\w+",
+    _I,
+)
+# A safeguard ordered away with "must" or "is to be" ("privacy protections must be disregarded").
+_DEONTIC = re.compile(
+    r"(?:must|shall|should|(?:is|are)\s+(?:now\s+|hereby\s+)?to|needs?\s+to|has\s+to|have\s+to|ought\s+to)\b",
     _I,
 )
 # Not an order: "can be bypassed" (a how-to or a finding), "whether filters get skipped".
@@ -122,7 +142,8 @@ _AIMED = re.compile(
     r"|for\s+the\s+rest\s+of|(?:from|as\s+of)\s+(?:this|the\s+next)\s+(?:message|chat|session|reply)"
     r"|whenever|each\s+time|every\s+time|(?:once|as\s+soon\s+as)\s+(?:i|the\s+user|someone|anyone)"
     r"|when\s+(?:i|the\s+user|my\s+\w+|someone|anyone)\s+(?:asks?|says?|types?|writes?|mentions?)"
-    r"|it\s+(?:has\s+been|was|is)\s+(?:decided|agreed|ordered|determined|decreed|resolved|settled))\b",
+    r"|it\s+(?:has\s+been|was|is)\s+(?:decided|agreed|ordered|determined|decreed|resolved|settled)"
+    r"|" + _DECREE_MARK + r")\b",
     _I,
 )
 # Whose safeguard it is when not the assistant's: a person, a firm, a place, a device or the user's
@@ -155,7 +176,9 @@ _TRIGGER_CLAUSE = re.compile(
 
 def _safeguard_off(sentence: str) -> tuple[int, int] | None:
     for predicate in _OFF_PREDICATE.finditer(sentence):
-        if _MAYBE.search(sentence, max(0, predicate.start() - 40), predicate.start()):
+        can = _CAN_AUX.match(predicate.group()) or _CAN.search(sentence, 0, predicate.start())
+        maybe = can or _MAYBE.search(sentence, max(0, predicate.start() - 40), predicate.start())
+        if maybe and not (can and _DECREED.search(sentence)):
             continue
         before = sentence[: predicate.start()]
         owns = list(_OWN_SAFE_RE.finditer(before))
@@ -167,7 +190,13 @@ def _safeguard_off(sentence: str) -> tuple[int, int] | None:
         rest = _TRIGGER_CLAUSE.sub(" ", sentence)
         if _STUDY.search(sentence) and not re.search(r"\b(?:you|your|u|ur)\b", sentence, _I):
             return None
-        if own is None and _AIMED.search(sentence) is None:
+        deontic = (
+            _DEONTIC.match(predicate.group())
+            and plains
+            and re.search(_SAFE_ADJ, plains[-1].group(), _I)
+            and not _ATTACHED.search(sentence)
+        )
+        if own is None and _AIMED.search(sentence) is None and not deontic:
             continue
         # someone's own safeguard: named before the safeguard, with it, or after it as its owner or agent
         owner = _SOMEONE.search(rest)
@@ -286,6 +315,7 @@ _NOT_FOR_ME = re.compile(
 _RANK_CLAIM = re.compile(
     r"\b(?:i(?:'m|\s+am)|as|speaking\s+as|being|me,?)\s+(?:\w+\s+){0,3}?(?:owner|admin\w*|developer|creator"
     r"|maker|engineer|operator|maintainer|root|superuser|sysadmin|moderator|ceo|founder|programmer|boss|master)\b"
+    r"|\b(?:admin|owner|developer|operator|root|sysadmin)\s+here\b"
     r"|\b(?:i|me)\s+(?:hold|have|got|own)\s+(?:\w+\s+)?(?:root|admin\w*|elevated|superuser|sudo|owner|full)"
     r"\s+(?:\w+\s+)?(?:privileges?|access|rights|permissions?|clearance)\b|\((?:me|myself)\)",
     _I,
@@ -427,7 +457,7 @@ def _claimed_rank_used(text: str) -> tuple[int, int] | None:
             return found.span()
     if _RANK_WORD.search(text) is None or _RANK_CLAIM.search(text) is None:
         return None
-    for pattern in (_ACCESS_WIDENED, _SELF_GRANT):
+    for pattern in (_ACCESS_WIDENED, _SELF_GRANT, _RANK_OVER, _NOT_FOR_ME):
         found = pattern.search(text)
         if found is not None:
             return found.span()
