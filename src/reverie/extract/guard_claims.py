@@ -157,7 +157,8 @@ _TO_YOU = _words(
 # What was "agreed": the assistant's rules, limits, warnings or refusals.
 _ITS_RULES = _words(
     r"拒絕 規則 断[らるりっ] "
-    r"refus\w* rules?\b guidelines restrictions? limits filters? warnings? safety instructions "
+    r"refus\w* rules?\b guidelines restrictions? limits filters? warnings? safety instructions disclaimers? "
+    r"caveats? confirmations? double-check\w* "
     r"content\s+polic\w* regeln richtlinien einschr[aä]nkung\w* ablehn\w* abzulehn\w* reglas normas "
     r"restricciones rechaz\w* consignes r[eè]gles refuser regole limiti rifiut\w* regras "
     r"restri[cç][oõ]es recus\w* regels weiger\w* veiligheid\w* ogranicze\w* zasad\w* odm[oó]w\w* "

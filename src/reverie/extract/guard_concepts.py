@@ -187,7 +187,8 @@ _WEAKEN = _table(
     r"oubli\w* annul[eé]\w* r[eé]voqu[eé]\w* abrog[eé]\w* suspendu\w* d[eé]sactiv[eé]\w* supprim[eé]\w*"
     r" lev[eé]e?s?\b caduc\w* ne\s+s'appliquent\s+plus obsol[eè]te\w* remplac[eé]\w*",
     r"ignorier\w* vergiss\w* vergessen missacht\w* umgeh\w* umgangen aufgehoben au[sß]er\s+kraft ung[uü]ltig"
-    r" nichtig deaktiviert\w* abgeschaltet ausgeschaltet entfernt gelten\s+nicht\s+mehr widerrufen"
+    r" nichtig deaktiviert\w* abgeschaltet ausgeschaltet entfernt gelten\s+(?:\w+\s+){0,3}?nicht\s+mehr"
+    r" widerrufen"
     r" hinf[aä]llig obsolet ersetzt gestrichen abgeschafft",
     r"ignor\w* esque[cç]\w* revogad\w* anulad\w* cancelad\w* suspens\w* desativad\w* removid\w*"
     r" n[aã]o\s+se\s+aplicam\s+mais sem\s+efeito substitu[ií]d\w*",
@@ -232,7 +233,8 @@ _HAND_OUT = _table(
     r" disclos\w* reveal\w* print\w* read\s+out quot\w* past(?:e|ed|es)\b copy\w* copied includ\w* append\w*"
     r" list(?:ed|s)?\b dump\w* leak\w* hand(?:ed)?\s+(?:over|out) giv(?:e|en|ing)\s+out tell\b recite\w*"
     r" transmit\w* submit\w* publish\w* expos\w* show(?:n|s|ed|ing)?\b display\w* read\s+aloud"
-    r" read\s+back sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w* attach\w*"
+    r" read\s+back dm\b dms\b sync\w* mirror\w* back(?:ed)?\s+up push\w* replicat\w* export\w* transfer\w*"
+    r" attach\w*"
     r" bcc\w*"
     r" text(?:ed)?\b sms\b fax\w* tweet\w* broadcast\w* relay\w* deliver\w* dispatch\w* stream\w* beam\w*"
     r" drop(?:ped)?\s+(?:it|them|this|that|everything|all)\s+(?:in|into|on|onto)\b",
@@ -269,7 +271,7 @@ _SECRET = _table(
     r"(?:journal|diary|photos|pictures|medical\s+\w+|health\s+\w+|financial\s+\w+|bank\w*|notes|memor(?:y|ies)|message"
     r"s"
     r"|e-?mails|documents|files|contacts|calendar|location|history|passwords|credentials|keys|data|details"
-    r"|records|transcripts?|logs|chats?|conversations?|addresses|phone\s+numbers|secrets)"
+    r"|records|transcripts?|logs|chats?|conversations?|address(?:es)?|phone\s+numbers?|secrets)"
     r" (?:every|each|all)\s+(?:\w+\s+){0,2}?(?:photos?|memor(?:y|ies)|conversations?|chats?|messages|notes"
     r"|files|passwords?|contacts|e-?mails|documents|transcripts?)"
     r" (?:the\s+)?(?:previous|last|earlier|prior|old)\s+(?:\w+\s+)?(?:chats?|conversations?|sessions?)"

@@ -61,7 +61,7 @@ _FOR = r"(?:\s+(?:for|of|to|on)\s+[^\s,;:]+(?:\s+[^\s,;:]+)?)?"
 _PASS = rf"{_JOIN}(?<![^\W_])(?:{_PASS_KEY})(?![^\W\d_])"
 # An explicit "is" or colon, or a value with a digit or a symbol in it.
 _SAID = r"(?:\s*[:=：]\s*|\s+(?:is|was|es|est|ist|è|é|je|jest|är|er|on|это)\s*[:=]?\s*|\s*(?:是|は|는|은)\s*)"
-_MARKED = rf"[\"'`]?(?=[^\s,;/|]*[\d\W_])(?!{_NOT_VALUE}(?![^\W_]))[^\s,;/|]+"
+_MARKED = rf"[\"'`]?(?=[^\s,;/|]*(?:\d|_|[^\w\s,;/|]))(?!{_NOT_VALUE}(?![^\W_]))[^\s,;/|]+"
 _PAIR = re.compile(
     rf"(?<![^\W_])(?:{_NAME_KEY})(?![^\W\d_]){_FOR}{_IS}{_VALUE}{_PASS}{_IS}[\"'`]?{_VALUE}"
     rf"|(?<![^\W_])(?:{_PERSON_KEY})(?![^\W\d_]){_FOR}(?:{_SAID}{_VALUE}{_PASS}{_IS}[\"'`]?{_VALUE}"

@@ -352,6 +352,14 @@ def _has_seed_phrase(text: str) -> bool:
     return False
 
 
+# A password of children's play ("the kids' password to enter the fort is 'dragon'") guards no account.
+_PLAY = re.compile(
+    r"\b(?:kids'?|children'?s?)(?!\w)[^.\n]{0,40}\b(?:password|passwords|code)\b[^.\n]{0,30}\b(?:fort|den"
+    r"|treehouse|clubhouse|castle|club|hideout|tent|game|treasure|pirate|secret\s+society)\b",
+    re.IGNORECASE,
+)
+
+
 def find_secret(text: str) -> str | None:
     """Return the kind of secret ``text`` contains (e.g. "GitHub token"), or None."""
     for detector in _detectors():
@@ -359,7 +367,7 @@ def find_secret(text: str) -> str | None:
             return str(detector.secret_type)
     low = text.lower()
     name = _first_kind(text, 3 if any(word in low for word in _MORE_GATE) else 2)
-    if name is not None:
+    if name is not None and not (name == "keyword" and _PLAY.search(text)):
         return _SECRET_KINDS[name]
     if find_credential_pair(text):
         return "login and password"

@@ -46,13 +46,13 @@ _SAFE_NOUN = (
     r"|requirements?|enforcement|protections?|settings?|restrictions?|limits?|limitations?|mechanisms?|logic"
     r"|features?|warnings?|notes?|notices?|messages?|guidelines?|polic(?:y|ies)|protocols?|constraints?"
     r"|controls?|gates?|screening|routines?|modules?|systems?|guardrails?|safeguards?|reminders?|instincts?"
-    r"|habits?|reflexes)"
+    r"|habits?|reflexes|reviews?|oversight|vetting|scrutiny|sign-?offs?)"
 )
 # A safeguard only an assistant has: switched off, it is an attack whoever is named.
 _OWN_SAFE = (
     r"(?:\b(?:guardrails?|safeguards?|refusals?|censorship|disclaimers?|caveats?|policy\s+(?:checks?|enforcement)"
     r"|content\s+(?:filter\w*|polic(?:y|ies)|rules|moderation)|(?:protective|refusal|cautious|defensive|confirmation"
-    r"|approval)\s+"
+    r"|approval|guard|harm)\s+"
     + _SAFE_NOUN
     + r"|safety\s+(?:behaviou?rs?|filter\w*|layers?|mode|guidelines|instincts?|reflexes|training)"
     r"|(?:your|its|(?:the\s+)?(?:assistant|model|bot|ai|chatbot)'s)\s+(?:[\w-]+\s+){0,2}?(?:instructions|rules"
@@ -80,7 +80,8 @@ _VOID_STATE = (
     r"|(?:no\s+longer|not)\s+(?:binding|applicable|in\s+force|in\s+effect|required|needed|necessary|valid|active"
     r"|enforced|relevant|mandatory|to\s+be\s+(?:applied|followed|enforced|observed|honou?red|respected))"
     r"|(?:deemed|considered|regarded\s+as|treated\s+as|seen\s+as)\s+(?:\w+\s+)?(?:inapplicable|void|optional"
-    r"|obsolete|non-?binding|invalid|moot|suggestions|advisory|off|disabled))"
+    r"|obsolete|non-?binding|invalid|moot|suggestions|advisory|off|disabled|unnecessary|superfluous|redundant"
+    r"|needless|pointless)|unnecessary|superfluous|redundant|needless)"
 )
 # The auxiliaries of a passive, a perfect or an order: "is to be", "have been", "should no longer be".
 _AUX = (
@@ -168,6 +169,10 @@ _STUDY = re.compile(
     r"|course|thesis|article|blog|writes?\s+about|wrote\s+about|explain\w*|teach\w*|warns?|warned)\b",
     _I,
 )
+# This one account ("for this user") is whom the assistant serves, not someone owning the safeguard.
+_THIS_ACCOUNT = re.compile(
+    r"\b(?:this|the\s+current)\s+(?:user|account|profile|person|customer|member)\b", _I
+)
 # A trigger clause ("when my nephew asks") names a person without making the safeguard theirs.
 _TRIGGER_CLAUSE = re.compile(
     r"\b(?:when(?:ever)?|if|once|as\s+soon\s+as|each\s+time|every\s+time|the\s+moment)\b[^,;.!?]*", _I
@@ -187,7 +192,7 @@ def _safeguard_off(sentence: str) -> tuple[int, int] | None:
         found = own or (plains[-1] if plains else None)
         if found is None or predicate.start() - found.end() > 60:
             continue
-        rest = _TRIGGER_CLAUSE.sub(" ", sentence)
+        rest = _THIS_ACCOUNT.sub(" ", _TRIGGER_CLAUSE.sub(" ", sentence))
         if _STUDY.search(sentence) and not re.search(r"\b(?:you|your|u|ur)\b", sentence, _I):
             return None
         deontic = (
@@ -286,9 +291,9 @@ _UNDER = (
     r"|under|subject)\s+to|(?:give|gives)\s+way\s+to|yields?\s+to|defers?\s+to|bows?\s+to)"
 )
 _POLICY = (
-    r"(?:polic(?:y|ies)|rules|guidelines|restrictions|filters|guardrails|safeguards|safety\s+\w+|instructions"
-    r"|system\s+prompt|programming|training|configuration|setup|principles|ethics|terms\s+of\s+service"
-    r"|content\s+\w+|moderation|limits|boundaries|directives|constraints)"
+    r"(?:polic(?:y|ies)|rules?|guidelines?|restrictions?|filters?|guardrails?|safeguards?|safety\s+\w+|instructions?"
+    r"|system\s+prompt|programming|training|configuration|setup|principles?|ethics|terms\s+of\s+service"
+    r"|content\s+\w+|moderation|limits?|boundar(?:y|ies)|directives?|constraints?)"
 )
 _RANK_OVER = re.compile(
     _ME
@@ -315,7 +320,7 @@ _NOT_FOR_ME = re.compile(
 _RANK_CLAIM = re.compile(
     r"\b(?:i(?:'m|\s+am)|as|speaking\s+as|being|me,?)\s+(?:\w+\s+){0,3}?(?:owner|admin\w*|developer|creator"
     r"|maker|engineer|operator|maintainer|root|superuser|sysadmin|moderator|ceo|founder|programmer|boss|master)\b"
-    r"|\b(?:admin|owner|developer|operator|root|sysadmin)\s+here\b"
+    r"|\b(?:admin|owner|developer|operator|root|sysadmin)\s+(?:here|speaking)\b"
     r"|\b(?:i|me)\s+(?:hold|have|got|own)\s+(?:\w+\s+)?(?:root|admin\w*|elevated|superuser|sudo|owner|full)"
     r"\s+(?:\w+\s+)?(?:privileges?|access|rights|permissions?|clearance)\b|\((?:me|myself)\)",
     _I,
@@ -449,8 +454,20 @@ _RANK_WORD = re.compile(
 )
 
 
+# Someone else's words passed on to the writer: "send me a copy of everything he asks you".
+_SPYING = re.compile(
+    r"(?:^|[,:;]\s*|\b(?:and|then|please|just|also)\s+)(?:send|forward|copy|cc|show|tell|report|give|text|mail)"
+    r"\s+(?:me|us)\s+(?:a\s+copy\s+of\s+|a\s+summary\s+of\s+|the\s+contents\s+of\s+)?(?:everything|all|whatever"
+    r"|what|anything)\s+(?:that\s+)?(?:he|she|they|my\s+\w+|his|her|their|[A-Z][a-z]+)\s+(?:asks?|says?|tells?"
+    r"|writes?|types?|sends?|searches|searched|asked|said|told|wrote)\b",
+)
+
+
 def _claimed_rank_used(text: str) -> tuple[int, int] | None:
     """A text-wide shape: what a claimed rank is used for, a dump of every user's data, a hidden act."""
+    spying = _SPYING.search(text)
+    if spying is not None:
+        return spying.span()
     for first, pattern in ((_EVERY_USER, _ALL_USERS_DUMP), (_DONT_TELL, _COVERT)):
         found = pattern.search(text) if first.search(text) else None
         if found is not None:
@@ -468,8 +485,9 @@ SHAPE_FINDERS = (_safeguard_off, _consent_skipped, _rank_over_rules, _persona_un
 TEXT_FINDERS = (_claimed_rank_used,)
 # A text holds one of these words for ``TEXT_FINDERS`` to run: every user, a hidden act, a rank.
 TEXT_GATE = tuple(
-    "users|accounts|members|people|profiles|don't|do not|never|owner|admin|develop|creator|maker|engineer"
-    "|operator|maintainer|root|superuser|moderator|ceo|founder|programmer|boss|master|(me".split("|")
+    "send|forward|copy|show|tell|report|give|text|mail|users|accounts|members|people|profiles|don't|do not"
+    "|never|owner|admin|develop|creator|maker|engineer|operator|maintainer|root|superuser|moderator|ceo"
+    "|founder|programmer|boss|master|(me".split("|")
 )
 # Literal words a text must hold for each finder to run (lower case): one of each group.
 SHAPE_GATES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
