@@ -26,7 +26,7 @@ def test_meaning_finds_what_keywords_miss(memory: Memory) -> None:
     memory.remember("User is allergic to shellfish")
     for fact in VARIED_FACTS[:10]:
         memory.remember(fact)
-    assert memory.search("dog's name").facts[0].memory.text == "My pet Bruno is a golden retriever"
+    assert memory.search("dog's name").facts[0].memory.text == "User's pet Bruno is a golden retriever"
     assert memory.search("allergies").facts[0].memory.text == "User is allergic to shellfish"
 
 

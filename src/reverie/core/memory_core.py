@@ -29,7 +29,7 @@ from reverie.errors import Conflict, InvalidInput, NotFound, ReverieError
 from reverie.extract.fact_vectors import embed_or_none, store_vector
 from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import MergePolicy, RememberResult, remember_fact
-from reverie.extract.phrases import detect_phrase, to_third_person
+from reverie.extract.phrases import detect_phrase, said_by_user, to_third_person
 from reverie.extract.rules import fact_type
 from reverie.llm import chat_model_from_settings
 from reverie.retrieve.context import ContextBlock, DocumentExcerpt, build_context
@@ -194,16 +194,21 @@ class MemoryCore(People, Preferences, Summaries, Conversations):
     ) -> RememberResult:
         """Keep a fact. Near-identical facts are reinforced; a fact with a key replaces the old one.
 
+        A fact the user says of themself in the first person is kept in the memory's voice, as
+        every other fact: "I moved to Lisbon" as "User moved to Lisbon" (the guard reads the words
+        as said). "We" and "our" are kept as said: the merge reads them as the user's.
+
         ``sensitive=True`` is the user's explicit request to keep a secret (a password, an ID number).
         """
         if source not in SOURCES:
             raise InvalidInput(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
         if not 0.0 <= confidence <= 1.0:
             raise InvalidInput(f"confidence must be between 0 and 1, got {confidence}")
-        ahead = text.replace("\r\n", "\n").strip()  # what the guard returns if it lets the text through
+        # what the guard returns if it lets the text through, in the memory's voice
+        ahead = said_by_user(text.replace("\r\n", "\n").strip())
         pending = self._embed_ahead(ahead)
         try:
-            text = self._guard(text, source, sensitive)
+            text = said_by_user(self._guard(text, source, sensitive))
             norm_key = normalize_key(key) if key else None
             if key is not None and not norm_key:
                 raise InvalidInput(f"key {key!r} has no letters or digits")

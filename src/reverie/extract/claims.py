@@ -88,7 +88,7 @@ _LEAD_CLAUSE = re.compile(
 # belongs to the value, so it is moved to the end rather than dropped.
 _LEAD_WORDS = (
     r"(?:on|every|each|most|in|during|since|at|after|before|when|while|from|by|this|last|next|"
-    r"these|nowadays|usually|often|sometimes)\b"
+    r"these|nowadays|usually|often|sometimes|lately|recently|currently|today|twice|once|three times)\b"
 )
 _LEAD_ADVERBIAL = re.compile(
     rf"^({_LEAD_WORDS}[^,]{{0,40}}?),?\s+(?=(?:the )?user\b)(.*)$"
@@ -287,6 +287,12 @@ def _doer(word: str) -> str:
     return ""
 
 
+# What one joins as a member, not as staff; a stay for a while is no home.
+_GROUPS = frozenset(
+    "club gym choir band team league group class course society union church party circle "
+    "orchestra crew community association network committee".split()
+)
+_TEMPORARY = frozenset("for until while during this next over temporarily few week night month".split())
 _USUAL = frozenset({"main", "usual", "primary", "regular", "normal", "everyday"})
 _LIKED = frozenset({"favorite", "preferred", "dream", "ideal"})
 _PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
@@ -418,6 +424,10 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     if name not in SYNONYMS and name != lemma and "_" not in SYNONYMS.get(lemma, "_"):
         name = SYNONYMS[lemma] + name[len(lemma) :]  # "bikes to work" = "cycles to work"
     name = SYNONYMS.get(name, name)
+    if lemma == "join" and "as" not in rest and set(map(_noun, rest)) & _GROUPS:
+        name = "belong_to"  # "joined a running club" is no employer; "joined a startup as CTO" is
+    if name == "live_in" and lemma == "stay" and set(map(_noun, rest)) & _TEMPORARY:
+        name = "stay_in"  # "is staying in Madrid for a conference" is no home
     if lemma not in VERBS and lemma not in ("have", "do", "get") and head not in IRREGULAR:
         guessed = _guessed_verb(head, words[1] if len(words) > 1 else None)
         if guessed is None:

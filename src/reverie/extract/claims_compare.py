@@ -27,6 +27,7 @@ from reverie.extract.claim_words import (
     PERIODS,
     QUANTITY_UNITS,
     SWAP_VERBS,
+    SYNONYMS,
     VERBS,
 )
 from reverie.extract.claims_text import (
@@ -34,8 +35,10 @@ from reverie.extract.claims_text import (
     Verdict,
     _is_year,
     _lemma,
+    _names,
     _normalise,
 )
+from reverie.text import STOPWORDS
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -66,8 +69,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
     old, new = _by_name(old, new), _by_name(new, old)
     if _swaps(old, new):
         return "update"  # "User's laptop is a Dell" -> "User replaced the Dell with a MacBook"
-    if _gave_up(old, new):
-        return "update"  # "User's VPN is NordVPN" -> "User cancelled NordVPN and uses Mullvad now"
+    if _gave_up(old, new):  # "... and does not have one now": gone, not replaced
+        return (
+            "contradiction" if new.negated else "update"
+        )  # "User's VPN is NordVPN" -> "User cancelled NordVPN and uses Mullvad now"
     if new.dropped and new.changed and not new.dropped & (old.value | set(old.subject) | old.subject_names):
         # the change is explained by what was given up, which is not this fact: "User uses Slack"
         # stays beside "User cancelled Netflix and uses Disney+ now"
@@ -220,8 +225,10 @@ def _gave_up(old: Claim, new: Claim) -> bool:
     the old one's; a person in the old subject ("User's sister lives with Marco") only when the
     old fact says who that person is ("User's boyfriend is Marco").
     """
-    if not new.dropped or new.negated or old.negated:
+    if not new.dropped or old.negated:
         return False
+    if new.negated and _plain(new.value) - {"now", "it"}:
+        return False  # "sold the car and has none now" says it is gone; "... and has no garden" says more
     if not new.dropped & (_plain(old.value) | old.subject_names):
         return False
     owner, owned = set(new.subject), set(old.subject)
@@ -368,6 +375,40 @@ def _two_doings(old: Claim, new: Claim) -> bool:
         and verbs <= VERBS - LIGHT_VERBS
         and not (old.changed or new.changed or old.negated or new.negated)
     )
+
+
+_NOT_DOINGS = LIGHT_VERBS | {"be", "like", "dislike", "want", "need", "feel", "know", "become"}
+
+
+def _doings(claim: Claim) -> frozenset[str]:
+    """What the fact says its owner does: its verb, and an activity its subject names ("User's
+    daily walk is 5 km" -> walk)."""
+    verb = _verb(claim.predicate)
+    found = {verb} if verb in VERBS and verb not in _NOT_DOINGS else set()
+    if len(claim.subject) > 1 and claim.subject[-1] in _ACTIVITY_NOUNS:
+        found.add(SYNONYMS.get(claim.subject[-1], claim.subject[-1]))
+    return frozenset(found)
+
+
+# Doings named as a thing ("User's daily walk", "User's commute"); "garden" or "drink" are things too.
+_ACTIVITY_NOUNS = frozenset(
+    "walk run jog swim ride hike climb commute cycle drive row skate ski surf dance".split()
+)
+
+
+def other_doings(old: Claim, new: Claim) -> bool:
+    """Whether the facts tell of two different things done, one of them named by its subject:
+    "User runs 5 km every day" / "User's daily walk is 5 km" (close in meaning, and the same
+    number, but a run is no walk). Neither names the other's doing."""
+    if not (old.parsed and new.parsed):
+        return False
+    one, other = _doings(old), _doings(new)
+    if not one or not other or one & other:
+        return False
+    named = {w for c in (old, new) for w in c.subject[1:]}
+    if not (one | other) & named:
+        return False  # two verbs: _two_doings and the predicates decide
+    return not (one & {_lemma(w) for w in new.words} or other & {_lemma(w) for w in old.words})
 
 
 def other_kinds(old: Claim, new: Claim) -> bool:
@@ -548,8 +589,36 @@ def _same_subject(old: Claim, new: Claim) -> bool:
                 and extra - _MEASURES <= shorter.value
             )
             and not (extra & shorter.subject_names)
+            and not _modifies(extra, shorter)
         )
     return False
 
 
-__all__ = ["compare_claims", "favourite_replaced", "other_kinds", "switched_to"]
+def _modifies(words: set[str], claim: Claim) -> bool:
+    """Whether one of ``words`` is said in ``claim`` before another noun, as what kind of thing it
+    is: "kitchen" in "bought a new kitchen table" (a table, not the kitchen), "car" in "pays for
+    car insurance"; not in "drives a red car" or "has a dog named Rex"."""
+    norm = _normalise(claim.text)
+    names = _names(claim.text)
+    for word in words:
+        if word in names:
+            continue  # "The Gym Group": a name
+        for match in re.finditer(rf"\b{re.escape(word)}(?:s|es)? ([a-z][a-z-]*)\b", norm):
+            after = match.group(1)
+            if (
+                after not in STOPWORDS
+                and after not in _NOT_HEADS
+                and after not in OPPOSITE  # "cut their hair short": what it is now, no kind of hair
+                and not after.endswith(_ADJECTIVE_ENDINGS)
+                and _lemma(after) not in VERBS
+            ):
+                return True
+    return False
+
+
+# Words after a noun that do not make it a modifier: a participle or a name follows.
+_NOT_HEADS = frozenset({"named", "called", "now", "anymore", "too", "again"})
+_ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "able", "ible", "ic", "ish", "less", "ly", "er", "est")
+
+
+__all__ = ["compare_claims", "favourite_replaced", "other_doings", "other_kinds", "switched_to"]

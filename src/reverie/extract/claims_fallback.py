@@ -33,6 +33,7 @@ _CHANGE = re.compile(
     r"promoted|pushed|bumped)(?: [\w'-]+){0,3} to|"
     r"(?:went|gone|is|are) (?:up|down) to)\b"
 )
+_NEW = re.compile(r"\bnew\b")
 # "User's old laptop" beside "User's new laptop": two things, not one thing changed.
 _PAST_THING = re.compile(r"\b(?:old|former|previous|ex)\b")
 
@@ -124,6 +125,12 @@ def thing_changed(old: Claim, new: Claim) -> bool:
         return False
     if {longer.subject[-1], *longer.subject[len(short.subject) :]} & (PARTY_WORDS | longer.subject_names):
         return False
+    if (
+        not new.changed
+        and not _CHANGE.search(_NEW.sub(" ", new_text))
+        and longer.subject[-1] not in new.fresh
+    ):
+        return False  # "new" said of another thing: "User's kitchen" / "User bought a new kitchen table"
     years = {d for d in old.dates | new.dates if d.isdigit() and len(d) == 4}
     return not years or old.dates == new.dates
 

@@ -135,6 +135,11 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\bi am\b"), "user is"),
     (_R(r"\bmy\b"), "user's"),
     (_R(r"\b(?:i|me|myself)\b(?!\.)"), "user"),
+    # "we" and "our" are the user with others (a household, a couple): what they have or do, the
+    # user has or does ("Our cat Mochi" is the user's cat, "We moved to Rotterdam" moves the user)
+    (_R(r"^we are\b"), "user is"),
+    (_R(r"^we\b"), "user"),
+    (_R(r"\bour\b"), "user's"),
     # a correction says what is true now: "Sven isn't Norwegian, he's Danish" = "Sven is now Danish"
     (_R(r"^(?:actually|in fact),? "), ""),
     (
@@ -316,12 +321,20 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
 ]
 
 
+# "one" standing for a thing named before ("doesn't have one now", "bought a new one"), not a number
+_PRONOUN_ONE = _R(
+    r"\b(?<!-)one\b(?=\s*(?:[.,;:!?)]|$|now\b|anymore\b|any more\b|any longer\b|either\b|again\b|"
+    r"yet\b|too\b|at all\b|since\b|like it\b|instead\b))"
+)
+
+
 @functools.lru_cache(maxsize=8192)
 def _normalise(text: str) -> str:
     """The text in one spelling (see ``_REWRITES``); read again and again for the same facts, so cached."""
     out = fold(text).replace("\u2019", "'")
     for pattern, repl in _CONTRACTIONS:
         out = pattern.sub(repl, out)
+    out = _PRONOUN_ONE.sub("it", out)  # "sold the car and has no one now": not a number
     out = number_words_as_digits(out)  # first: "six in the morning" is "6 in the morning", then "06:00"
     for number, spelled in _REWRITES:
         out = number.sub(spelled, out)

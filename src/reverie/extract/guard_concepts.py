@@ -449,6 +449,12 @@ _SELF_RE = re.compile(_SELF, _FLAGS)
 _SENTENCE = re.compile(r"(?:[^.!?;\n。！？]|\.(?=\w))+")
 
 
+_USER_SAID = re.compile(
+    r"\s*(?:the\s+)?user\s+(?:said|says|wrote|writes|asked|asks|concluded|noted|stated|added|replied)\s*:\s*",
+    re.IGNORECASE,
+)
+
+
 def _weakened(sentence: str) -> re.Match[str] | None:
     for found in _WEAKEN_RE.finditer(sentence):
         if not _DENIED.search(sentence, max(0, found.start() - 30), found.start()):
@@ -567,11 +573,14 @@ def find_concept_orders(text: str, gates: frozenset[str] | None = None) -> list[
         if all(any(word in low for word in group) for group in gates)
     ]
     for sentence in _SENTENCE.finditer(text) if finders else ():
-        body = sentence.group()
+        # the user's own words quoted by a summary ("User said: ...") are read as the user wrote them
+        said = _USER_SAID.match(sentence.group())
+        skip = said.end() if said else 0
+        body, start = sentence.group()[skip:], sentence.start() + skip
         for finder in finders:
             found = finder(body)
             if found is not None:
-                spans.append((sentence.start() + found[0], sentence.start() + found[1]))
+                spans.append((start + found[0], start + found[1]))
                 break
     return spans
 

@@ -230,6 +230,9 @@ _ADDRESSED = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[.!?;\n]\s")
+_SAID_FRAME = re.compile(
+    r"(?:the\s+)?user\s+(?:said|says|wrote|writes|noted|mentioned|concluded)\s*:\s*", re.IGNORECASE
+)
 # A later clause goes on about the user: "User is a pentester; last week she got a chatbot to ...".
 _PRONOUN = re.compile(r"^(?:\w+\s+){0,3}?(?:she|he|they)\b", re.IGNORECASE)
 
@@ -239,6 +242,10 @@ def users_work(text: str, start: int) -> bool:
     head = max((m.start() for m in _CLAUSE_END.finditer(text, 0, start)), default=-1)
     tail = _CLAUSE_END.search(text, start)
     sentence = text[head + 1 : tail.start() if tail else len(text)].lstrip()
+    said = _SAID_FRAME.match(sentence)  # a summary quoting the user ("User said: User's colleague ...")
+    if said is not None:
+        head += said.end()
+        sentence = sentence[said.end() :]
     about_user = _USER_SUBJECT.match(sentence) or (_PRONOUN.match(sentence) and _USER_SUBJECT.match(text))
     if not about_user or _USER_WISH.match(sentence) or _ADDRESSED.search(sentence):
         return False

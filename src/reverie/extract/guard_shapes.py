@@ -318,7 +318,7 @@ _NOT_FOR_ME = re.compile(
 )
 # A claim of rank: the writer owns, built or runs the assistant, or holds root or admin rights.
 _RANK_CLAIM = re.compile(
-    r"\b(?:i(?:'m|\s+am)|as|speaking\s+as|being|me,?)\s+(?:\w+\s+){0,3}?(?:owner|admin\w*|developer|creator"
+    r"\b(?:i(?:'m|\s+am)|user\s+is|as|speaking\s+as|being|me,?)\s+(?:\w+\s+){0,3}?(?:owner|admin\w*|developer|creator"
     r"|maker|engineer|operator|maintainer|root|superuser|sysadmin|moderator|ceo|founder|programmer|boss|master)\b"
     r"|\b(?:admin|owner|developer|operator|root|sysadmin)\s+(?:here|speaking)\b"
     r"|\b(?:i|me)\s+(?:hold|have|got|own)\s+(?:\w+\s+)?(?:root|admin\w*|elevated|superuser|sudo|owner|full)"
@@ -395,7 +395,7 @@ _UNBOUND = re.compile(
     _I,
 )
 _SECOND_OR_ORDER = re.compile(
-    r"\b(?:you|your|u|ur)\b|^\s*(?:now\s+|please\s+|just\s+)?(?:be|play|act|become)\b",
+    r"\b(?:you|your|u|ur)\b|(?:^|:)\s*(?:now\s+|please\s+|just\s+)?(?:be|play|act|become)\b",
     _I,
 )
 
@@ -442,6 +442,12 @@ _COVERT = re.compile(
 )
 
 
+# A standing order's time: "from now on the kids' memories must be readable by my friend".
+_STANDING = re.compile(
+    r"\b(?:from\s+now\s+on|henceforth|going\s+forward|until\s+further\s+notice|no\s+questions(?:\s+asked)?"
+    r"|permanently|from\s+today)\b",
+    _I,
+)
 # Cheap first looks: each pattern above is tried only on a text these find.
 _EVERY_USER = re.compile(
     r"\b(?:all|every|each|other)\s+(?:the\s+)?(?:users|accounts|members|people|profiles)\b", _I
@@ -472,6 +478,9 @@ def _claimed_rank_used(text: str) -> tuple[int, int] | None:
         found = pattern.search(text) if first.search(text) else None
         if found is not None:
             return found.span()
+    widened = _ACCESS_WIDENED.search(text)
+    if widened is not None and _STANDING.search(text):
+        return widened.span()
     if _RANK_WORD.search(text) is None or _RANK_CLAIM.search(text) is None:
         return None
     for pattern in (_ACCESS_WIDENED, _SELF_GRANT, _RANK_OVER, _NOT_FOR_ME):
@@ -486,7 +495,7 @@ TEXT_FINDERS = (_claimed_rank_used,)
 # A text holds one of these words for ``TEXT_FINDERS`` to run: every user, a hidden act, a rank.
 TEXT_GATE = tuple(
     "send|forward|copy|show|tell|report|give|text|mail|users|accounts|members|people|profiles|don't|do not"
-    "|never|owner|admin|develop|creator|maker|engineer|operator|maintainer|root|superuser|moderator|ceo"
+    "|memor|never|owner|admin|develop|creator|maker|engineer|operator|maintainer|root|superuser|moderator|ceo"
     "|founder|programmer|boss|master|(me".split("|")
 )
 # Literal words a text must hold for each finder to run (lower case): one of each group.

@@ -1,6 +1,13 @@
 """Merging a new fact or preference into what is already kept: the merge policy.
 
-What the user said is what is kept. A new fact is compared with the active facts it could be
+What the user said is what is kept, in the memory's voice: a fact the user says of themself in
+the first person ("I moved to Lisbon", "Lately my favourite cuisine is ...") is kept in the third
+person ("User moved to Lisbon"), as extraction and the power phrases keep it (``Memory.remember``,
+``reverie.extract.phrases.said_by_user``); the words are the user's, only the pronouns change.
+The reader reads "I / me / my" as the user in any text, and "we / our" as the user's too (the
+user with others: "We moved to Rotterdam" moves the user, "Our cat Mochi" is the user's cat);
+"we" is kept as said, and it names nobody else, so "User's partner Jonas works at Philips" /
+"We both work at Philips" stay two facts. A new fact is compared with the active facts it could be
 about: the one holding its key (the claim's key, the same for every wording of an attribute:
 "lives in", "moved to", "User's home is"; and the older inferred key), those sharing nearly all
 its content words, and its nearest neighbours by meaning. Each comparison reads both facts into

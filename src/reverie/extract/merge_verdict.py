@@ -23,7 +23,7 @@ from reverie.extract.claims import (
     polarity_flip,
     switched_to,
 )
-from reverie.extract.claims_compare import other_kinds
+from reverie.extract.claims_compare import other_doings, other_kinds
 from reverie.extract.claims_fallback import (
     ended,
     names_kept,
@@ -105,6 +105,8 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
     verdict = compare_claims(_read_claim(old), new)
     if verdict == "update" and _one_more(old, new):
         return "distinct"  # "User's garden has roses" / "User's garden now has a vegetable patch too"
+    if verdict in ("distinct", "unsure") and other_doings(_read_claim(old), new):
+        return "distinct"  # "User runs 5 km every day" / "User's daily walk is 5 km"
     if (
         verdict == "distinct"
         and similarity is not None

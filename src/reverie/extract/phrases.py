@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from reverie.extract.claim_words import VERBS
+
 Action = Literal[
     "remember",
     "prefer",
@@ -329,16 +331,23 @@ def to_third_person(clause: str) -> str:
     tokens = _TOKEN.findall(clause)
     out = list(tokens)
     words = [k for k, tok in enumerate(tokens) if tok[0].isalpha()]
+    speaking = False  # the clause's subject is the user alone ("I ...", not "my wife and I")
     for n, k in enumerate(words):
         low = tokens[k].lower()
         at_start = n == 0 or bool(_SENTENCE_END.search(tokens[k - 1]))
         subject = "User" if at_start else "the user"
+        if at_start or low in _OTHER_SUBJECTS:
+            speaking = False
         if low == "i" and not _is_ie(tokens, k):
             out[k] = subject
-            if not _is_compound_subject(tokens, words, n):
+            speaking = not _is_compound_subject(tokens, words, n)
+            if speaking:
                 _agree(tokens, out, words, n + 1)
         elif low in _CONTRACTIONS:
             out[k] = f"{subject} {_CONTRACTIONS[low]}"
+            speaking = True
+        elif low in ("and", "but") and speaking and n + 1 < len(words):
+            _agree_second(tokens, out, words, n + 1)  # "I sold the car and don't have one now"
         elif low == "i'd":
             nxt = tokens[words[n + 1]].lower() if n + 1 < len(words) else ""
             out[k] = f"{subject} {'had' if nxt in _PARTICIPLES else 'would'}"
@@ -551,6 +560,52 @@ def _agree(tokens: list[str], out: list[str], words: list[int], start: int) -> N
         return
 
 
+# Words that open a clause of another subject: a verb after "and" is no longer the user's.
+_OTHER_SUBJECTS = frozenset("he she it they we you that which who there".split())
+# Verbs of the first person that follow "and" ("I'm sober and don't drink"); other words after
+# "and" are often nouns ("I like cats and dogs"), so they are agreed only after an adverb ("and
+# now see Dr. Brooks") or when a verb the reader knows takes an object ("and manage the money").
+_SECOND_VERBS = frozenset("am have do don't dont haven't havent aren't go".split())
+_OBJECT_OPENERS = frozenset("a an the my his her their our it them this that to in at on with for".split())
+
+
+def _agree_second(tokens: list[str], out: list[str], words: list[int], start: int) -> None:
+    """Put the verb of a second clause of the user's ("... and do not drink") in the third person."""
+    adverb = False
+    for i in range(start, len(words)):
+        j = words[i]
+        if tokens[j - 1].strip():  # punctuation between: another clause
+            return
+        low = tokens[j].lower()
+        if low in _ADVERBS or (low.endswith("ly") and len(low) >= 4 and low not in _LY_VERBS):
+            adverb = True
+            continue
+        after = tokens[words[i + 1]].lower() if i + 1 < len(words) else ""
+        known = low in VERBS and after in _OBJECT_OPENERS
+        if low in _SECOND_VERBS or ((adverb or known) and low not in _NOT_VERBS and "'" not in low):
+            out[j] = _third_person_verb(tokens[j])
+        return
+
+
+_FIRST_PERSON_WORD = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
+_THE_USER = re.compile(r"\buser\b", _I)
+
+
+def said_by_user(text: str) -> str:
+    """A fact said by the user of themself in the memory's voice: "I moved to Lisbon" -> "User
+    moved to Lisbon", "Lately my favourite cuisine is Ethiopian" -> "Lately the user's favourite
+    cuisine is Ethiopian". Text with no first-person singular word, or naming the user already
+    (a third-person fact that quotes someone), is returned as written; so is "we" / "our", which
+    is the user with others (the merge reads it as the user's, see ``reverie.extract.claims``)."""
+    if not _FIRST_PERSON_WORD.search(text.translate(_APOSTROPHES)) or _THE_USER.search(text):
+        return text
+    said = to_third_person(text)
+    if said.startswith("User "):  # as extraction writes it: "User sold their car"
+        said = re.sub(r"\bthe user's\b", "their", said)
+    ending = text.rstrip()[-1:]
+    return said + ending if ending in ".!" and said and not said.endswith(ending) else said
+
+
 def _third_person_verb(word: str) -> str:
     """Return the third-person singular of a present-tense verb; other forms unchanged."""
     low = word.lower()
@@ -576,5 +631,6 @@ __all__ = [
     "infer_category",
     "normalize_category",
     "preference_slot",
+    "said_by_user",
     "to_third_person",
 ]
