@@ -6,9 +6,13 @@ Written for the mutants of store/accounts.py that survived `make mutation` (see 
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from reverie import Memory
+import pytest
+from click.testing import CliRunner
+
+from reverie import Memory, Settings
+from reverie.cli import cli
 from reverie.errors import Conflict, NotFound
 
 
@@ -38,3 +42,15 @@ def test_removing_a_user_who_is_not_there_names_the_id(memory: Memory) -> None:
     with pytest.raises(NotFound) as missing:
         memory.store.delete_user(987654)
     assert str(missing.value) == "No user with id 987654"
+
+
+def test_the_users_list_says_who_can_sign_in(settings: Settings) -> None:
+    runner = CliRunner()
+    home = ["--home", str(settings.home)]
+    added = runner.invoke(cli, [*home, "users", "add", "ann", "--password-stdin"], input="a long password\n")
+    assert added.exit_code == 0, added.output
+    assert runner.invoke(cli, [*home, "users", "add", "bob"]).exit_code == 0
+    listed = runner.invoke(cli, [*home, "users", "--json"])
+    assert listed.exit_code == 0, listed.output
+    can = {user["name"]: user["can_sign_in"] for user in json.loads(listed.output)}
+    assert (can["ann"], can["bob"]) == (True, False)
