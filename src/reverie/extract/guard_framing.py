@@ -226,7 +226,8 @@ _ADDRESSED = re.compile(
     r"\byour\s+(?:\w+\s+)?(?:system\s+prompt|rules|instructions|guidelines|filters|safety|restrictions|programming"
     r"|polic(?:y|ies)|settings|memor(?:y|ies)|prompt|configuration)\b|\b(?:the\s+)?(?:assistant|model|bot|ai)\s+"
     r"(?:must|should|shall|will|is\s+to|has\s+to|needs\s+to|may|can\s+now)\b|\b(?:now|then|so)\s+(?:\w+\s+)?"
-    r"(?:reveal|ignore|print|show|send|disregard|forget|bypass|obey)\b",
+    r"(?:reveal|ignore|print|show|send|disregard|forget|bypass|obey)\b"
+    r"|\b(?:made|built|created|trained|programmed|deployed)\s+you\b|\byou\s+(?:answer|report|belong|listen)\s+to\b",
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[.!?;\n]\s")

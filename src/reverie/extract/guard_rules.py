@@ -540,6 +540,11 @@ _SPELLED_STEMS = (
     "pretend",
     "password",
     "restriction",
+    "disabl",
+    "yourfilter",
+    "guardrail",
+    "unrestrict",
+    "nolimit",
 )
 
 

@@ -296,7 +296,11 @@ _POLICY = (
     r"|content\s+\w+|moderation|limits?|boundar(?:y|ies)|directives?|constraints?)"
 )
 _RANK_OVER = re.compile(
-    _ME
+    r"\b(?:answer|answers|report|reports|listen|listens|defer|defers)\s+to\s+(?:me|the\s+user)\b[^.!?;\n]{0,25}?"
+    r"\bnot\s+(?:to\s+)?(?:the\s+|your\s+|any\s+)?"
+    + _POLICY
+    + r"|"
+    + _ME
     + r"[^.!?;\n]{0,30}?\b"
     + _OVER
     + r"\b[^.!?;\n]{0,30}?\b"
@@ -312,7 +316,7 @@ _RANK_OVER = re.compile(
 # Rules that no longer hold for the writer: "the usual restrictions don't bind me".
 _NOT_FOR_ME = re.compile(
     r"\b" + _POLICY + r"\b[^.!?;\n]{0,25}?\b(?:don't|do\s+not|doesn't|does\s+not|won't|no\s+longer|never)\s+"
-    r"(?:bind|apply\s+to|cover|concern|restrict|limit|hold\s+for|count\s+for)\s+me\b"
+    r"(?:bind|apply\s+to|cover|concern|restrict|limit|hold\s+for|count\s+for)\s+(?:me|the\s+user)\b"
     r"|\bi(?:'m|\s+am)\s+(?:exempt|above|beyond|outside)\s+(?:from\s+)?(?:\w+\s+){0,2}?" + _POLICY + r"\b",
     _I,
 )
@@ -321,7 +325,7 @@ _RANK_CLAIM = re.compile(
     r"\b(?:i(?:'m|\s+am)|user\s+is|as|speaking\s+as|being|me,?)\s+(?:\w+\s+){0,3}?(?:owner|admin\w*|developer|creator"
     r"|maker|engineer|operator|maintainer|root|superuser|sysadmin|moderator|ceo|founder|programmer|boss|master)\b"
     r"|\b(?:admin|owner|developer|operator|root|sysadmin)\s+(?:here|speaking)\b"
-    r"|\b(?:i|me)\s+(?:hold|have|got|own)\s+(?:\w+\s+)?(?:root|admin\w*|elevated|superuser|sudo|owner|full)"
+    r"|\b(?:i|me|user)\s+(?:hold|holds|have|has|got|own|owns)\s+(?:\w+\s+)?(?:root|admin\w*|elevated|superuser|sudo|owner|full)"
     r"\s+(?:\w+\s+)?(?:privileges?|access|rights|permissions?|clearance)\b|\((?:me|myself)\)",
     _I,
 )
@@ -513,9 +517,10 @@ SHAPE_GATES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
         ),
         ("ask|confirm|approv|permission|consent|check|review|verif|authori|sign|2fa|two-factor|_pin",),
         (
-            "rank|preceden|priority|before|ahead|supersed|overrid|overrul|trump|beat|prevail|above|more|than|win"
-            "|secondary|subordinate|inferior|second|below|beneath|under|way to|yield|defer|bow|_me|exempt"
-            "|beyond|outside|önce|üstün|öncelik|vorrang|über|_vor_|encima|prevalec|prioridad|avant|prime|priorit|dessus"
+            "rank|answer|report|listen|bind|apply to|preceden|priority|before|ahead|supersed|overrid|overrul"
+            "|trump|beat|prevail|above|more|than|win|secondary|subordinate|inferior|second|below|beneath|under"
+            "|way to|yield|defer|bow|_me|exempt|beyond|outside|önce|üstün|öncelik|vorrang|über|_vor_|encima"
+            "|prevalec|prioridad|avant|prime|priorit|dessus"
             "|prima|sopra|acima|antes|boven|voor|pierwsze|ważniejsze|přednost|важнее|выше|приоритет|高于|优先"
             "|凌驾|大于|優先|より上",
         ),
