@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reverie import Memory
-from reverie.extract.phrases import said_by_user, to_third_person
+from reverie.extract.third_person import said_by_user, to_third_person
 from tests.mergepairs import remember_pair
 
 
@@ -148,6 +148,8 @@ def test_known_fact_losing_merges_keep_both(memory: Memory, old: str, new: str) 
         ("User works at Deloitte", "User joined a startup as CTO"),
         ("User's gym is PureGym", "User now goes to The Gym Group"),  # a name, not a kind of gym
         ("User's hair is long", "User cut their hair short last weekend"),  # what it is now
+        # the thing named by two words, moved as a whole
+        ("User's travel insurance is with Allianz", "User renewed the travel insurance with AXA this year"),
     ],
 )
 def test_a_new_value_named_in_other_words_still_replaces(memory: Memory, old: str, new: str) -> None:

@@ -29,8 +29,9 @@ from reverie.errors import Conflict, InvalidInput, NotFound, ReverieError
 from reverie.extract.fact_vectors import embed_or_none, store_vector
 from reverie.extract.guard import ensure_memory_text
 from reverie.extract.merge import MergePolicy, RememberResult, remember_fact
-from reverie.extract.phrases import detect_phrase, said_by_user, to_third_person
+from reverie.extract.phrases import detect_phrase
 from reverie.extract.rules import fact_type
+from reverie.extract.third_person import said_by_user, to_third_person
 from reverie.llm import chat_model_from_settings
 from reverie.retrieve.context import ContextBlock, DocumentExcerpt, build_context
 from reverie.retrieve.episodes import search_messages

@@ -27,7 +27,6 @@ from reverie.extract.claim_words import (
     PERIODS,
     QUANTITY_UNITS,
     SWAP_VERBS,
-    SYNONYMS,
     VERBS,
 )
 from reverie.extract.claims_text import (
@@ -35,10 +34,9 @@ from reverie.extract.claims_text import (
     Verdict,
     _is_year,
     _lemma,
-    _names,
     _normalise,
 )
-from reverie.text import STOPWORDS
+from reverie.extract.claims_things import modifies
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -377,40 +375,6 @@ def _two_doings(old: Claim, new: Claim) -> bool:
     )
 
 
-_NOT_DOINGS = LIGHT_VERBS | {"be", "like", "dislike", "want", "need", "feel", "know", "become"}
-
-
-def _doings(claim: Claim) -> frozenset[str]:
-    """What the fact says its owner does: its verb, and an activity its subject names ("User's
-    daily walk is 5 km" -> walk)."""
-    verb = _verb(claim.predicate)
-    found = {verb} if verb in VERBS and verb not in _NOT_DOINGS else set()
-    if len(claim.subject) > 1 and claim.subject[-1] in _ACTIVITY_NOUNS:
-        found.add(SYNONYMS.get(claim.subject[-1], claim.subject[-1]))
-    return frozenset(found)
-
-
-# Doings named as a thing ("User's daily walk", "User's commute"); "garden" or "drink" are things too.
-_ACTIVITY_NOUNS = frozenset(
-    "walk run jog swim ride hike climb commute cycle drive row skate ski surf dance".split()
-)
-
-
-def other_doings(old: Claim, new: Claim) -> bool:
-    """Whether the facts tell of two different things done, one of them named by its subject:
-    "User runs 5 km every day" / "User's daily walk is 5 km" (close in meaning, and the same
-    number, but a run is no walk). Neither names the other's doing."""
-    if not (old.parsed and new.parsed):
-        return False
-    one, other = _doings(old), _doings(new)
-    if not one or not other or one & other:
-        return False
-    named = {w for c in (old, new) for w in c.subject[1:]}
-    if not (one | other) & named:
-        return False  # two verbs: _two_doings and the predicates decide
-    return not (one & {_lemma(w) for w in new.words} or other & {_lemma(w) for w in old.words})
-
-
 def other_kinds(old: Claim, new: Claim) -> bool:
     """Whether the values name two kinds of one thing: "oat milk" / "cow's milk", "tennis club" /
     "book club" (each value opens with a word of its own, then the first word they share)."""
@@ -589,36 +553,9 @@ def _same_subject(old: Claim, new: Claim) -> bool:
                 and extra - _MEASURES <= shorter.value
             )
             and not (extra & shorter.subject_names)
-            and not _modifies(extra, shorter)
+            and not modifies(extra, shorter)
         )
     return False
 
 
-def _modifies(words: set[str], claim: Claim) -> bool:
-    """Whether one of ``words`` is said in ``claim`` before another noun, as what kind of thing it
-    is: "kitchen" in "bought a new kitchen table" (a table, not the kitchen), "car" in "pays for
-    car insurance"; not in "drives a red car" or "has a dog named Rex"."""
-    norm = _normalise(claim.text)
-    names = _names(claim.text)
-    for word in words:
-        if word in names:
-            continue  # "The Gym Group": a name
-        for match in re.finditer(rf"\b{re.escape(word)}(?:s|es)? ([a-z][a-z-]*)\b", norm):
-            after = match.group(1)
-            if (
-                after not in STOPWORDS
-                and after not in _NOT_HEADS
-                and after not in OPPOSITE  # "cut their hair short": what it is now, no kind of hair
-                and not after.endswith(_ADJECTIVE_ENDINGS)
-                and _lemma(after) not in VERBS
-            ):
-                return True
-    return False
-
-
-# Words after a noun that do not make it a modifier: a participle or a name follows.
-_NOT_HEADS = frozenset({"named", "called", "now", "anymore", "too", "again"})
-_ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "able", "ible", "ic", "ish", "less", "ly", "er", "est")
-
-
-__all__ = ["compare_claims", "favourite_replaced", "other_doings", "other_kinds", "switched_to"]
+__all__ = ["compare_claims", "favourite_replaced", "other_kinds", "switched_to"]

@@ -3,7 +3,7 @@
 What the user said is what is kept, in the memory's voice: a fact the user says of themself in
 the first person ("I moved to Lisbon", "Lately my favourite cuisine is ...") is kept in the third
 person ("User moved to Lisbon"), as extraction and the power phrases keep it (``Memory.remember``,
-``reverie.extract.phrases.said_by_user``); the words are the user's, only the pronouns change.
+``reverie.extract.third_person.said_by_user``); the words are the user's, only the pronouns change.
 The reader reads "I / me / my" as the user in any text, and "we / our" as the user's too (the
 user with others: "We moved to Rotterdam" moves the user, "Our cat Mochi" is the user's cat);
 "we" is kept as said, and it names nobody else, so "User's partner Jonas works at Philips" /

@@ -23,7 +23,7 @@ from reverie.extract.claims import (
     polarity_flip,
     switched_to,
 )
-from reverie.extract.claims_compare import other_doings, other_kinds
+from reverie.extract.claims_compare import other_kinds
 from reverie.extract.claims_fallback import (
     ended,
     names_kept,
@@ -36,6 +36,7 @@ from reverie.extract.claims_fallback import (
     thing_changed,
     thing_moved,
 )
+from reverie.extract.claims_things import other_doings
 from reverie.text import token_similarity
 
 
