@@ -54,7 +54,12 @@ def _plain(words: frozenset[str]) -> frozenset[str]:
         and w not in NUMBER_WORDS
         and w not in QUANTITY_UNITS
         and w not in MONTHS
+        and w not in _FREQUENCY
     )
+
+
+# How often: "every day" and "every evening" share no thing done.
+_FREQUENCY = frozenset("every daily weekly monthly nightly twice once always often".split())
 
 
 def compare_claims(old: Claim, new: Claim) -> Verdict:
@@ -512,7 +517,7 @@ def _verb(predicate: str) -> str:
 def _lemma_set(claim: Claim) -> set[str]:
     """The fact's words as verbs ("teacher" -> "teach"), with its predicate's verb."""
     found = {claim.predicate, _verb(claim.predicate)}
-    for word in claim.words:
+    for word in claim.words - set(claim.subject):  # "User's son quit piano": "son" is who, not what
         found.add(_lemma(word))
         for suffix in ("er", "or", "r"):
             stem = word[: -len(suffix)]

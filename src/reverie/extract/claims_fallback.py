@@ -11,7 +11,7 @@ import difflib
 import functools
 import re
 
-from reverie.extract.claim_words import PARTY_WORDS, VERBS
+from reverie.extract.claim_words import KINDS, PARTY_WORDS, VERBS
 from reverie.extract.claims_text import (
     _TOKEN,
     Claim,
@@ -69,6 +69,37 @@ def substituted_value(old: str, new: str) -> bool:
     if not old_words or not new_words:
         return False
     return len(old_words & new_words) / min(len(old_words), len(new_words)) >= 0.5
+
+
+_MOVED_WHAT = re.compile(
+    r"\b(?:raised|increased|decreased|lowered|reduced|cut|changed|switched|upgraded|moved|rescheduled|"
+    r"promoted|pushed|bumped|turned|put)((?: [\w'-]+){1,3}) (?:up |down )?to\b"
+)
+
+
+def other_thing_moved(old_text: str, new_text: str) -> bool:
+    """Whether the change the new fact announces is of a thing the old fact does not name ("moved
+    the practice to Elm Street" after "User's GP is Dr. Hansen"); both texts in their one wording."""
+    said = set(_content(_TOKEN.findall(old_text))) | {_lemma(w) for w in _TOKEN.findall(old_text)}
+    for match in _MOVED_WHAT.finditer(new_text):
+        what = _content(_TOKEN.findall(match.group(1)))
+        if any(_new_word(word, said) for word in what):
+            return True
+    return False
+
+
+def _new_word(word: str, said: set[str]) -> bool:
+    if word in _DETERMINED or word in said or _lemma(word) in said:
+        return False
+    return KINDS.get(word, word) not in {KINDS.get(w, w) for w in said}  # "child" / "children"
+
+
+# Words that name no other thing: what the old fact is about, a pronoun or a session of it
+# ("moved its meetings to Tuesdays" after "User's book club meets on Thursdays").
+_DETERMINED = frozenset(
+    "it its them user their his her our my the back up down forward meeting session class lesson "
+    "appointment training date time day slot".split()
+)
 
 
 # Groups that do things themselves: "User's book club is reading X" is not "User is reading X".
@@ -189,7 +220,15 @@ def ended(old: str, new: str) -> bool:
 def _persons(text: str) -> set[str]:
     """The person and pet words of the text as written (the one wording drops an agent: "User's
     sister raised her budget" reads "user's budget was raised")."""
-    return {word for word in re.findall(r"[a-z-]+", text.lower()) if word in PARTY_WORDS}
+    found = set()
+    for word in re.findall(r"[a-z-]+", text.lower()):
+        single = word[:-1] if word.endswith("s") and word[:-1] in PARTY_WORDS else word  # "kids" = "kid"
+        if single in PARTY_WORDS:
+            found.add(_ONE_CHILD.get(single, single))
+    return found
+
+
+_ONE_CHILD = {"kid": "child", "kids": "child", "children": "child"}
 
 
 def _plain_words(text: str, named: frozenset[str]) -> set[str]:
@@ -316,6 +355,7 @@ _words = functools.lru_cache(maxsize=16384)(_read_words)
 
 __all__ = [
     "content_sequence",
+    "other_thing_moved",
     "ended",
     "entities",
     "names_kept",

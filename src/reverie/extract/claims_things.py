@@ -85,4 +85,57 @@ _NOT_HEADS = frozenset(
 _ADJECTIVE_ENDINGS = ("ful", "ous", "ive", "able", "ible", "ic", "ish", "less", "ly", "er", "est")
 
 
-__all__ = ["modifies", "other_doings"]
+def _plain_words(claim: Claim) -> frozenset[str]:
+    return frozenset(
+        w for w in claim.value if not w[:1].isdigit() and w not in _TIMELY and w not in ("now", "it")
+    )
+
+
+_TIMELY = frozenset(
+    "every daily weekly monthly nightly twice once always often day week month year morning "
+    "afternoon evening night weekend weekday monday tuesday wednesday thursday friday saturday "
+    "sunday".split()
+)
+_RECURRING = frozenset("morning afternoon evening night weekend weekday".split()) | frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+# Verbs of things one may have, use or do many of at once: a new one is not the old one changed.
+_MANY = frozenset(
+    "have own rent keep use wear play ride eat drink read watch listen buy collect grow learn take "
+    "subscribe follow support".split()
+)
+
+
+_SWAPPED = re.compile(
+    r"\b(?:switch|swapp?|replac|upgrad|downgrad|trad|chang|exchang)(?:e|es|ed|ing)? (?:to|for|it|them|the|their)\b"
+)
+
+
+def changed_only(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` is read as an update of ``old`` on a change word alone: the same verb of a
+    thing one may have many of ("rents", "uses"), now with another thing, no word of the value
+    shared, no number or time moved. "User rents a flat" -> "User now rents a garage for the
+    car" is a second thing; "User uses Firefox" -> "User now uses Chrome" a new browser, which
+    only meaning can tell (the merge asks for a close cosine)."""
+    if not (old.parsed and new.parsed) or old.single or old.predicate != new.predicate:
+        return False
+    if old.predicate not in _MANY:
+        return False  # "commutes by car" -> "now commutes by bike", "is vegan" -> "is now pescatarian"
+    if old.negated or new.negated or new.dropped or not new.changed:
+        return False
+    if _SWAPPED.search(_normalise(new.text)):
+        return False  # "switched to riding a Honda" says what it replaces
+    if old.numbers != new.numbers or old.dates != new.dates:
+        return False
+    return not _plain_words(old) & _plain_words(new)
+
+
+def part_time(old: Claim, new: Claim) -> bool:
+    """Whether ``new`` gives a value of a one-value attribute for some times only, which ``old``
+    does not ("User studies law" / "User now studies Spanish in the evenings"): a second value."""
+    return old.single and bool(_RECURRING & (new.dates | new.value) - (old.dates | old.value))
+
+
+__all__ = ["changed_only", "modifies", "other_doings", "part_time"]
