@@ -109,7 +109,8 @@ _MANY = frozenset(
 
 
 _SWAPPED = re.compile(
-    r"\b(?:switch|swapp?|replac|upgrad|downgrad|trad|chang|exchang)(?:e|es|ed|ing)? (?:to|for|it|them|the|their)\b"
+    r"\b(?:switch|swapp?|replac|upgrad|downgrad|trad|chang|exchang)(?:e|es|ed|ing)?"
+    r" (?:to|for|it|them|the|their)\b"
 )
 
 
