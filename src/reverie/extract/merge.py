@@ -76,22 +76,22 @@ does not name what it replaces, supersedes a fact of the same subject only at a 
 least 0.5, and so does "prefers X now" after "favourite <kind> is Y". Candidates are also
 found by the words of the new fact in the one wording the reader compares ("I'm teetotal" finds
 "I never drink alcohol"). In other words than the reader's (``reverie.extract.claims_over``):
-a state said to be over ("User is a heavy gamer" -> "User doesn't play video games anymore",
-"... has been sober for six months", "User's driving licence was revoked") is a contradiction
-when the two facts have one owner and share a topic by stem, nobody else is named, no other doing, kind or thing is denied
-("User speaks French" / "User doesn't speak German" stay two), at a cosine of at least 0.45; the
-thing a fact is said of, named again with a change and a name, number or date replaced ("User's
-thesis deadline is 30 April" -> "... was extended to 31 May", "Wingspan has become User's
-favourite board game"), is an update at the same cosine, unless the thing only says which
-other thing ("car insurance"). Updates read on a change word alone are held back: a new object
-of a verb one may have many of ("User rents a flat" / "User now rents a garage for the car") only
-at a cosine of at least 0.6, a value for some times only ("User studies law" / "User now studies
-Spanish in the evenings") never; a doing named by the subject is another doing ("User runs 5 km
-every day" / "User's daily walk is 5 km"). Otherwise both are kept (**unsure**): losing a fact is
-worse than a duplicate. A close undecided pair is noted in the audit trail, and consolidation
-with an LLM settles it later (``reverie.extract.llm_merge``). A key given by the caller is the
-caller's decision: the same key with other words supersedes. The vector of a new or changed
-text is written in the same transaction as the row.
+a state said to be over ("User is a heavy gamer" -> "User doesn't play video games anymore", "...
+has been sober for six months", "User's driving licence was revoked") is a contradiction when the
+two facts have one owner and share a topic by stem, nobody else is named, no other doing, kind or
+thing is denied ("User speaks French" / "User doesn't speak German" stay two), at a cosine of at
+least 0.45; the thing a fact is said of, named again with a change and a name, number or date
+replaced ("User's thesis deadline is 30 April" -> "... was extended to 31 May", "Wingspan has become
+User's favourite board game"), is an update at the same cosine, unless the thing only says which
+other thing ("car insurance"). Updates read on a change word alone are held back: a new object of a
+verb one may have many of ("User rents a flat" / "User now rents a garage for the car") only at a
+cosine of at least 0.6, a value for some times only ("User studies law" / "User now studies Spanish
+in the evenings") never; a doing named by the subject is another doing ("User runs 5 km every day" /
+"User's daily walk is 5 km"). Otherwise both are kept (**unsure**): losing a fact is worse than a
+duplicate. A close undecided pair is noted in the audit trail, and consolidation with an LLM settles
+it later (``reverie.extract.llm_merge``). A key given by the caller is the caller's decision: the
+same key with other words supersedes. The vector of a new or changed text is written in the same
+transaction as the row.
 """
 
 from __future__ import annotations
