@@ -195,16 +195,25 @@ FLOORS = {
     # Corpus 6 scored 100 / 72 / 32 / 70 % before its misses were read.
     "merge_corpus_3.jsonl": {"distinct": 1.0, "update": 0.86, "paraphrase": 0.96, "contradiction": 1.0},
     "merge_corpus_4.jsonl": {"distinct": 1.0, "update": 0.94, "paraphrase": 0.94, "contradiction": 0.88},
-    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.86, "paraphrase": 0.74, "contradiction": 0.94},
+    "merge_corpus_6.jsonl": {"distinct": 1.0, "update": 0.88, "paraphrase": 0.78, "contradiction": 0.98},
     # Corpora 5 and 7 were scored blind until the same-subject closeness, the substituted value
     # and the moved thing (tuned on the corpora above): 100 / 72 / 44 / 72 and 100 / 60 / 54 / 62
     # before them; corpus 7's misses were read afterwards (change words, ended states).
-    "merge_corpus_5.jsonl": {"distinct": 1.0, "update": 0.82, "paraphrase": 0.72, "contradiction": 0.80},
-    "merge_corpus_7.jsonl": {"distinct": 1.0, "update": 0.80, "paraphrase": 0.70, "contradiction": 0.84},
+    "merge_corpus_5.jsonl": {"distinct": 1.0, "update": 0.92, "paraphrase": 0.76, "contradiction": 0.92},
+    "merge_corpus_7.jsonl": {"distinct": 1.0, "update": 0.80, "paraphrase": 0.74, "contradiction": 0.88},
     # Corpus 8 was scored once blind (100 / 62 / 48 / 64), then held out while the rewording,
     # the changed thing and the names kept were tuned on 1, heldout, 3, 4, 6 and 7; its misses
     # were not read.
-    "merge_corpus_8.jsonl": {"distinct": 1.0, "update": 0.70, "paraphrase": 0.60, "contradiction": 0.68},
+    "merge_corpus_8.jsonl": {"distinct": 1.0, "update": 0.70, "paraphrase": 0.70, "contradiction": 0.76},
+    # Own first-person set (issue 16): written before the first-person rules, only its distinct
+    # misses read (100 / 80 / 65 / 62.5 % at 33b90a3, one contradiction reinforced: "User likes
+    # jazz" / "I can't stand jazz anymore", read since: "anymore" adds no second negation).
+    "merge_corpus_first_person.jsonl": {
+        "distinct": 1.0,
+        "update": 1.0,
+        "paraphrase": 0.86,
+        "contradiction": 0.93,
+    },
 }
 
 

@@ -165,7 +165,9 @@ def parse_claim(text: str) -> Claim:
             negated = True
         i += 1
     predicate, value_tokens, negated2, ceased = _predicate(rest[i:])
-    negated = negated or negated2 or "anymore" in rest
+    # "anymore" needs a negation and adds none of its own: "doesn't drink coffee anymore" is one
+    # negation, "can't stand jazz anymore" (read "dislikes jazz") none; alone it negates
+    negated = negated or negated2 or ("anymore" in rest and not set(rest) & NEG_WORDS)
     if "used" in rest[i : i + 1] and rest[i + 1 : i + 2] == ["to"]:
         negated = True  # "used to play" = no longer plays
     if not predicate:

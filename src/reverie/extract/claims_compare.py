@@ -151,7 +151,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
             if old.predicate in BE_FAMILY and (new.predicate in BE_FAMILY or old.value & new.value):
                 return "update"  # "is at 7 pm" -> "moved to 6 pm"; "is Comcast" -> "is now AT&T"
         if old.predicate in BE_FAMILY and new.predicate in BE_FAMILY and not (old.negated or new.negated):
-            if any(_opposite(word, new.value) for word in old.value):
+            if _opposed(old, new):
                 return "contradiction"  # "is religious" -> "is an atheist"
         if old.predicate in KNOWN and new.predicate in KNOWN:
             return "distinct"  # "is from Gothenburg" and "works in Gothenburg": two facts
@@ -193,7 +193,7 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "update"  # "sleeps 7 hours" -> "sleeps 5 hours since the baby arrived"
     if new.changed and not old.negated:
         return "update"  # "meets on Thursdays" -> "now meets on Tuesdays"
-    if any(_opposite(word, new.value) for word in old.value - new.value):
+    if _opposed(old, new):
         return "contradiction"  # "is shy" -> "is outgoing"
     if old.single:
         if new.value and old.value and (new.value > old.value) and new.numbers >= old.numbers:
@@ -497,6 +497,20 @@ def _moved_to_subject(one: Claim, other: Claim) -> frozenset[str]:
     if thing in PARTY_WORDS and KINDS.get(thing) != "pet":
         return frozenset()  # "User's sister is a nurse" says nothing of what User has
     return extra if extra <= one.value | {thing} else frozenset()
+
+
+def _opposed(old: Claim, new: Claim) -> bool:
+    """Whether the values say opposite things of the same thing: "is shy" / "is outgoing", "is
+    good at maths" / "is bad at maths"; not "good at maths" / "bad at spelling"."""
+    for word in old.value - new.value:
+        opposite = {other for other in new.value if _opposite(word, frozenset({other}))}
+        if opposite and _plain(old.value - {word}) <= _plain(new.value - opposite) | _plain(
+            old.value & new.value
+        ):
+            return True
+        if opposite and not _plain(new.value - opposite) - _plain(old.value):
+            return True
+    return False
 
 
 def _opposite(word: str, others: frozenset[str]) -> bool:

@@ -23,6 +23,7 @@ from reverie.extract.claims_text import (
     _noun,
     _numbers,
 )
+from reverie.text import STOPWORDS
 
 # A second value said as such: never one fact by closeness alone.
 _ANOTHER = re.compile(r"\b(?:also|as well|another|too\W*$)")
@@ -266,7 +267,11 @@ def slots_swapped(old: str, new: str) -> bool:
     """
     left, right = _lemmas(old), _lemmas(new)
     steps = difflib.SequenceMatcher(None, left, right, autojunk=False).get_opcodes()
-    return all(step[0] in ("equal", "replace") for step in steps)
+    if not all(step[0] in ("equal", "replace") for step in steps):
+        return False
+    # a frame: some word kept in place besides the owner ("User hates long-haul flights" / "User
+    # really dislikes flying long distances" keep only "user": every word said otherwise)
+    return any(op == "equal" and set(left[i1:i2]) - {"user"} for op, i1, i2, _, _ in steps)
 
 
 def one_word_swapped(old: str, new: str) -> bool:
@@ -299,6 +304,19 @@ def polarity_flip(old: str, new: str) -> bool:
     return bool(left and right) and len(left & right) / len(left | right) >= 0.6
 
 
+def user_first(text: str) -> frozenset[str]:
+    """The names a text says after the user ("user owes tom" -> {tom}), to tell who does what."""
+    norm = _normalise(text)
+    at = re.search(r"\buser\b", norm)
+    start = at.start() if at else len(norm)
+    found = set()
+    for name in _named(text):
+        place = re.search(rf"\b{re.escape(name)}\b", norm)
+        if place and place.start() > start:
+            found.add(name)
+    return frozenset(found)
+
+
 def content_sequence(text: str) -> tuple[str, ...]:
     """A text's content words in order: equal sequences say the same thing in the same way."""
     # "new" and "old" are kept: "User's sofa is new" and "User's sofa is old" are not one wording
@@ -309,8 +327,58 @@ _AGES = frozenset({"new", "old"})
 
 
 def other_party(old: str, new: str) -> bool:
-    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS)."""
-    return bool((_nouns(old) ^ _nouns(new)) & PARTY_WORDS)
+    """Whether the two texts differ in a word naming a person, pet or party (see PARTY_WORDS).
+
+    A word one text adds to a name both texts give, where the other text says no other such word
+    of that name, names nobody else: "User has a golden retriever named Biscuit" / "Biscuit, User's
+    dog, is a golden retriever"; not "User's brother Karim" / "User's cousin Karim".
+    """
+    differ = (_nouns(old) ^ _nouns(new)) & PARTY_WORDS
+    if not differ:
+        return False
+    shared = _named(old) & _named(new)
+    return not (shared and differ <= _said_of_names(old, new, shared))
+
+
+def _named(text: str) -> frozenset[str]:
+    """The names of a text, a capitalised first word too ("Arjun is User's twin")."""
+    first = re.match(r"^([A-Z][\w-]*)\b", text.strip())
+    word = first.group(1).lower() if first else ""
+    return entities(text) | (
+        {word} if word and word not in STOPWORDS and word not in ("user", "i", "my") else set()
+    )
+
+
+def _said_of_names(old: str, new: str, names: frozenset[str]) -> set[str]:
+    """The person and pet words one text attaches to a name the other attaches no other such word to."""
+    common = _nouns(old) & _nouns(new) & PARTY_WORDS
+    found: set[str] = set()
+    attached = [_attached(_normalise(text), names) for text in (old, new)]
+    for mine, theirs in (attached, attached[::-1]):
+        if theirs <= common:
+            found |= mine - common
+    return found
+
+
+def _attached(text: str, names: frozenset[str]) -> set[str]:
+    """The person and pet words said of one of ``names`` in ``text``: "biscuit, user's dog",
+    "user's dog biscuit", "dog named biscuit", "brother is named arjun", "arjun is user's twin"."""
+    found: set[str] = set()
+    for name in names:
+        if not name.isalpha():
+            continue
+        n = re.escape(name)
+        for pattern in (
+            rf"\b{n},? (?:the |a )?(?:user's |their |his |her )?([a-z-]+)\b",
+            rf"\b([a-z-]+),? {n}\b",
+            rf"\b([a-z-]+) (?:is |was )?(?:named|called) {n}\b",
+            rf"\b{n} (?:is|was) (?:the )?user's (?:[a-z-]+ )?([a-z-]+)\b",
+        ):
+            for match in re.finditer(pattern, text):
+                word = _noun(match.group(1))
+                if word in PARTY_WORDS:
+                    found.add(word)
+    return found
 
 
 def _read_nouns(text: str) -> frozenset[str]:
@@ -331,9 +399,20 @@ def names_kept(old: str, new: str, *, added: bool) -> bool:
     whether ``new`` may name more than ``old`` (a fact saying more), or must name the same.
     """
     before, after = entities(old), entities(new)
-    if not before <= after | _words(new):
+    if not _covered(before, after | _words(new)):
         return False
-    return added or after <= before | _words(old)
+    return added or _covered(after - _ACRONYMS, before | _words(old))
+
+
+# Short tags added to a name that name nothing new ("Liverpool" / "Liverpool FC").
+_ACRONYMS = frozenset("fc afc cf sc ac ltd inc plc co llc gmbh uk us usa".split())
+
+
+def _covered(names: frozenset[str], by: frozenset[str]) -> bool:
+    """Whether each name is in ``by``, itself or by a word of the same stem of six letters or more
+    ("Catholic" / "Catholicism")."""
+    stems = {word[:6] for word in by if len(word) >= 6}
+    return all(name in by or (len(name) >= 6 and name[:6] in stems) for name in names)
 
 
 def _read_words(text: str) -> frozenset[str]:
@@ -356,6 +435,7 @@ _words = functools.lru_cache(maxsize=16384)(_read_words)
 __all__ = [
     "content_sequence",
     "other_thing_moved",
+    "user_first",
     "ended",
     "entities",
     "names_kept",

@@ -9,8 +9,10 @@ reinforce, supersede with history, or keep both. The verdict reads both facts
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
+from reverie.extract.claim_words import LIGHT_VERBS, VERBS
 from reverie.extract.claims import (
     Claim,
     Verdict,
@@ -37,8 +39,10 @@ from reverie.extract.claims_fallback import (
     substituted_value,
     thing_changed,
     thing_moved,
+    user_first,
 )
 from reverie.extract.claims_over import said_over, value_replaced
+from reverie.extract.claims_text import _lemma
 from reverie.extract.claims_things import changed_only, other_doings, part_time
 from reverie.text import token_similarity
 
@@ -170,6 +174,8 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
         return "update"  # "User's laptop runs Windows" -> "User's laptop operating system is now Linux"
     if verdict in ("distinct", "unsure") and _reworded(old, new, policy, similarity):
         return "refines"  # "User's daughter Zoe is shy" -> "Zoe, User's daughter, is very timid"
+    if verdict in ("distinct", "unsure") and _reordered(old, new, policy, similarity):
+        return "refines"  # "User married Daniel in 2015" -> "User and Daniel got married in 2015"
     if verdict != "unsure":
         return verdict
     if similarity is not None and similarity >= _SWITCH_SIMILARITY and switched_to(_read_claim(old), new):
@@ -191,6 +197,7 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
         and _read_claim(old).parsed
         and new.parsed  # and so compare_claims read one subject (its other "unsure")
         and not says_another(new.text)
+        and (similarity >= policy.paraphrase_similarity or not _other_verb(_read_claim(old), new))
     ):
         return "refines"
     return "unsure"  # both are kept; an LLM can settle it at consolidation (extract/llm_merge.py)
@@ -200,6 +207,48 @@ def _one_more(old: str, new: Claim) -> bool:
     """Whether ``new`` says it is one more value ("also", "as well", "too", "another") beside the
     old one's, with no number that a new quantity would replace."""
     return says_another(new.text) and not (_read_claim(old).numbers and new.numbers)
+
+
+_REORDERED_OVERLAP = 0.8  # nearly every content word of one fact in the other
+
+
+def _reordered(old: str, new: Claim, policy: MergePolicy, similarity: float | None) -> bool:
+    """Whether ``new`` says ``old`` again with nearly the same words in another order or shape,
+    very close in meaning: the same names, numbers and persons, polarity and owner-first order of
+    every name ("User owes Tom 50 euros" / "Tom owes User 50 euros" are two facts)."""
+    if similarity is None or similarity < policy.duplicate_similarity:
+        return False
+    if shared_words(old, new.text) < _REORDERED_OVERLAP or says_another(new.text):
+        return False
+    if other_party(old, new.text) or polarity_flip(old, new.text) or _read_claim(old).negated != new.negated:
+        return False
+    if not names_kept(old, new.text, added=False) or not names_kept(new.text, old, added=False):
+        return False
+    return user_first(old) == user_first(new.text)
+
+
+def _other_verb(old: Claim, new: Claim) -> bool:
+    """Whether one fact does something with what the other has, by a verb of its own that the
+    other does not say ("repairs bikes" after "owns a bike"): one verb of having, the thing shared."""
+    if not (old.parsed and new.parsed) or not old.value & new.value:
+        return False
+    if not any(claim.predicate in _HAVING and _HOLDS.search(claim.text.lower()) for claim in (old, new)):
+        return False  # "gets nervous" reads "have" too
+    pairs = ((old.predicate.split("_", 1)[0], new), (new.predicate.split("_", 1)[0], old))
+    if pairs[0][0] == pairs[1][0] or not all(verb in VERBS for verb, _ in pairs):
+        return False
+    return any(
+        verb not in _NOT_DOINGS and verb not in {_lemma(w) for w in other.words} for verb, other in pairs
+    )
+
+
+_HAVING = frozenset({"have", "own", "rent", "keep", "use", "buy"})
+_HOLDS = re.compile(r"\b(?:has|have|had|owns?|owned|rents?|rented|keeps?|kept|uses?|used|bought|buys?)\b")
+# Verbs that say how one holds or sees a thing rather than do something with it.
+_NOT_DOINGS = LIGHT_VERBS | {
+    "like", "dislike", "love", "hate", "be", "prefer", "enjoy", "find", "think", "consider", "feel",
+    "seem", "buy", "sell", "own", "rent", "avoid",
+}  # fmt: skip
 
 
 def _reworded(old: str, new: Claim, policy: MergePolicy, similarity: float | None) -> bool:
@@ -218,6 +267,8 @@ def _reworded(old: str, new: Claim, policy: MergePolicy, similarity: float | Non
     before = _read_claim(old)
     if before.parsed and new.parsed and before.negated != new.negated:
         return False
+    if similarity < policy.paraphrase_similarity and _other_verb(before, new):
+        return False  # "User owns a bike" / "User repairs bikes as a hobby": something else done with it
     return not (
         other_party(old, new.text)
         or not names_kept(old, new.text, added=similarity >= policy.paraphrase_similarity)
