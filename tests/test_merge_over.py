@@ -158,3 +158,56 @@ def test_value_replaced_needs_the_thing_named_a_change_and_a_value_replaced() ->
     assert not value_replaced(
         parse_claim("User's old car was a Golf"), parse_claim("User's car is now a Polo")
     )
+
+
+# Two facts of one owner in other words: another doing, thing, kind, person or time.
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User plays tennis on Saturdays.", "User watches tennis on TV."),
+        ("User is allergic to cats.", "User is afraid of cats."),
+        ("User likes hiking.", "User owns a pair of hiking boots."),
+        ("User works as a nurse.", "User studied nursing in Leeds."),
+        ("User drinks green tea.", "User grows tea plants on the balcony."),
+        ("User has a dog.", "User walks dogs for a neighbour."),
+        ("User lives in Leeds.", "User was born in Leeds."),
+        ("User speaks Spanish.", "User is learning Portuguese."),
+        ("User reads science fiction.", "User writes short stories."),
+        ("User cooks Italian food.", "User loves Italian films."),
+        ("User's flat has a balcony.", "User's office has a terrace."),
+        ("User is saving for a house.", "User is saving for a new car."),
+        ("User's daughter loves horses.", "User's daughter rides ponies at weekends."),
+        ("User takes the bus to work.", "User takes the train to visit their parents."),
+        ("User's husband is a chef.", "User's husband cooks dinner every night."),
+        ("User's son is good at maths.", "User's son is bad at spelling."),
+        ("User goes to bed at 11 pm.", "User's kids go to bed at 8 pm."),
+        ("User listens to jazz.", "User plays jazz piano."),
+        ("User is a vegetarian.", "User's partner is a vegan."),
+        ("User owns a bike.", "User repairs bikes as a hobby."),
+    ],
+)
+def test_two_facts_of_one_owner_in_other_words_keep_both(memory: Memory, old: str, new: str) -> None:
+    _, active = remember_pair(memory, old, new)
+    assert len(active) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User is engaged to Daniel", "User married Daniel"),  # a new status with the same person
+        ("User is dating Marco.", "User married Marco."),
+        ("User wakes up at 6:30 am on weekdays", "User wakes up at 5:45 am on weekdays"),  # a new time
+        ("User's phone is an iPhone 11.", "User upgraded to a Pixel 8."),  # switched, said of the owner
+        ("User's phone is an iPhone 11.", "I've switched to a Pixel 8."),
+    ],
+)
+def test_a_new_status_time_or_thing_switched_to_replaces_the_old_one(
+    memory: Memory, old: str, new: str
+) -> None:
+    status, active = remember_pair(memory, old, new)
+    assert status == "superseded" and len(active) == 1
+
+
+def test_switched_to_something_far_in_meaning_replaces_nothing(memory: Memory) -> None:
+    _, active = remember_pair(memory, "User uses Firefox.", "User switched to a standing desk.")
+    assert len(active) == 2

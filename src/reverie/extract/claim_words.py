@@ -227,121 +227,6 @@ SINGLE = frozenset(
         "live_with",
     }
 )
-# Verbs that say the opposite of each other (with the same particle): "eats breakfast" / "skips
-# breakfast", "remembers names" / "forgets names". "dis-" and "mis-" verbs are found by their prefix.
-ANTONYMS = [
-    ("like", "dislike"),
-    ("like", "avoid"),
-    ("seek", "avoid"),
-    ("eat", "skip"),
-    ("attend", "skip"),
-    ("remember", "forget"),
-    ("accept", "reject"),
-    ("accept", "refuse"),
-    ("support", "oppose"),
-    ("win", "lose"),
-    ("pass", "fail"),
-    ("trust", "doubt"),
-    ("include", "exclude"),
-    ("allow", "forbid"),
-    ("allow", "ban"),
-    ("like", "fear"),
-]
-ANTONYM: dict[str, frozenset[str]] = {}
-for _a, _b in ANTONYMS:
-    ANTONYM[_a] = ANTONYM.get(_a, frozenset()) | {_b}
-    ANTONYM[_b] = ANTONYM.get(_b, frozenset()) | {_a}
-# Opposite traits: "is shy" then "is outgoing" is a contradiction, not a second trait.
-OPPOSITES = [
-    ("shy", "outgoing"),
-    ("introvert", "extrovert"),
-    ("introverted", "extroverted"),
-    ("friendly", "aggressive"),
-    ("friendly", "hostile"),
-    ("calm", "anxious"),
-    ("healthy", "sick"),
-    ("single", "married"),
-    ("married", "divorced"),
-    ("employed", "unemployed"),
-    ("awake", "asleep"),
-    ("vegetarian", "carnivore"),
-    ("left-handed", "right-handed"),
-    ("early", "late"),
-    ("morning", "night"),
-    ("tidy", "messy"),
-    ("quiet", "loud"),
-    ("patient", "impatient"),
-    ("optimistic", "pessimistic"),
-    ("religious", "atheist"),
-    ("sober", "drinker"),
-    ("good", "bad"),
-    ("strong", "weak"),
-    ("older", "younger"),
-    ("easy", "hard"),
-    ("easy", "difficult"),
-    ("fast", "slow"),
-    ("high", "low"),
-    ("big", "small"),
-    ("cheap", "expensive"),
-    ("safe", "dangerous"),
-    ("allowed", "forbidden"),
-    ("open", "closed"),
-    ("enabled", "disabled"),
-    ("light", "heavy"),
-    ("warm", "cold"),
-    ("quiet", "noisy"),
-    ("good", "terrible"),
-    ("good", "poor"),
-    ("good", "awful"),
-    ("clean", "dirty"),
-    ("relaxed", "stressed"),
-    ("confident", "insecure"),
-    ("rich", "poor"),
-    ("generous", "stingy"),
-    ("lazy", "hardworking"),
-    ("happy", "sad"),
-    ("polite", "rude"),
-    ("brave", "cowardly"),
-    ("careful", "careless"),
-    ("talkative", "quiet"),
-    ("sociable", "unsociable"),
-    ("comfortable", "terrified"),
-    ("comfortable", "scared"),
-    ("calm", "nervous"),
-    ("dry", "wet"),
-    ("new", "used"),
-    ("new", "old"),
-    ("young", "old"),
-    ("confident", "nervous"),
-    ("confident", "anxious"),
-    ("tall", "short"),
-    ("long", "short"),
-    ("thin", "thick"),
-    ("wide", "narrow"),
-    ("fit", "unfit"),
-    ("relaxing", "stressful"),
-    ("boring", "interesting"),
-    ("healthy", "ill"),
-    ("alive", "dead"),
-    ("alive", "deceased"),
-    ("valid", "expired"),
-    ("male", "female"),
-    ("kind", "rude"),
-    ("kind", "cruel"),
-    ("indoor", "outdoor"),
-    ("vaccinated", "unvaccinated"),
-    ("sighted", "blind"),
-    ("legal", "illegal"),
-    ("present", "absent"),
-    ("smoker", "non-smoker"),
-    ("alone", "team"),
-    ("alone", "together"),
-    ("alone", "others"),
-]
-OPPOSITE: dict[str, frozenset[str]] = {}
-for _a, _b in OPPOSITES:
-    OPPOSITE[_a] = OPPOSITE.get(_a, frozenset()) | {_b}
-    OPPOSITE[_b] = OPPOSITE.get(_b, frozenset()) | {_a}
 PROJECTS = frozenset({"train_for", "prepare_for", "work_on", "read", "write", "study", "learn", "build"})
 # Events that end a state: "graduated from law school" ends "studies law".
 ENDS = {
@@ -593,3 +478,20 @@ QUANTITY_UNITS = frozenset(
     "kg kilos pounds lbs cups cup times glasses glass litres liters liter litre percent euro euros "
     "dollar dollars usd gbp mg ml".split()
 )
+# How one is with a partner, said in the value: "engaged to Daniel" -> "married Daniel" is a new status.
+COUPLED = {
+    "married": "married",
+    "marry": "married",
+    "marries": "married",
+    "wed": "married",
+    "engaged": "engaged",
+    "dating": "dating",
+    "dates": "dating",
+    "seeing": "dating",
+}
+# What one joins as a member, not as staff; a stay for a while is no home.
+JOINED_GROUPS = frozenset(
+    "club gym choir band team league group class course society union church party circle "
+    "orchestra crew community association network committee".split()
+)
+TEMPORARY = frozenset("for until while during this next over temporarily few week night month".split())

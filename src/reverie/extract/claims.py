@@ -32,6 +32,7 @@ from reverie.extract.claim_words import (
     CEASE,
     CHANGE,
     COPULA,
+    COUPLED,
     DETERMINERS,
     FEELING_NOUNS,
     HEDGES,
@@ -40,6 +41,7 @@ from reverie.extract.claim_words import (
     IRREGULAR,
     JOB_DETERMINERS,
     JOBS,
+    JOINED_GROUPS,
     KEEN,
     MARITAL,
     MONTHS,
@@ -52,6 +54,7 @@ from reverie.extract.claim_words import (
     PREPOSITIONS,
     SWAP_VERBS,
     SYNONYMS,
+    TEMPORARY,
     TITLES,
     VERBS,
 )
@@ -222,6 +225,11 @@ def parse_claim(text: str) -> Claim:
         predicate = "be_attr"  # "User's boss is named Henrik" = "User's boss is Henrik"
     elif len(subject) >= 2 and predicate in ("be", "be_a", "be_identity"):
         predicate = _attribute_predicate(subject, predicate, value_tokens, names)
+    if predicate == "marry" and not set(value_words) & set(COUPLED.values()):
+        # who one is with, and how: "engaged to Daniel" -> "married Daniel" is a new status
+        status = next((COUPLED[t] for t in rest if t in COUPLED), None)
+        if status:
+            value_words.append(status)
     if predicate == "live_in" and value_words and all(_timely(w) for w in value_words):
         predicate = "move_to"  # "the league moved to Thursdays": a time, not a home
     return Claim(
@@ -289,12 +297,6 @@ def _doer(word: str) -> str:
     return ""
 
 
-# What one joins as a member, not as staff; a stay for a while is no home.
-_GROUPS = frozenset(
-    "club gym choir band team league group class course society union church party circle "
-    "orchestra crew community association network committee".split()
-)
-_TEMPORARY = frozenset("for until while during this next over temporarily few week night month".split())
 _USUAL = frozenset({"main", "usual", "primary", "regular", "normal", "everyday"})
 _LIKED = frozenset({"favorite", "preferred", "dream", "ideal"})
 _PAST_MARKS = frozenset({"old", "former", "previous", "ex"})
@@ -426,9 +428,9 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     if name not in SYNONYMS and name != lemma and "_" not in SYNONYMS.get(lemma, "_"):
         name = SYNONYMS[lemma] + name[len(lemma) :]  # "bikes to work" = "cycles to work"
     name = SYNONYMS.get(name, name)
-    if lemma == "join" and "as" not in rest and set(map(_noun, rest)) & _GROUPS:
+    if lemma == "join" and "as" not in rest and set(map(_noun, rest)) & JOINED_GROUPS:
         name = "belong_to"  # "joined a running club" is no employer; "joined a startup as CTO" is
-    if name == "live_in" and lemma == "stay" and set(map(_noun, rest)) & _TEMPORARY:
+    if name == "live_in" and lemma == "stay" and set(map(_noun, rest)) & TEMPORARY:
         name = "stay_in"  # "is staying in Madrid for a conference" is no home
     if lemma not in VERBS and lemma not in ("have", "do", "get") and head not in IRREGULAR:
         guessed = _guessed_verb(head, words[1] if len(words) > 1 else None)

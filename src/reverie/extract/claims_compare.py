@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from reverie.extract.claim_opposites import ANTONYM, OPPOSITE
 from reverie.extract.claim_words import (
-    ANTONYM,
     BE_FAMILY,
     CURRENCIES,
     ENDS,
@@ -22,7 +22,6 @@ from reverie.extract.claim_words import (
     MONTHS,
     NEUTRAL_MODIFIERS,
     NUMBER_WORDS,
-    OPPOSITE,
     PARTY_WORDS,
     PERIODS,
     QUANTITY_UNITS,
@@ -58,6 +57,7 @@ def _plain(words: frozenset[str]) -> frozenset[str]:
     )
 
 
+_CLOCK = re.compile(r"\b\d\d?:\d\d\b")
 # How often: "every day" and "every evening" share no thing done.
 _FREQUENCY = frozenset("every daily weekly monthly nightly twice once always often".split())
 
@@ -189,6 +189,10 @@ def compare_claims(old: Claim, new: Claim) -> Verdict:
         return "distinct"  # the same kind of event at another time: another event
     if old_plain == new_plain and old.numbers != new.numbers:
         return "update"  # the same thing in another quantity ("two cups" -> "three cups")
+    if _CLOCK.sub("", " ".join(sorted(old_plain))) == _CLOCK.sub("", " ".join(sorted(new_plain))) and (
+        old.numbers != new.numbers and old.predicate == new.predicate
+    ):
+        return "update"  # "wakes up at 06:30 on weekdays" -> "wakes up at 05:45 on weekdays"
     if _requantified(old, new, old_plain, new_plain):
         return "update"  # "sleeps 7 hours" -> "sleeps 5 hours since the baby arrived"
     if new.changed and not old.negated:
@@ -386,6 +390,8 @@ def other_kinds(old: Claim, new: Claim) -> bool:
     first = next((word for word in old.order if word in new.value), None)
     if first is None or old.order.index(first) != 1 or new.order.index(first) != 1:
         return False
+    if old.order[0][:1].isdigit() or new.order[0][:1].isdigit():
+        return False  # "06:30 on weekdays" / "05:45 on weekdays": a quantity, not a kind
     return old.order[0] not in new.value and new.order[0] not in old.value
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from reverie.extract.claim_words import LIGHT_VERBS, OPPOSITE, SYNONYMS, VERBS
+from reverie.extract.claim_opposites import OPPOSITE
+from reverie.extract.claim_words import LIGHT_VERBS, SYNONYMS, VERBS
 from reverie.extract.claims_text import Claim, _lemma, _names, _normalise, _noun
 from reverie.text import STOPWORDS
 

@@ -90,7 +90,7 @@ class MergePolicy:
 _CHANGED_ONLY_SIMILARITY = 0.6
 # A state said to be over in other words, on a shared topic (extract/claims_over.py).
 _OVER_SIMILARITY = 0.45
-_SWITCH_SIMILARITY = 0.5  # "switched to X" replaces a fact about the same subject at least this close
+_SWITCH_SIMILARITY = 0.45  # "switched to X" replaces a fact about the same subject at least this close
 
 # Reading a text is pure in the text, and the same stored facts come up as candidates again and
 # again (and the new fact's words are compared with each): read once per process. 16k readings
@@ -176,10 +176,15 @@ def judge(old: str, new: Claim, policy: MergePolicy, similarity: float | None = 
         return "refines"  # "User's daughter Zoe is shy" -> "Zoe, User's daughter, is very timid"
     if verdict in ("distinct", "unsure") and _reordered(old, new, policy, similarity):
         return "refines"  # "User married Daniel in 2015" -> "User and Daniel got married in 2015"
+    if (
+        verdict in ("distinct", "unsure")
+        and similarity is not None
+        and similarity >= _SWITCH_SIMILARITY
+        and switched_to(_read_claim(old), new)
+    ):
+        return "update"  # "User switched to Chrome" after "User uses Firefox", close in meaning
     if verdict != "unsure":
         return verdict
-    if similarity is not None and similarity >= _SWITCH_SIMILARITY and switched_to(_read_claim(old), new):
-        return "update"  # "User switched to Chrome" after "User uses Firefox", close in meaning
     # The rules could not read one of the facts, or read the same subject with two wordings of
     # the predicate. Merge only on strong evidence, and then keep the newer wording: if the two
     # are a paraphrase nothing is lost, if they were an update or a contradiction it is right.
