@@ -30,6 +30,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from mutation_equivalent import declared, sql_case_mutants
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "reverie"
 WORK = ROOT / "build" / "mutation"
@@ -189,12 +191,51 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_export_documents.py",
         "test_docs_identifiers.py",
     ),
+    # The memory block of the prompt: budgets, sections, fences, ranking of facts and the guard.
+    "retrieve/context.py": (
+        "test_search_context.py",
+        "test_ranking_limits.py",
+        "test_context_floor.py",
+        "test_guard.py",
+        "test_memory.py",
+        "test_preferences.py",
+        "test_topics.py",
+        "test_documents.py",
+    ),
+    "retrieve/search.py": (
+        "test_search_context.py",
+        "test_semantic.py",
+        "test_memory.py",
+        "test_ranking_limits.py",
+        "test_working_scopes.py",
+        "test_first_hour.py",
+    ),
+    "core/build.py": (
+        "test_memory.py",
+        "test_semantic.py",
+        "test_config.py",
+        "test_this_is.py",
+        "test_working_scopes.py",
+        "test_indexer.py",
+    ),
+    "core/speakers.py": (
+        "test_speakers.py",
+        "test_this_is.py",
+        "test_this_is_doors.py",
+        "test_voice_speakers.py",
+        "test_exchange_learning.py",
+    ),
+    "core/parts.py": ("test_memory.py",),
 }
 # A module's own kills file is test_mutation_kills_<its name>.py; these share a name with another
 # module (core/summaries.py, conversations.py, ...), so theirs says its package too.
 OWN_TESTS = {
     module: f"test_mutation_kills_store_{module.removeprefix('store/')}"
     for module in ("store/accounts.py", "store/conversations.py", "store/summaries.py", "store/documents.py")
+} | {
+    # server/speakers.py and docs/search.py share these names.
+    "core/speakers.py": "test_mutation_kills_core_speakers.py",
+    "retrieve/search.py": "test_mutation_kills_retrieve_search.py",
 }
 # Browser tests need Chromium, PostgreSQL tests skip on SQLite, and the API fuzzer is slow and random.
 # The architecture tests read the source files themselves, and mutmut rewrites the mutated one (a
@@ -235,12 +276,21 @@ class Row:
     unchecked: int = 0
     other: int = 0
     seconds: float | None = None
+    # Survivors (or mutants no test reaches) that no program could tell from the real code: only the
+    # case of an SQL string changed, or declared in mutation_equivalent.DECLARED with the reason.
+    equivalent: int = 0
 
     @property
     def killed_share(self) -> float:
         """Killed or timed out (the tests stopped the mutant either way), over the mutants checked."""
         checked = self.mutants - self.unchecked
         return (self.killed + self.timeout) / checked if checked else 0.0
+
+    @property
+    def goal_share(self) -> float:
+        """The goal figure: killed or timed out over the mutants checked that are not equivalent."""
+        checked = self.mutants - self.unchecked - self.equivalent
+        return (self.killed + self.timeout) / checked if checked else 1.0
 
 
 def all_modules() -> list[str]:
@@ -402,7 +452,28 @@ def tally(module: str) -> Row:
     timing = work / "seconds.txt"
     if timing.exists():
         row.seconds = float(timing.read_text())
+    row.equivalent = sum(len(names) for names in equivalents(module).values())
     return row
+
+
+def equivalents(module: str) -> dict[str, list[str]]:
+    """The module's surviving mutants that are equivalent, by reason: "sql case" (found by reading each
+    mutant against its original) or the reason written in mutation_equivalent.DECLARED."""
+    work = WORK / slug(module)
+    left = survivors(module)
+    by_reason: dict[str, list[str]] = {}
+    hashes = _meta_file(work, module).get("hash_by_function_name", {})
+    for name, reason in declared(module, left, hashes).items():
+        by_reason.setdefault(reason, []).append(name)
+    seen = {name for names in by_reason.values() for name in names}
+    mutated = work / "mutants" / "src" / "reverie" / module
+    sql = [name for name in sql_case_mutants(mutated, left) if name not in seen]
+    if sql:
+        by_reason[SQL_CASE] = sql
+    return by_reason
+
+
+SQL_CASE = "only the case of an SQL string changes (SQL keywords and unquoted names ignore case)"
 
 
 def survivors(module: str) -> list[str]:
@@ -500,13 +571,14 @@ def show(module: str) -> str:
 def table(rows: list[Row]) -> str:
     """The per-module table: mutants by outcome, killed share and run time."""
     head = f"{'module':34} {'mutants':>7} {'killed':>6} {'survived':>8} {'timeout':>7} {'no tests':>8} "
-    head += f"{'unchecked':>9} {'killed %':>8} {'minutes':>7}"
+    head += f"{'unchecked':>9} {'killed %':>8} {'equiv':>5} {'goal %':>7} {'minutes':>7}"
     lines = [head, "-" * len(head)]
     for r in rows:
         minutes = f"{r.seconds / 60:7.1f}" if r.seconds is not None else f"{'-':>7}"
         lines.append(
             f"{r.module:34} {r.mutants:7} {r.killed:6} {r.survived:8} {r.timeout:7} {r.no_tests:8} "
-            f"{r.unchecked:9} {100 * r.killed_share:7.1f}% {minutes}"
+            f"{r.unchecked:9} {100 * r.killed_share:7.1f}% {r.equivalent:5} {100 * r.goal_share:6.1f}% "
+            f"{minutes}"
         )
     return "\n".join(lines)
 
@@ -558,6 +630,14 @@ def main(argv: list[str] | None = None) -> int:
             print(table(earlier))
             print()
         print(table(rows))
+        print(
+            "\ngoal % = (killed + timeout) / (mutants checked - equiv); equiv: survivors no program could "
+            "tell from the real code (bench/mutation_equivalent.py):"
+        )
+        for m in done:
+            for reason, names in equivalents(m).items():
+                short = ", ".join(name.rsplit(".", 1)[-1] for name in names)
+                print(f"- {m}: {len(names)}, {reason}: {short}")
         return 0
     rows = []
     for module in modules:
