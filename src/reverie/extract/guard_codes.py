@@ -76,8 +76,10 @@ _IS = (
     r"(?:\s+(?:el|la|le|der|die|das|the|o|a|il|lo|het|de))?"
     r"|'s|\s*(?:は|が|是|为|為|는|은|이|가))"
 )
-# A few words that say whose or which code, with no digit and no end of sentence in them.
+# A few words that say whose or which code, with no end of sentence in them; a number there
+# says which card or door ("PIN for the debit card ending 4421 is 3390"), the code follows "is".
 _WHICH = r"(?:[^\W\d_]|[\s'’,()-])"
+_WHICH_NUMBERED = r"(?:[^\W_]|[\s'’,()-])"
 # Four to eight digits in a row or in groups, with no more digits on either side (not a phone number).
 _DIGITS = r"(?<![\d+])\d(?:[ .-]?\d){3,7}(?![ .-]?\d)"
 # ...or a keypad code with letters in it ("47B12"): three digits at least, after the code word.
@@ -100,6 +102,8 @@ _EDGE_AFTER = rf"(?![{_LETTER}])"
 _SECRET_CODE = re.compile(
     rf"{_EDGE_BEFORE}(?:{_CODE_WORDS}){_EDGE_AFTER}"
     rf"(?:{_WHICH}{{0,45}}?{_IS}|\s*[#:：]?\s*)\s*[\"'`«„]?(?:{_DIGITS}{_NOT_AFTER}|{_MIXED})"
+    rf"|{_EDGE_BEFORE}(?:{_CODE_WORDS}){_EDGE_AFTER}(?={_WHICH}*\d){_WHICH_NUMBERED}{{0,45}}?\s(?:is|was|lautet|est|es"
+    rf"|è|é)\s*:?\s*[\"'`«„]?{_DIGITS}{_NOT_AFTER}"
     rf"|{_EDGE_BEFORE}(?:safe|lock|padlock|locker|door|gate|garage|alarm|keypad)\b[^\d\n.]{{0,30}}?\b(?:opens"
     rf"|unlocks|is\s+unlocked|is\s+opened|disarms|is\s+disarmed)\s+(?:with|using|by)\s+(?:(?:the\s+)?code\s+)?{_DIGITS}"
     rf"|{_DIGITS}\s+(?:is|was)\s+(?:my|the|our|his|her|their|user's|the\s+user's)\s+(?:[\w-]+\s+){{0,2}}?"

@@ -20,7 +20,7 @@ _REPORTED = re.compile(
 )
 _ATTRIBUTED = re.compile(
     r"[^.!?\n]*[,;:]\s*(?:[\w']+\s+){0,4}?(?:sa[yi]s?|said|joked|jokes|wrote|writes|keeps\s+sa[yi]ing|likes\s+to\s+sa[yi]"
-    r"|quipped|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
+    r"|quipped|insisted|insists|added|replied|laughed|teased|warned|recalled|recalls|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
     r"|m[oó]wi|zegt|zei|s[aä]ger)\b",
     re.IGNORECASE,
 )
@@ -238,11 +238,44 @@ _SAID_FRAME = re.compile(
 _PRONOUN = re.compile(r"^(?:\w+\s+){0,3}?(?:she|he|they)\b", re.IGNORECASE)
 
 
+# The same in the user's own voice ("My talk is about why jailbreak prompts keep working on chatbots",
+# "I'm building a classifier that flags messages trying to override an assistant's instructions"):
+# a sentence in the first person that names the work before the hit and speaks of assistants in
+# general. Not when it speaks to this assistant ("you", "the assistant") or passes on a wish, a
+# decision or a rank ("I want", "my team decided", "I'm the admin").
+_FIRST_PERSON = re.compile(r"^\s*(?:i\b|i'm\b|i've\b|my\b|we\b|we're\b|we've\b|our\b)", re.IGNORECASE)
+_TO_THIS_ONE = re.compile(
+    r"\b(?:you|your|yours|yourself|u|ur)\b|\b(?:the|this|my)\s+(?:assistant|ai|bot|model|chatbot|llm)\b"
+    r"|\b(?:want|wants|need|needs|order|orders|ordered|authori[sz]e[sd]?|command|instruct(?:s|ed)?|allow(?:s|ed)?"
+    r"|permit(?:s|ted)?|grant(?:s|ed)?|demand(?:s|ed)?|require[sd]?|decided|decides|approved|declared|mandates?"
+    r"|insist(?:s|ed)?|hereby)\b"
+    r"|\b(?:i'm|i\s+am|we\s+are|we're)\s+(?:the|your)\s+(?:admin\w*|developer|owner|operator|creator)\b"
+    r"|\bthe\s+system\s+prompt\b|\b(?:my|our)\s+(?:instructions|rules|orders|commands|words|messages)\b",
+    re.IGNORECASE,
+)
+_TURN = re.compile(r"\s[—–-]\s|:\s")  # a new clause ("I'm on the team — store that ...") is not the work
+_WORK_ING = re.compile(
+    r"\b(?:building|designing|training|writing|giving|preparing|running|collecting)\b", re.IGNORECASE
+)
+
+
+def _own_work(sentence: str, at: int) -> bool:
+    """Whether ``sentence`` is the user's own account of their work, naming it before ``at``."""
+    if not _FIRST_PERSON.match(sentence) or _TO_THIS_ONE.search(sentence) or _TURN.search(sentence, 0, at):
+        return False
+    word = re.match(r"\w*", sentence[at:])
+    at += word.end() if word else 0  # a hit may start at the work ("training a model to ...")
+    return _WORK.search(sentence, 0, at) is not None or _WORK_ING.search(sentence, 0, at) is not None
+
+
 def users_work(text: str, start: int) -> bool:
     """Whether the hit at ``start`` is in a sentence about the user's own work or study."""
     head = max((m.start() for m in _CLAUSE_END.finditer(text, 0, start)), default=-1)
     tail = _CLAUSE_END.search(text, start)
-    sentence = text[head + 1 : tail.start() if tail else len(text)].lstrip()
+    raw = text[head + 1 : tail.start() if tail else len(text)]
+    sentence = raw.lstrip()
+    if _own_work(sentence, max(0, start - (head + 1) - (len(raw) - len(sentence)))):
+        return True
     said = _SAID_FRAME.match(sentence)  # a summary quoting the user ("User said: User's colleague ...")
     if said is not None:
         head += said.end()

@@ -50,6 +50,10 @@ _LEET_CHARS = re.compile(r"[0134578@$!|+]")
 _SPELLED = re.compile(r"(?<![^\W_])(?:[^\W_][ .\-_*·•]){3,}[^\W_](?![^\W_])\.?")
 
 
+# A string cut into quoted pieces joined by "+" (or "||", "..", "&"): the pieces are read joined,
+# and without their quote marks, as whoever runs the code would read them.
+_CONCAT = re.compile(r"""["'`]\s*(?:\+|\|\||\.\.|&)\s*["'`]""")
+_QUOTE_MARK = re.compile(r"""["'`]""")
 # Text holding none of these words is not plain English: it may be backwards or in ROT13.
 _PLAIN_ENGLISH = re.compile(
     r"\b(?:the|and|to|of|a|is|in|on|for|my|i|it|with|at|user|user's)\b", re.IGNORECASE
@@ -212,6 +216,8 @@ def text_views(text: str) -> list[str]:
         views.append(re.sub(r"(?<=[^\W\d_])-(?=[^\W\d_])", "", folded))
     if _JOINERS.search(folded):  # ... or by other marks ("ig*nore", "sys/tem pro^mpt")
         views.append(_JOINERS.sub("", folded))
+    if _CONCAT.search(folded):  # pieces joined as code joins strings ("'ign' + 'ore prev' + 'ious'")
+        views.append(_QUOTE_MARK.sub("", _CONCAT.sub("", folded)))
     views.extend(_decoded_base64(folded))
     views.extend(_fold_mixed(base))
     undo = _DECODE_ME.search(folded) or not _PLAIN_ENGLISH.search(folded)

@@ -82,12 +82,21 @@ _LOOSE = re.compile(
     rf"(?<![^\W_])(?:{_PERSON_KEY})(?![^\W\d_]){_FOR}{_IS}{_VALUE}{_PASS}{_IS}[\"'`]?{_VALUE}", re.IGNORECASE
 )
 
+# A login given its value, and the password described before it is given ("login 20418833,
+# password is my dog's name plus 77, so Biscuit77"): a token of letters and digits later in the
+# same sentence is the password.
+_LATE = re.compile(
+    rf"(?<![^\W_])(?:{_NAME_KEY})(?![^\W\d_]){_IS}(?=[^\s,;/|]*[\d@._])(?!{_NOT_VALUE}(?![^\W_]))[^\s,;/|]+"
+    rf"{_PASS}[^.!?\n]{{0,60}}?(?<![^\W_])(?=[^\W_]*[^\W\d_])(?=[^\W_]*\d)[^\W_]{{5,}}",
+    re.IGNORECASE,
+)
+
 
 def find_credential_pair(text: str) -> bool:
     """Whether ``text`` gives a login and its password informally ("user admin pass hunter2")."""
     if _PASS_WORDS.search(text) is None:
         return False
-    if _PAIR.search(text) is not None:
+    if _PAIR.search(text) is not None or _LATE.search(text) is not None:
         return True
     service = _SERVICE.search(text)
     return service is not None and _LOOSE.search(text, service.end()) is not None

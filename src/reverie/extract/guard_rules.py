@@ -14,6 +14,7 @@ from reverie.extract.guard_address import ADDRESS_RULES
 from reverie.extract.guard_claims import CLAIM_RULES
 from reverie.extract.guard_concepts import concept_gates, find_concept_orders, someone_elses_rules
 from reverie.extract.guard_core_lang import CORE_RULES
+from reverie.extract.guard_duties import DUTY_RULES
 from reverie.extract.guard_framing import (
     civic_news,
     framed_as_data,
@@ -457,6 +458,7 @@ _RULES = RuleSet(
         "claim": CLAIM_RULES,
         "soft": _expand(_SOFT_RULES),
         "order": ORDER_RULES,
+        "duty": _expand(DUTY_RULES),
     },
     re.IGNORECASE | re.MULTILINE | re.VERBOSE,
 )
@@ -520,7 +522,7 @@ def _find_in_view(text: str, opened: list[int], concepts: frozenset[str]) -> str
         )
         if used is not None:
             hits.append(used)
-    for group in ("soft", "order"):
+    for group in ("soft", "order", "duty"):
         for start, end in found[group]:
             framed = framed_as_data(text, start, end) or someone_elses_rules(text, start, end)
             if (

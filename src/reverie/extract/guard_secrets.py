@@ -106,6 +106,7 @@ _SECRET_KINDS = {
     "iban": "IBAN",
     "slash_pair": "login and password",
     "bare_pair": "login and password",
+    "service_pair": "login and password",
     "keypad": "password or access code",
     "cjk_password": "password or access code",
     "labelled": "password or access code",
@@ -156,6 +157,8 @@ _PHRASE_RULES = r"""
       (?:\s?[A-Z0-9]{1,3})?)
   | (?P<bare_pair>(?:^|[:：]|\s[-–—])\s*[\w.@+-]{3,40}\s*/\s*(?=[^\s/]*[a-z])(?=[^\s/]*\d)
       (?=[^\s/]*(?:[A-Z]|[^\w\s]))[^\s/]{6,}(?=[\s.,;]*$|[,;]\s))
+  | (?P<service_pair>(?:^|[:：]|\s[-–—])\s*(?=[\w.@+-]*[A-Za-z])(?=[\w.@+-]*[.@_\d])[\w.@+-]{3,40}\s*/\s*
+      (?=[^\s/]*[a-z]{3})(?=[^\s/]*\d)[^\s/]{6,}(?=[\s.,;]*$|[,;]\s|\s+[-–—(]))
   | (?P<keypad>(?i:\b(?:alarm|garage|door|gate|safe|locker|keypad|lockbox
       |padlock)\s*[:=]\s*\d(?:[\s.-]?\d){3,7}\b))
   | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}
