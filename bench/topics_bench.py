@@ -90,7 +90,8 @@ def run(corpus: Path, *, embeddings: bool) -> list[tuple[dict[str, str], str]]:
                 started = time.perf_counter()
                 book.digest(conversation.id, [row], suggested="", summary="", at=memory.clock())
                 filing += time.perf_counter() - started
-                results.append((item, _landed(book, item["text"])))
+                # the line filed is the memory as stored ("I'll ..." is kept as "User will ...")
+                results.append((item, _landed(book, row.text)))
             memory.background.wait(60)
     if results:
         print(f"filing: {1000 * filing / len(results):.1f} ms per conclusion (digest, one a session)")
