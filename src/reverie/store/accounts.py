@@ -5,19 +5,17 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from reverie.errors import Conflict, NotFound
-from reverie.store.dialect import Row, StorePart, column_list, row_reader
+from reverie.store.dialect import Row, RowReader, StorePart, column_list
 from reverie.store.rows import SessionRow, TokenRow, User
 
-_USER_COLUMNS = column_list(User)
-_TOKEN_COLUMNS = column_list(TokenRow)
-_user = row_reader(User)
-_token = row_reader(TokenRow)
+_user = RowReader(User)
+_token = RowReader(TokenRow)
+_session = RowReader(SessionRow)
 _USER_FIELDS = [field.name for field in fields(User)]
 # A token's or session's user beside it in one row: its columns renamed so they do not meet theirs.
 _OWNER_COLUMNS = ", ".join(f"u.{name} AS owner_{name}" for name in _USER_FIELDS)
 _TOKEN_OWNED = f"{column_list(TokenRow, 't.')}, {_OWNER_COLUMNS}"
 _SESSION_OWNED = f"{column_list(SessionRow, 's.')}, {_OWNER_COLUMNS}"
-_session = row_reader(SessionRow)
 
 
 def _owner(row: Row) -> User:
@@ -50,19 +48,15 @@ class Accounts(StorePart):
 
     def get_user(self, name: str) -> User | None:
         """The user with this name."""
-        return self.db.read_row(_user, f"SELECT {_USER_COLUMNS} FROM users WHERE name = ?", (name,))
+        return self.db.select_one(_user, "FROM users WHERE name = ?", (name,))
 
     def list_users(self) -> list[User]:
         """All users (people, not threads), by name."""
-        return self.db.read_rows(
-            _user, f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'person' ORDER BY name"
-        )
+        return self.db.select(_user, "FROM users WHERE kind = 'person' ORDER BY name")
 
     def list_threads(self) -> list[User]:
         """Every thread not merged into a user yet, newest first."""
-        return self.db.read_rows(
-            _user, f"SELECT {_USER_COLUMNS} FROM users WHERE kind = 'thread' ORDER BY id DESC"
-        )
+        return self.db.select(_user, "FROM users WHERE kind = 'thread' ORDER BY id DESC")
 
     def delete_user(self, user_id: int) -> None:
         """Remove a user and, by cascade, everything kept about them."""
@@ -118,7 +112,7 @@ class Accounts(StorePart):
 
     def get_user_by_id(self, user_id: int) -> User | None:
         """The user with this id."""
-        return self.db.read_row(_user, f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,))
+        return self.db.select_one(_user, "FROM users WHERE id = ?", (user_id,))
 
     def set_admin(self, user_id: int, is_admin: bool) -> None:
         """Grant or take away the admin role."""
@@ -141,29 +135,26 @@ class Accounts(StorePart):
         self, user_id: int, *, name: str, token_hash: str, prefix: str, interface: str | None, now: float
     ) -> TokenRow:
         """Keep a new token of a user."""
-        row = self.db.write_row(
+        row = self.db.write_one(
+            _token,
             "INSERT INTO api_tokens (user_id, interface, name, token_hash, prefix, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (user_id, interface, name, token_hash, prefix, now),
-            _TOKEN_COLUMNS,
         )
         assert row is not None
-        return _token(row)
+        return row
 
     def list_tokens(self, user_id: int) -> list[TokenRow]:
         """A user's tokens, newest first (revoked ones included)."""
-        return self.db.read_rows(
-            _token, f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY id DESC", (user_id,)
-        )
+        return self.db.select(_token, "FROM api_tokens WHERE user_id = ? ORDER BY id DESC", (user_id,))
 
     def revoke_token(self, user_id: int, token_id: int, now: float) -> TokenRow | None:
         """Revoke one of the user's tokens; None if the user has no such token."""
-        row = self.db.write_row(
+        return self.db.write_one(
+            _token,
             "UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND user_id = ?",
             (now, token_id, user_id),
-            _TOKEN_COLUMNS,
         )
-        return _token(row) if row else None
 
     def token_owner(self, token_hash: str) -> tuple[TokenRow, User] | None:
         """The token with this hash (revoked or not) and its user, read by one statement."""

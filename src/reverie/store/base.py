@@ -24,7 +24,6 @@ from reverie.store.dialect import Dialect
 from reverie.store.documents import Documents
 from reverie.store.maintenance import Maintenance, MaintenanceRuns
 from reverie.store.memories import Memories
-from reverie.store.preferences import Preferences
 from reverie.store.rows import *  # noqa: F403  (the row types are re-exported; rows.__all__ lists them)
 from reverie.store.summaries import Summaries
 from reverie.store.topics import Topics
@@ -32,7 +31,7 @@ from reverie.store.vectors import Vectors
 from reverie.store.work_queue import WorkQueue
 
 
-class UserStore(Memories, Preferences, Summaries, Conversations, Vectors, Topics, Maintenance):
+class UserStore(Memories, Summaries, Conversations, Vectors, Topics, Maintenance):
     """One user's view of the store (``store.scope(user_id)``): every statement it runs carries their id."""
 
     def __init__(self, db: Dialect, user_id: int) -> None:

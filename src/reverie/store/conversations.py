@@ -6,13 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reverie.errors import NotFound
-from reverie.store.dialect import Row, UserPart, column_list, row_reader, time_range
+from reverie.store.dialect import Row, RowReader, UserPart, time_range
 from reverie.store.rows import ConversationRow, MessageRow
 
-CONVERSATION_COLUMNS = column_list(ConversationRow)  # a column a field, in order
-MESSAGE_COLUMNS = column_list(MessageRow, "m.")
-conversation_row = row_reader(ConversationRow)  # from a row holding at least CONVERSATION_COLUMNS
-message_row = row_reader(MessageRow)  # from a row holding at least MESSAGE_COLUMNS
+conversation_row = RowReader(ConversationRow)
+message_row = RowReader(MessageRow, "m.")
+CONVERSATION_COLUMNS, MESSAGE_COLUMNS = conversation_row.columns, message_row.columns
 # What import restores of a conversation that a new row cannot say by itself.
 _RESTORED = ("title", "last_activity", "ended_at", "consolidation_state", "consolidated_at", "topic")
 
@@ -56,14 +55,14 @@ class Conversations(UserPart):
     # conversations -----------------------------------------------------------------
     def start_conversation(self, interface: str, now: float, *, is_private: bool = False) -> ConversationRow:
         """Open a new conversation."""
-        row = self.db.write_row(
+        row = self.db.write_one(
+            conversation_row,
             "INSERT INTO conversations (user_id, interface, started_at, last_activity, is_private)"
             " VALUES (?, ?, ?, ?, ?)",
             (self.user_id, interface, now, now, is_private),
-            CONVERSATION_COLUMNS,
         )
         assert row is not None
-        return conversation_row(row)
+        return row
 
     def continue_conversation(
         self, conversation_id: int, first_at: float, latest: float | None, idle_seconds: float
@@ -73,20 +72,19 @@ class Conversations(UserPart):
         Idle: its last activity is more than ``idle_seconds`` before ``first_at``. The row as it
         is now, or None when the conversation is ended, idle or not this user's (nothing changed).
         """
-        row = self.db.write_row(
+        return self.db.write_one(
+            conversation_row,
             "UPDATE conversations SET last_activity ="
             f" {self.db.greatest}(last_activity, COALESCE(?, last_activity))"
             " WHERE id = ? AND user_id = ? AND ended_at IS NULL AND ? - last_activity <= ?",
             (latest, conversation_id, self.user_id, first_at, idle_seconds),
-            CONVERSATION_COLUMNS,
         )
-        return conversation_row(row) if row else None
 
     def get_conversation(self, conversation_id: int) -> ConversationRow | None:
         """One of this user's conversations."""
-        return self.db.read_row(
+        return self.db.select_one(
             conversation_row,
-            f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND user_id = ?",
+            "FROM conversations WHERE id = ? AND user_id = ?",
             (conversation_id, self.user_id),
         )
 
@@ -113,28 +111,27 @@ class Conversations(UserPart):
 
     def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[ConversationRow]:
         """This user's conversations, most recently active first."""
-        return self.db.read_rows(
+        return self.db.select(
             conversation_row,
-            f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = ?"
-            " ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
+            "FROM conversations WHERE user_id = ? ORDER BY last_activity DESC, id DESC LIMIT ? OFFSET ?",
             (self.user_id, limit, offset),
         )
 
     def open_conversations(self, interface: str | None = None) -> list[ConversationRow]:
         """Conversations not ended yet (on one interface, if given), most recent first."""
-        sql = f"SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = ? AND ended_at IS NULL"
+        sql = "FROM conversations WHERE user_id = ? AND ended_at IS NULL"
         params: list[Any] = [self.user_id]
         if interface is not None:
             sql += " AND interface = ?"
             params.append(interface)
-        return self.db.read_rows(conversation_row, sql + " ORDER BY last_activity DESC, id DESC", params)
+        return self.db.select(conversation_row, sql + " ORDER BY last_activity DESC, id DESC", params)
 
     # turns -------------------------------------------------------------------------
     def unsummarized_messages(self, limit: int = 10_000) -> list[MessageRow]:
         """Turns not yet folded into a summary, oldest first (conversations not private)."""
-        return self.db.read_rows(
+        return self.db.select(
             message_row,
-            f"SELECT {MESSAGE_COLUMNS} FROM messages m"
+            "FROM messages m"
             f" JOIN conversations c ON c.id = m.conversation_id AND {self.db.is_false('c.is_private')}"
             f" WHERE m.user_id = ? AND {self.db.is_false('m.summarized')} ORDER BY m.id LIMIT ?",
             (self.user_id, limit),
@@ -196,12 +193,12 @@ class Conversations(UserPart):
 
     def list_messages(self, conversation_id: int, *, limit: int = 50) -> list[MessageRow]:
         """The last ``limit`` turns of a conversation, oldest first."""
-        rows = self.db.rows(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = ? AND m.user_id = ?"
-            " ORDER BY m.id DESC LIMIT ?",
+        rows = self.db.select(
+            message_row,
+            "FROM messages m WHERE m.conversation_id = ? AND m.user_id = ? ORDER BY m.id DESC LIMIT ?",
             (conversation_id, self.user_id, limit),
         )
-        return [message_row(row) for row in reversed(rows)]
+        return rows[::-1]
 
     def get_messages(self, message_ids: Sequence[int]) -> list[MessageRow]:
         """The messages with these ids that belong to this user."""

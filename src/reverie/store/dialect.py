@@ -17,13 +17,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import fields
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from reverie.store.rows import VectorKind
 
 Params = Sequence[Any] | Mapping[str, Any]
 Row = dict[str, Any]
 KeywordIndex = Literal["memories", "summaries", "messages", "message_windows", "chunks"]
+Clause = tuple[str, list[Any]]  # a piece of a statement and its parameters
+IdVector = tuple[int, bytes]  # an item's id and its vector as float32 bytes
 T = TypeVar("T")
 
 
@@ -40,27 +42,27 @@ def insert_sql(table: str, names: Sequence[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
 
 
-def row_reader(row_type: Callable[..., T], **convert: Callable[[Any], Any]) -> Callable[[Row], T]:
-    """What builds ``row_type`` from a row holding its fields' columns.
+class RowReader(Generic[T]):
+    """Reads a row type from a row holding its fields' columns; ``columns`` selects them (after ``prefix``).
 
     A field typed ``bool`` goes through ``bool()`` (SQLite keeps 1 and 0); ``convert`` adds others.
     """
-    names = [field.name for field in fields(cast(Any, row_type))]
-    flags: dict[str, Callable[[Any], Any]] = {
-        f.name: bool for f in fields(cast(Any, row_type)) if f.type == "bool"
-    }
-    converted = flags | convert
 
-    def read(row: Row) -> T:
-        values = {name: row[name] for name in names}
-        for name, change in converted.items():
+    def __init__(self, row_type: Callable[..., T], prefix: str = "", **convert: Callable[[Any], Any]) -> None:
+        self.columns = column_list(cast(type, row_type), prefix)
+        self._type = row_type
+        self._names = [field.name for field in fields(cast(Any, row_type))]
+        flags = {f.name: bool for f in fields(cast(Any, row_type)) if f.type == "bool"}
+        self._converted: dict[str, Callable[[Any], Any]] = flags | convert
+
+    def __call__(self, row: Row) -> T:
+        values = {name: row[name] for name in self._names}
+        for name, change in self._converted.items():
             values[name] = change(values[name])
-        return row_type(**values)
-
-    return read
+        return self._type(**values)
 
 
-def time_range(column: str, start: float | None, end: float | None) -> tuple[str, list[Any]]:
+def time_range(column: str, start: float | None, end: float | None) -> Clause:
     """`` AND column >= ? AND column < ?`` for the bounds given (none: ''), and their parameters."""
     bounds = [(f" AND {column} >= ?", start), (f" AND {column} < ?", end)]
     return "".join(sql for sql, value in bounds if value is not None), [v for _, v in bounds if v is not None]
@@ -88,6 +90,7 @@ class Dialect(ABC):
     least: str  # the smaller of two values: LEAST, or MIN(a, b) on SQLite
     no_limit: str  # a LIMIT that keeps every row (SQLite needs one before OFFSET)
     skip_locked: str  # ends a claiming SELECT so racing workers each get another row
+    false: str  # a boolean column ``{}`` is false: NOT {}, or {} = 0 on SQLite
 
     @abstractmethod
     def rows(self, sql: str, params: Params = ()) -> list[Row]:
@@ -98,13 +101,13 @@ class Dialect(ABC):
         found = self.rows(sql, params)
         return found[0] if found else None
 
-    def read_rows(self, read: Callable[[Row], T], sql: str, params: Params = ()) -> list[T]:
-        """Run a query; every row, made by ``read`` (a :func:`row_reader`)."""
-        return [read(row) for row in self.rows(sql, params)]
+    def select(self, read: RowReader[T], sql: str, params: Params = ()) -> list[T]:
+        """Run ``SELECT <read's columns> sql``; every row, made by ``read``."""
+        return [read(row) for row in self.rows(f"SELECT {read.columns} {sql}", params)]
 
-    def read_row(self, read: Callable[[Row], T], sql: str, params: Params = ()) -> T | None:
-        """Run a query; its first row made by ``read``, or None."""
-        found = self.row(sql, params)
+    def select_one(self, read: RowReader[T], sql: str, params: Params = ()) -> T | None:
+        """Run ``SELECT <read's columns> sql``; its first row made by ``read``, or None."""
+        found = self.row(f"SELECT {read.columns} {sql}", params)
         return read(found) if found else None
 
     def value(self, sql: str, params: Params = ()) -> Any:
@@ -147,27 +150,32 @@ class Dialect(ABC):
     @abstractmethod
     def ranked(
         self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
-    ) -> tuple[str, list[Any]]:
+    ) -> Clause:
         """``WITH ranked(id, score)``: rows of ``index`` matching any term (or ``min_match``), by BM25.
 
         ``owner`` bounds the rows: the user's, or for chunks the shared ones and viewer ``owner``'s.
         """
 
     @abstractmethod
-    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    def one_of(self, column: str, values: Sequence[Any]) -> Clause:
         """A condition that ``column`` is one of ``values`` (a batch), and its parameters."""
 
     @abstractmethod
     def batches(self, values: Sequence[Any]) -> Iterator[Sequence[Any]]:
         """``values`` cut into batches that fit one statement (none when there are no values)."""
 
-    @abstractmethod
     def is_false(self, column: str) -> str:
         """A condition that a boolean column is false, spelled as the engine's partial indexes are."""
+        return self.false.format(column)
 
     @abstractmethod
     def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
         """Run an INSERT or UPDATE of one row with ``RETURNING columns``; the row, None if none changed."""
+
+    def write_one(self, read: RowReader[T], sql: str, params: Params) -> T | None:
+        """Run an INSERT or UPDATE of one row; the row as it is now made by ``read``, None if none changed."""
+        found = self.write_row(sql, params, read.columns)
+        return read(found) if found else None
 
     def search_memories(
         self,
@@ -199,20 +207,20 @@ class Dialect(ABC):
 
     @abstractmethod
     def put_vectors(
-        self, user_id: int, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+        self, user_id: int, kind: VectorKind, items: Sequence[IdVector], model_id: str, dims: int
     ) -> None:
         """Store (or replace) the vector of each item."""
 
     @abstractmethod
     def load_vectors(
         self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
-    ) -> tuple[list[tuple[int, bytes]], int]:
+    ) -> tuple[list[IdVector], int]:
         """The user's vectors (``v``, with ``join``) written after the mark ``after``, and the new mark."""
 
     @abstractmethod
     def vectors_of(
         self, user_id: int, kind: VectorKind, model_id: str, ids: Sequence[int], join: str
-    ) -> list[tuple[int, bytes]]:
+    ) -> list[IdVector]:
         """The loadable vectors of these items."""
 
     @abstractmethod
@@ -270,15 +278,17 @@ class UserPart(StorePart):
 
 
 __all__ = [
+    "Clause",
     "Dialect",
+    "IdVector",
     "KeywordIndex",
     "Params",
     "Row",
+    "RowReader",
     "StorePart",
     "UserPart",
     "column_list",
     "insert_sql",
     "match_groups",
-    "row_reader",
     "time_range",
 ]

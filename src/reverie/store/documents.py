@@ -7,11 +7,10 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from reverie.store.dialect import StorePart, column_list, insert_sql, row_reader
+from reverie.store.dialect import RowReader, StorePart, insert_sql
 from reverie.store.rows import ChunkRow, DocumentFile, DocumentRow, DocumentStatus, NewChunk
 
-_DOCUMENT_COLUMNS = column_list(DocumentRow)
-_document = row_reader(DocumentRow)
+_document = RowReader(DocumentRow)
 # A scanned file's fields, what became of it, and its chunks' totals: a path has one row per owner.
 _FILE = tuple(column.name for column in fields(DocumentFile))
 _SAVED = (*_FILE, "status", "reason", "chunk_count", "token_count")
@@ -49,18 +48,14 @@ class Documents(StorePart):
 
     def list_documents(self, user_id: int | None = None) -> list[DocumentRow]:
         """The documents the viewer may see, by path."""
-        return self.db.read_rows(
-            _document,
-            f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {_VISIBLE} ORDER BY path",
-            (_viewer(user_id),),
+        return self.db.select(
+            _document, f"FROM documents WHERE {_VISIBLE} ORDER BY path", (_viewer(user_id),)
         )
 
     def get_document(self, document_id: int, user_id: int | None = None) -> DocumentRow | None:
         """One document, if the viewer may see it."""
-        return self.db.read_row(
-            _document,
-            f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE id = ? AND {_VISIBLE}",
-            (document_id, _viewer(user_id)),
+        return self.db.select_one(
+            _document, f"FROM documents WHERE id = ? AND {_VISIBLE}", (document_id, _viewer(user_id))
         )
 
     def owned_bytes(self, user_id: int) -> int:
@@ -85,10 +80,8 @@ class Documents(StorePart):
 
     def document_by_path(self, path: str, owner_id: int | None = None) -> DocumentRow | None:
         """The document kept for a path."""
-        return self.db.read_row(
-            _document,
-            f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE COALESCE(owner_id, 0) = ? AND path = ?",
-            (owner_id or 0, path),
+        return self.db.select_one(
+            _document, "FROM documents WHERE COALESCE(owner_id, 0) = ? AND path = ?", (owner_id or 0, path)
         )
 
     def save_document(
@@ -110,9 +103,8 @@ class Documents(StorePart):
         indexed_at = now if status == "indexed" else None
         values = (*attrgetter(*_FILE)(file), status, reason, len(chunks), tokens, model_id, indexed_at, now)
         with self.db.transaction():
-            row = self.db.write_row(_SAVE, values, _DOCUMENT_COLUMNS)
-            assert row is not None
-            saved = _document(row)
+            saved = self.db.write_one(_document, _SAVE, values)
+            assert saved is not None
             self.db.run("DELETE FROM chunks WHERE document_id = ?", (saved.id,))
             rows = []
             for chunk in chunks:

@@ -1,4 +1,10 @@
-"""One user's memories, confirmations awaiting an answer and audit trail, written once for both engines."""
+"""One user's memories, confirmations awaiting an answer and audit trail, written once for both engines.
+
+A structured preference (Saga) is a memory of kind ``preference`` whose ``category`` column says
+what it is about ("lights", "climate", "global") and whose ``key`` what it sets ("color",
+"brightness"); the value is the memory's text. The unique index ``idx_memories_active_key`` keeps
+one active row per (user, category, key); a replaced value stays as a superseded row, its history.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,11 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from reverie.store.dialect import UserPart, column_list, insert_sql, row_reader, time_range
+from reverie.store.dialect import Clause, RowReader, UserPart, insert_sql, time_range
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
-MEMORY_COLUMNS = column_list(MemoryRow)  # a column a field, in order
-_PREFIXED = column_list(MemoryRow, "m.")
+memory_row = RowReader(MemoryRow)
+_PREFIXED = RowReader(MemoryRow, "m.").columns
 # A new memory's fields are its columns; decay starts from the confidence it is given.
 _GIVEN = tuple(column.name for column in fields(NewMemory) if column.name not in ("created_at", "updated_at"))
 _INSERT = insert_sql("memories", (*_GIVEN, "created_at", "updated_at", "user_id", "decay_base"))
@@ -39,11 +45,10 @@ _ORDERS = {
     "confidence": "confidence DESC, updated_at DESC, id DESC",
     "id": "id",
 }
-memory_row = row_reader(MemoryRow)  # a MemoryRow from a row holding at least MEMORY_COLUMNS
 
 
 class Memories(UserPart):
-    """One user's memories, confirmations awaiting an answer and audit trail."""
+    """One user's memories, structured preferences, confirmations awaiting an answer and audit trail."""
 
     # memories ----------------------------------------------------------------------
     def insert_memory(self, memory: NewMemory, now: float) -> MemoryRow:
@@ -51,19 +56,17 @@ class Memories(UserPart):
         created = memory.created_at if memory.created_at is not None else now
         updated = memory.updated_at if memory.updated_at is not None else created
         values = (*_given(memory), created, updated, self.user_id, memory.confidence)
-        row = self.db.write_row(_INSERT, values, MEMORY_COLUMNS)
+        row = self.db.write_one(memory_row, _INSERT, values)
         assert row is not None
-        return memory_row(row)
+        return row
 
     def get_memory(self, memory_id: int) -> MemoryRow | None:
         """The memory with that id, if it belongs to this user."""
-        return self.db.read_row(
-            memory_row,
-            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ? AND user_id = ?",
-            (memory_id, self.user_id),
+        return self.db.select_one(
+            memory_row, "FROM memories WHERE id = ? AND user_id = ?", (memory_id, self.user_id)
         )
 
-    def _filter_sql(self, where: MemoryFilter) -> tuple[str, list[Any]]:
+    def _filter_sql(self, where: MemoryFilter) -> Clause:
         kinds, kind_params = self.db.one_of("kind", where.kinds)
         statuses, status_params = self.db.one_of("status", where.statuses)
         clauses = ["user_id = ?", kinds, statuses]
@@ -77,10 +80,9 @@ class Memories(UserPart):
     def list_memories(self, where: MemoryFilter) -> list[MemoryRow]:
         """Memories matching the filter."""
         clause, params = self._filter_sql(where)
-        return self.db.read_rows(
+        return self.db.select(
             memory_row,
-            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE {clause}"
-            f" ORDER BY {_ORDERS[where.order]} LIMIT ? OFFSET ?",
+            f"FROM memories WHERE {clause} ORDER BY {_ORDERS[where.order]} LIMIT ? OFFSET ?",
             [*params, where.limit, where.offset],
         )
 
@@ -91,10 +93,9 @@ class Memories(UserPart):
 
     def find_active_by_key(self, kind: Kind, key: str) -> MemoryRow | None:
         """The active memory of this kind with this normalized key."""
-        return self.db.read_row(
+        return self.db.select_one(
             memory_row,
-            f"SELECT {MEMORY_COLUMNS} FROM memories"
-            " WHERE user_id = ? AND kind = ? AND key = ? AND status = 'active'",
+            "FROM memories WHERE user_id = ? AND kind = ? AND key = ? AND status = 'active'",
             (self.user_id, kind, key),
         )
 
@@ -106,12 +107,11 @@ class Memories(UserPart):
         if "confidence" in changes:  # decay starts again from a confidence set on purpose
             changes = {**changes, "decay_base": changes["confidence"]}
         assignments = ", ".join(f"{name} = ?" for name in changes)
-        row = self.db.write_row(
+        return self.db.write_one(
+            memory_row,
             f"UPDATE memories SET {assignments}, updated_at = ? WHERE id = ? AND user_id = ?",
             [*changes.values(), now, memory_id, self.user_id],
-            MEMORY_COLUMNS,
         )
-        return memory_row(row) if row else None
 
     def supersede(self, old_id: int, new_id: int, now: float) -> None:
         """Mark ``old_id`` superseded by ``new_id``."""
@@ -124,14 +124,13 @@ class Memories(UserPart):
     def reinforce(self, memory_id: int, now: float, confidence: float) -> MemoryRow | None:
         """Count one more mention and raise confidence to at least ``confidence``."""
         greatest = self.db.greatest
-        row = self.db.write_row(
+        return self.db.write_one(
+            memory_row,
             "UPDATE memories SET reinforcement_count = reinforcement_count + 1,"
             f" confidence = {greatest}(confidence, ?), decay_base = {greatest}(confidence, ?), updated_at = ?"
             " WHERE id = ? AND user_id = ?",
             (confidence, confidence, now, memory_id, self.user_id),
-            MEMORY_COLUMNS,
         )
-        return memory_row(row) if row else None
 
     def touch_memories(self, memory_ids: Sequence[int], now: float, boost: float) -> None:
         """Record an access; boost confidence only when the last access is over an hour old."""
@@ -157,7 +156,7 @@ class Memories(UserPart):
     def get_memories(self, memory_ids: Sequence[int]) -> list[MemoryRow]:
         """The memories with these ids that belong to this user."""
         rows = self.db.rows_among(
-            f"SELECT {MEMORY_COLUMNS} FROM memories WHERE +user_id = ? AND {{among}}",
+            f"SELECT {memory_row.columns} FROM memories WHERE +user_id = ? AND {{among}}",
             "id",
             memory_ids,
             (self.user_id,),
@@ -184,6 +183,42 @@ class Memories(UserPart):
         params = [self.user_id, *params, *date_params]
         rows = self.db.search_memories(self.user_id, terms, _PREFIXED, filters, params, limit, min_match)
         return [(memory_row(row), float(row["score"])) for row in rows]
+
+    # structured preferences (memories of kind preference) --------------------------
+    def find_preference(self, category: str, key: str) -> MemoryRow | None:
+        """The active preference with this category and key."""
+        return self.db.select_one(
+            memory_row,
+            "FROM memories WHERE user_id = ? AND kind = 'preference'"
+            " AND status = 'active' AND category = ? AND key = ?",
+            (self.user_id, category, key),
+        )
+
+    def list_preferences(
+        self, categories: Sequence[str] | None = None, *, limit: int = 50
+    ) -> list[MemoryRow]:
+        """Active preferences (of these categories, or all), strongest first."""
+        clause, params = "", []
+        if categories is not None:
+            if not categories:
+                return []
+            among, listed = self.db.one_of("category", list(categories))
+            clause, params = f" AND {among}", listed
+        return self.db.select(
+            memory_row,
+            "FROM memories WHERE user_id = ? AND kind = 'preference'"
+            f" AND status = 'active'{clause} ORDER BY confidence DESC, updated_at DESC, id DESC LIMIT ?",
+            [self.user_id, *params, limit],
+        )
+
+    def preference_history(self, category: str, key: str) -> list[MemoryRow]:
+        """Every value this preference had (active and superseded), oldest first."""
+        return self.db.select(
+            memory_row,
+            "FROM memories WHERE user_id = ? AND kind = 'preference'"
+            " AND status IN ('active', 'superseded') AND category = ? AND key = ? ORDER BY created_at, id",
+            (self.user_id, category, key),
+        )
 
     # confirmations and audit -------------------------------------------------------
     def set_pending(self, action: str, expires_at: float) -> None:
@@ -251,4 +286,4 @@ class Memories(UserPart):
         return counts
 
 
-__all__ = ["AUDIT_INSERT", "MEMORY_COLUMNS", "Memories", "memory_row"]
+__all__ = ["AUDIT_INSERT", "Memories", "memory_row"]

@@ -20,8 +20,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from reverie.errors import ConfigError, MigrationError
 from reverie.store.base import Store
 from reverie.store.dialect import Dialect
-from reverie.store.postgres_dialect import PgDialect
-from reverie.store.postgres_vectors import register_vector
+from reverie.store.postgres_dialect import PgDialect, register_vector
 from reverie.store.schema import pending_migrations, shipped_migrations
 
 Conn = psycopg.Connection[dict[str, Any]]

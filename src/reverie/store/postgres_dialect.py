@@ -1,13 +1,22 @@
 """How the shared statements run on PostgreSQL: psycopg's placeholders, RETURNING, arrays, BM25, pgvector.
 
-Keyword search ranks tsvector matches by the BM25 of :mod:`postgres_search` (the same scores as
-SQLite's FTS5). Vectors are pgvector columns read in binary; a reader's mark is the oldest
-transaction still running when it read, since rows carry the id of the transaction that wrote them.
+Keyword search ranks tsvector matches by BM25 as SQLite's FTS5 does: Okapi BM25 (k1 1.2, b
+0.75) with per-column weights and an IDF of ``ln((N - n + 0.5) / (n + 0.5))`` floored at 1e-6,
+run in SQL over the rows that match, with weighted term frequencies read from the tsvector
+positions (weights A-D stand for the columns) and N, n and the average length taken over the
+rows in scope (one user's, for per-user tables), so scores and orderings match the SQLite engine.
+
+Vectors are pgvector columns read in binary; a reader's mark is the oldest transaction still
+running when it read, since rows carry the id of the transaction that wrote them. The upper
+layers speak little-endian float32 blobs (as SQLite stores them); pgvector's binary form is a
+16-bit dimension count, 16 unused bits and big-endian float4s. Converting here keeps numpy out
+of row loops and the optional ``pgvector`` package out of the dependencies.
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from functools import lru_cache
@@ -15,10 +24,11 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from psycopg.adapt import Buffer, Dumper, Loader
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
 
-from reverie.store.dialect import Dialect, KeywordIndex, Params, Row
-from reverie.store.postgres_search import ranked
-from reverie.store.postgres_vectors import Vector
+from reverie.store.dialect import Clause, Dialect, IdVector, KeywordIndex, Params, Row, match_groups
 from reverie.store.rows import VectorKind
 
 Conn = psycopg.Connection[dict[str, Any]]
@@ -43,6 +53,121 @@ def pyformat(sql: str) -> str:
     return _TOKENS.sub(swap, sql)
 
 
+class Vector(bytes):
+    """Little-endian float32 bytes to be sent as a pgvector ``vector`` (use ``%b``)."""
+
+
+class _VectorBinaryDumper(Dumper):
+    format = Format.BINARY
+
+    def dump(self, obj: Any) -> Buffer:
+        data = np.frombuffer(obj, dtype="<f4")
+        return struct.pack(">HH", len(data), 0) + data.astype(">f4").tobytes()
+
+
+class _VectorBinaryLoader(Loader):
+    format = Format.BINARY
+
+    def load(self, data: Buffer) -> bytes:
+        return np.frombuffer(bytes(data)[4:], dtype=">f4").astype("<f4").tobytes()
+
+
+class _VectorTextLoader(Loader):
+    format = Format.TEXT
+
+    def load(self, data: Buffer) -> bytes:
+        text = bytes(data).decode("ascii").strip("[]")
+        values = [float(part) for part in text.split(",")] if text else []
+        return np.asarray(values, dtype="<f4").tobytes()
+
+
+def register_vector(conn: psycopg.Connection[Any]) -> None:
+    """Teach one connection the ``vector`` type (nothing to teach while the extension is not installed)."""
+    info = TypeInfo.fetch(conn, "vector")
+    if info is None:
+        return
+    dumper = type("VectorDumper", (_VectorBinaryDumper,), {"oid": info.oid})
+    conn.adapters.register_dumper(Vector, dumper)
+    conn.adapters.register_loader(info.oid, _VectorBinaryLoader)
+    conn.adapters.register_loader(info.oid, _VectorTextLoader)
+
+
+K1 = 1.2
+B = 0.75
+_TERM = "phraseto_tsquery('reverie', ?)"
+_OWN = "t.user_id = ?"
+_SHARED_OR_OWN = "t.document_id IN (SELECT id FROM documents WHERE owner_id IS NULL OR owner_id = ?)"
+
+
+def match_query(terms: Sequence[str], min_match: int | None = None) -> Clause:
+    """A tsquery expression matching any term, or at least ``min_match`` of them (as the SQLite engine)."""
+    groups = match_groups(terms, min_match)
+    parts = [" && ".join([_TERM] * len(group)) for group in groups]
+    if len(groups) > 1 and len(groups[0]) > 1:  # all but one: an OR of AND-groups
+        parts = [f"({part})" for part in parts]
+    return "(" + " || ".join(parts) + ")", [term for group in groups for term in group]
+
+
+# index: table, tsvector column, its length, weights (A-D) as FTS5 weighs the columns, the rows in
+# scope (a condition on ``t`` taking the owner), tokens added to every length (FTS5 counts the
+# owner column's too; chunks_fts has none)
+_INDEXES: dict[KeywordIndex, tuple[str, str, str, tuple[float, float, float, float], str, int]] = {
+    "memories": ("memories", "tsv", "doclen", (1.0, 0.5, 0.0, 0.0), _OWN, 1),  # text, key
+    "summaries": ("summaries", "tsv", "doclen", (1.0, 1.0, 0.0, 0.0), _OWN, 1),  # text, topics
+    "messages": ("messages", "search_tsv", "search_len", (1.0, 1.0, 1.0, 1.0), _OWN, 1),
+    "message_windows": ("messages", "window_tsv", "window_len", (1.0, 1.0, 1.0, 1.0), _OWN, 1),
+    # text, heading, file title; shared documents and the viewer's own
+    "chunks": ("chunks", "tsv", "doclen", (1.0, 0.6, 0.4, 0.0), _SHARED_OR_OWN, 0),
+}
+
+
+def ranked(index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None) -> Clause:
+    """``WITH`` clauses ending in ``ranked(id, score)``: rows of ``index`` matching, BM25 score.
+
+    The rows in scope (the owner's; for chunks the shared ones and the owner's) bound both the
+    matches and the statistics.
+    """
+    table, tsv, length, weights, scope, extra = _INDEXES[index]
+    match_params: list[Any] = []
+    if min_match is None:  # any term: built from q below, so the statement text never varies
+        match = "(SELECT reverie_or(q.tq) FROM q WHERE numnode(q.tq) > 0)"
+    else:
+        match, match_params = match_query(terms, min_match)
+    sql = (
+        "WITH q AS MATERIALIZED (SELECT u.i, phraseto_tsquery('reverie', u.t) AS tq,"
+        " tsvector_to_array(to_tsvector('reverie', u.t)) AS lex"
+        " FROM unnest(?::text[]) WITH ORDINALITY AS u(t, i)),"
+        f" hits AS MATERIALIZED (SELECT t.id, t.{tsv} AS tsv, t.{length} + {extra} AS len"
+        f" FROM {table} t WHERE {scope} AND t.{tsv} @@ {match}),"
+        f" stats AS MATERIALIZED (SELECT COUNT(*)::float8 AS n,"
+        f" COALESCE(AVG(t.{length} + {extra}), 0)::float8 AS avgdl FROM {table} t WHERE {scope}),"
+        " idf AS MATERIALIZED (SELECT q.i, q.tq, q.lex,"
+        " GREATEST(LN((s.n - c.hits + 0.5) / (c.hits + 0.5)), 1e-6) AS idf"
+        " FROM q CROSS JOIN stats s CROSS JOIN LATERAL"
+        " (SELECT COUNT(*)::float8 AS hits FROM hits h WHERE h.tsv @@ q.tq) c),"
+        " ranked AS (SELECT h.id, SUM(idf.idf * f.tf * ?::float8"
+        " / (f.tf + ?::float8 * (1 - ?::float8 + ?::float8 * h.len / GREATEST(s.avgdl, 1e-9)))) AS score"
+        " FROM hits h CROSS JOIN stats s JOIN idf ON h.tsv @@ idf.tq"
+        " CROSS JOIN LATERAL (SELECT COALESCE(SUM(CASE w WHEN 'A' THEN ?::float8 WHEN 'B' THEN ?::float8"
+        " WHEN 'C' THEN ?::float8 ELSE ?::float8 END), 0) / GREATEST(cardinality(idf.lex), 1) AS tf"
+        " FROM unnest(h.tsv) AS x(lexeme, positions, weights), unnest(x.weights) AS w"
+        " WHERE x.lexeme = ANY(idf.lex)) f"
+        " GROUP BY h.id)"
+    )
+    params: list[Any] = [
+        list(terms),
+        owner,
+        *match_params,
+        owner,
+        K1 + 1,
+        K1,
+        B,
+        B,
+        *weights,
+    ]
+    return sql, params
+
+
 class PgDialect(Dialect):
     """Runs statements on this thread's transaction connection of a PostgreSQL store, or a pooled one."""
 
@@ -51,6 +176,7 @@ class PgDialect(Dialect):
     least = "LEAST"
     no_limit = "LIMIT ALL"
     skip_locked = " FOR UPDATE OF c SKIP LOCKED"
+    false = "NOT {}"  # as the partial indexes say it
 
     def __init__(
         self,
@@ -104,13 +230,9 @@ class PgDialect(Dialect):
 
     def ranked(
         self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
-    ) -> tuple[str, list[Any]]:
-        """BM25 over the index's tsvector, computed as FTS5 does (see postgres_search), in scope only."""
+    ) -> Clause:
+        """BM25 over the index's tsvector, computed as FTS5 does, in scope only."""
         return ranked(index, owner, terms, min_match)
-
-    def is_false(self, column: str) -> str:
-        """``NOT column``, as the partial indexes say it."""
-        return f"NOT {column}"
 
     def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
         """Run the write with ``RETURNING columns``: one round trip."""
@@ -135,7 +257,7 @@ class PgDialect(Dialect):
         return int(row["id"]) if row else None
 
     def put_vectors(
-        self, user_id: int, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+        self, user_id: int, kind: VectorKind, items: Sequence[IdVector], model_id: str, dims: int
     ) -> None:
         """Upsert, stamping each row with the id of the transaction that wrote it."""
         with self._transaction() as conn, conn.cursor() as cur:
@@ -150,7 +272,7 @@ class PgDialect(Dialect):
 
     def load_vectors(
         self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
-    ) -> tuple[list[tuple[int, bytes]], int]:
+    ) -> tuple[list[IdVector], int]:
         """Rows written by transaction ``after`` or later; the mark is the oldest transaction still running.
 
         A row committed late is never skipped, and one seen twice simply replaces itself. The
@@ -181,7 +303,7 @@ class PgDialect(Dialect):
 
     def vectors_of(
         self, user_id: int, kind: VectorKind, model_id: str, ids: Sequence[int], join: str
-    ) -> list[tuple[int, bytes]]:
+    ) -> list[IdVector]:
         """One query, the ids as an array, vectors read in binary."""
         with self._connection() as conn:
             rows = conn.execute(
@@ -227,7 +349,7 @@ class PgDialect(Dialect):
             ),
         )
 
-    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    def one_of(self, column: str, values: Sequence[Any]) -> Clause:
         """``column = ANY(?)`` with the values as one array."""
         return f"{column} = ANY(?)", [list(values)]
 
@@ -237,4 +359,4 @@ class PgDialect(Dialect):
             yield values
 
 
-__all__ = ["PgDialect", "pyformat"]
+__all__ = ["PgDialect", "Vector", "match_query", "pyformat", "ranked", "register_vector"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from reverie.store.dialect import Dialect, KeywordIndex, Params, Row, match_groups
+from reverie.store.dialect import Clause, Dialect, IdVector, KeywordIndex, Params, Row, match_groups
 from reverie.store.rows import VectorKind
 
 _BATCH = 500  # values per IN list, well under SQLite's limit on variables
@@ -52,6 +52,7 @@ class SqliteDialect(Dialect):
     least = "MIN"
     no_limit = "LIMIT -1"
     skip_locked = ""  # BEGIN IMMEDIATE already keeps every other writer out
+    false = "{} = 0"  # as the partial indexes say it
 
     def __init__(
         self,
@@ -111,7 +112,7 @@ class SqliteDialect(Dialect):
 
     def ranked(
         self, index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int | None = None
-    ) -> tuple[str, list[Any]]:
+    ) -> Clause:
         """FTS5's ``bm25()`` over the index, filtered by the owner column (chunks: by their document's)."""
         table, columns, weights, owned = _FTS[index]
         score = f"SELECT f.rowid AS id, -bm25({table}, {weights}) AS score FROM {table} f"
@@ -124,10 +125,6 @@ class SqliteDialect(Dialect):
             f" WHERE {table} MATCH ? AND (d.owner_id IS NULL OR d.owner_id = ?))",
             [_fts_query(None, terms, columns, min_match), owner],
         )
-
-    def is_false(self, column: str) -> str:
-        """``column = 0``, as the partial indexes say it."""
-        return f"{column} = 0"
 
     def write_row(self, sql: str, params: Params, columns: str) -> Row | None:
         """Run the write with ``RETURNING columns`` in a transaction (this thread's, if open)."""
@@ -238,7 +235,7 @@ class SqliteDialect(Dialect):
         return message_id
 
     def put_vectors(
-        self, user_id: int, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
+        self, user_id: int, kind: VectorKind, items: Sequence[IdVector], model_id: str, dims: int
     ) -> None:
         """INSERT OR REPLACE: a replaced row gets a new rowid, so readers past the old mark see it."""
         self.run_many(
@@ -249,7 +246,7 @@ class SqliteDialect(Dialect):
 
     def load_vectors(
         self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
-    ) -> tuple[list[tuple[int, bytes]], int]:
+    ) -> tuple[list[IdVector], int]:
         """Rows past the rowid ``after``; the mark is the highest rowid read."""
         rows = (
             self._connection()
@@ -266,10 +263,10 @@ class SqliteDialect(Dialect):
 
     def vectors_of(
         self, user_id: int, kind: VectorKind, model_id: str, ids: Sequence[int], join: str
-    ) -> list[tuple[int, bytes]]:
+    ) -> list[IdVector]:
         """By primary key: with ten ids or so the planner otherwise walks every vector of the user
         by idx_vectors_user (100+ ms at 20k vectors, seen in the tail bench)."""
-        found: list[tuple[int, bytes]] = []
+        found: list[IdVector] = []
         conn = self._connection()
         for batch in self.batches(ids):
             marks = ",".join("?" * len(batch))
@@ -303,7 +300,7 @@ class SqliteDialect(Dialect):
             [(digest, model_id, dims, blob, now) for digest, blob in items],
         )
 
-    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    def one_of(self, column: str, values: Sequence[Any]) -> Clause:
         """``column IN (?, ...)``, one placeholder a value."""
         return f"{column} IN ({', '.join('?' * len(values))})", list(values)
 

@@ -7,16 +7,14 @@ from collections.abc import Sequence
 from dataclasses import fields
 from operator import attrgetter
 
-from reverie.store.dialect import UserPart, column_list, insert_sql, row_reader, time_range
+from reverie.store.dialect import RowReader, UserPart, column_list, insert_sql, time_range
 from reverie.store.rows import NewSummary, SummaryRow
 
-SUMMARY_COLUMNS = column_list(SummaryRow)  # a column a field, in order
-_PREFIXED = column_list(SummaryRow, "s.")
 _GIVEN = tuple(column.name for column in fields(NewSummary) if column.name not in ("topics", "created_at"))
 _INSERT = insert_sql("summaries", (*_GIVEN, "topics", "created_at", "user_id"))
 _given = attrgetter(*_GIVEN)
-# a SummaryRow from a row holding at least SUMMARY_COLUMNS
-summary_row = row_reader(SummaryRow, topics=lambda topics: list(json.loads(topics or "[]")))
+summary_row = RowReader(SummaryRow, topics=lambda topics: list(json.loads(topics or "[]")))
+_PREFIXED = column_list(SummaryRow, "s.")
 
 
 class Summaries(UserPart):
@@ -26,9 +24,9 @@ class Summaries(UserPart):
         """Insert a conversation summary."""
         created = summary.created_at if summary.created_at is not None else now
         values = (*_given(summary), json.dumps(summary.topics), created, self.user_id)
-        row = self.db.write_row(_INSERT, values, SUMMARY_COLUMNS)
+        row = self.db.write_one(summary_row, _INSERT, values)
         assert row is not None
-        return summary_row(row)
+        return row
 
     def list_summaries(
         self,
@@ -40,9 +38,9 @@ class Summaries(UserPart):
     ) -> list[SummaryRow]:
         """Summaries, newest first."""
         extra, params = time_range("s.created_at", created_from, created_to)
-        return self.db.read_rows(
+        return self.db.select(
             summary_row,
-            f"SELECT {_PREFIXED} FROM summaries s WHERE s.user_id = ?{extra}"
+            f"FROM summaries s WHERE s.user_id = ?{extra}"
             " ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?",
             [self.user_id, *params, limit, offset],
         )
@@ -76,7 +74,7 @@ class Summaries(UserPart):
     def get_summaries(self, summary_ids: Sequence[int]) -> list[SummaryRow]:
         """The summaries with these ids that belong to this user."""
         rows = self.db.rows_among(
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries WHERE +user_id = ? AND {{among}}",
+            f"SELECT {summary_row.columns} FROM summaries WHERE +user_id = ? AND {{among}}",
             "id",
             summary_ids,
             (self.user_id,),
@@ -85,10 +83,10 @@ class Summaries(UserPart):
 
     def unincorporated_summaries(self) -> list[SummaryRow]:
         """Summaries not yet distilled into the base memory, oldest first."""
-        return self.db.read_rows(
+        return self.db.select(
             summary_row,
-            f"SELECT {SUMMARY_COLUMNS} FROM summaries"
-            f" WHERE user_id = ? AND {self.db.is_false('incorporated')} ORDER BY created_at, id",
+            f"FROM summaries WHERE user_id = ? AND {self.db.is_false('incorporated')}"
+            " ORDER BY created_at, id",
             (self.user_id,),
         )
 
@@ -122,4 +120,4 @@ class Summaries(UserPart):
                 )
 
 
-__all__ = ["SUMMARY_COLUMNS", "Summaries", "summary_row"]
+__all__ = ["Summaries", "summary_row"]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import UserPart, column_list, row_reader
+from reverie.store.dialect import RowReader, UserPart
 from reverie.store.rows import TopicIndexRow, TopicRow
 
-_TOPIC_COLUMNS = column_list(TopicRow)
-_topic = row_reader(TopicRow)
+_topic = RowReader(TopicRow)
 
 
 class Topics(UserPart):
@@ -16,32 +15,26 @@ class Topics(UserPart):
 
     def list_topics(self) -> list[TopicRow]:
         """The user's topics, by slug."""
-        return self.db.read_rows(
-            _topic, f"SELECT {_TOPIC_COLUMNS} FROM topics WHERE user_id = ? ORDER BY slug", (self.user_id,)
-        )
+        return self.db.select(_topic, "FROM topics WHERE user_id = ? ORDER BY slug", (self.user_id,))
 
     def get_topic(self, slug: str) -> TopicRow | None:
         """One topic."""
-        return self.db.read_row(
-            _topic,
-            f"SELECT {_TOPIC_COLUMNS} FROM topics WHERE user_id = ? AND slug = ?",
-            (self.user_id, slug),
-        )
+        return self.db.select_one(_topic, "FROM topics WHERE user_id = ? AND slug = ?", (self.user_id, slug))
 
     def save_topic(
         self, slug: str, title: str, now: float, *, line_count: int, file_hash: str, error: str = ""
     ) -> TopicRow:
         """Create or update a topic row."""
-        row = self.db.write_row(
+        row = self.db.write_one(
+            _topic,
             "INSERT INTO topics (user_id, slug, title, line_count, file_hash, error, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, slug) DO UPDATE SET"
             " title = excluded.title, line_count = excluded.line_count, file_hash = excluded.file_hash,"
             " error = excluded.error, updated_at = excluded.updated_at",
             (self.user_id, slug, title, line_count, file_hash, error, now, now),
-            _TOPIC_COLUMNS,
         )
         assert row is not None
-        return _topic(row)
+        return row
 
     def delete_topic(self, slug: str) -> bool:
         """Forget a topic (its memories stay, untagged)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from reverie.errors import Conflict, InvalidInput, NotFound
 from reverie.store.postgres import PgStore, redact
-from reverie.store.postgres_vectors import Vector
+from reverie.store.postgres_dialect import Vector
 from reverie.store.sqlite import SqliteStore
 
 # Not copied: the migrations' bookkeeping, this copy's record, and vector_versions and the
@@ -126,7 +126,7 @@ class CopyReport:
 @dataclass(frozen=True)
 class _Column:
     name: str
-    kind: str  # boolean, vector, json, number or plain
+    kind: str  # boolean, vector or plain
 
 
 def _canonical(value: Any, kind: str) -> Any:
@@ -165,21 +165,19 @@ class _Copier:
         rows = self.source.connection().execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         return {str(row[0]) for row in rows}
 
-    def target_columns(self, table: str) -> list[_Column]:
-        rows = self.target.db.rows(
-            "SELECT column_name, data_type, udt_name FROM information_schema.columns"
-            " WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'"
-            " AND column_name <> 'xid' ORDER BY ordinal_position",
-            (table,),
-        )
-        kinds = {"boolean": "boolean", "USER-DEFINED": "vector"}
-        return [_Column(row["column_name"], kinds.get(row["data_type"], "plain")) for row in rows]
-
     def columns(self, table: Table) -> list[_Column]:
-        """The target's columns that the source has too."""
+        """The target's columns that the source has too (not the generated ones, nor xid)."""
         cursor = self.source.connection().execute(f"SELECT * FROM ({_source_sql(table)}) LIMIT 0")
         present = {str(d[0]) for d in cursor.description}
-        return [c for c in self.target_columns(table.name) if c.name in present]
+        rows = self.target.db.rows(
+            "SELECT column_name, data_type FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'"
+            " AND column_name <> 'xid' ORDER BY ordinal_position",
+            (table.name,),
+        )
+        kinds = {"boolean": "boolean", "USER-DEFINED": "vector"}
+        found = [_Column(row["column_name"], kinds.get(row["data_type"], "plain")) for row in rows]
+        return [column for column in found if column.name in present]
 
     def copy_table(self, table: Table) -> TableReport:
         columns = self.columns(table)

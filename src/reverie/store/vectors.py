@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reverie.store.dialect import UserPart
+from reverie.store.dialect import IdVector, UserPart
 from reverie.store.rows import VectorChanges, VectorKind
 
 # Each kind's rows (``t``) and what of them gets embedded when a vector is missing.
@@ -31,16 +31,12 @@ class Vectors(UserPart):
             )
         return ""
 
-    def put_vectors(
-        self, kind: VectorKind, items: Sequence[tuple[int, bytes]], model_id: str, dims: int
-    ) -> None:
+    def put_vectors(self, kind: VectorKind, items: Sequence[IdVector], model_id: str, dims: int) -> None:
         """Store (or replace) the vector of each item."""
         if items:
             self.db.put_vectors(self.user_id, kind, items, model_id, dims)
 
-    def load_vectors(
-        self, kind: VectorKind, model_id: str, after: int = 0
-    ) -> tuple[list[tuple[int, bytes]], int]:
+    def load_vectors(self, kind: VectorKind, model_id: str, after: int = 0) -> tuple[list[IdVector], int]:
         """This user's vectors of one model (active memories; turns of conversations not private).
 
         Only rows written after the mark ``after`` are returned, with the new mark: a cache can
