@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,24 @@ def _safe_pow(base: float | None, exponent: float | None) -> float | None:
     except (OverflowError, ValueError):
         return 0.0
     return value if math.isfinite(value) else 0.0
+
+
+class _Owner:
+    """Kept in a thread's local data: when the thread ends it goes, and its connection is closed."""
+
+
+def _release(connections: list[sqlite3.Connection], lock: threading.Lock, conn: sqlite3.Connection) -> None:
+    """Close the connection of a thread that ended, unless the store closed it already.
+
+    Request threads come and go (a pool's idle thread exits, a new one starts under the next
+    load); each opened its own connection, with its own page cache (up to 2 MB) and statements,
+    and the store kept every one open, so the server's memory grew from one load to the next.
+    """
+    with lock:
+        if not any(held is conn for held in connections):
+            return
+        connections[:] = [held for held in connections if held is not conn]
+    conn.close()
 
 
 class SqliteStore(Store):
@@ -63,6 +82,8 @@ class SqliteStore(Store):
             conn.create_function("safe_pow", 2, _safe_pow, deterministic=True)
             self._local.conn = conn
             self._local.depth = 0
+            owner = self._local.owner = _Owner()
+            weakref.finalize(owner, _release, self._connections, self._lock, conn)
             with self._lock:
                 self._connections.append(conn)
         return conn
