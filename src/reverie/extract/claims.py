@@ -68,6 +68,7 @@ from reverie.extract.claims_text import (
     _at,
     _content,
     _dates,
+    _do_done,
     _guessed_verb,
     _is_participle,
     _is_verb,
@@ -78,6 +79,7 @@ from reverie.extract.claims_text import (
     _noun,
     _numbers,
     _numeric,
+    _placed_verb,
     _strip,
 )
 from reverie.text import STOPWORDS, fold
@@ -137,6 +139,9 @@ def parse_claim(text: str) -> Claim:
             break
         if previous and not previous.endswith("'s") and _guessed_verb(tokens[i], _at(tokens, i + 1)):
             end = i
+            break
+        if previous == "user" and i == start + 1 and _placed_verb(tokens[i]):
+            end = i  # "User remortgaged at 4.6%": right after a bare subject, an inflected word
             break
     if end is None:
         return unread
@@ -314,6 +319,7 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     # "does not drink", "has never been", "will no longer": auxiliaries and negation first.
     while len(words) > 1 and (
         words[0] in AUX - COPULA - {"has", "have", "had", "got", "gets"}
+        and not _do_done(words)
         or words[0] in NEG_WORDS
         or words[0] in PRE_VERB
         or words[0] == "longer"
@@ -433,7 +439,7 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
     if name == "live_in" and lemma == "stay" and set(map(_noun, rest)) & TEMPORARY:
         name = "stay_in"  # "is staying in Madrid for a conference" is no home
     if lemma not in VERBS and lemma not in ("have", "do", "get") and head not in IRREGULAR:
-        guessed = _guessed_verb(head, words[1] if len(words) > 1 else None)
+        guessed = _guessed_verb(head, words[1] if len(words) > 1 else None) or _placed_verb(head)
         if guessed is None:
             return "", [], False, False
         name = name.replace(lemma, guessed, 1)

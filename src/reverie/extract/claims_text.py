@@ -19,10 +19,12 @@ from reverie.extract.claim_words import (
     HEDGES,
     IRREGULAR,
     MONTHS,
+    NEG_WORDS,
     NOT_GUESSED,
     NOUN_SYNONYMS,
     NUMBER_WORDS,
     PERIODS_OF_YEAR,
+    PRE_VERB,
     PREPOSITIONS,
     RELATIVES_PLURAL,
     SINGLE,
@@ -367,6 +369,28 @@ def _lemma(word: str) -> str:
                 if candidate in VERBS:
                     return candidate
     return word
+
+
+def _placed_verb(token: str) -> str | None:
+    """A verb the list does not have, read from its place and shape: the word right after a bare
+    subject ("User remortgaged at 4.6%", "User swallows a tablet") is its verb when it is inflected
+    as one (-s, -ed). The base form is a stem, the same for every form ("purchased" / "purchases")."""
+    if len(token) < 4 or not token.isalpha() or token in STOPWORDS or token in NOT_GUESSED:
+        return None
+    if token.endswith(("ss", "us", "is")) or not token.endswith(("s", "ed")):
+        return None
+    if token.endswith("ied") or token.endswith("ies"):
+        return token[:-3] + "y"
+    return token.removesuffix("ed").removesuffix("es").removesuffix("s").removesuffix("e")
+
+
+def _do_done(words: list[str]) -> bool:
+    """Whether "do / does / did" is the verb itself ("User does CrossFit", "did a master's"), not an
+    auxiliary before another ("does not eat", "did move")."""
+    if words[0] not in ("do", "does", "did") or len(words) < 2:
+        return False
+    after = words[1]
+    return after not in NEG_WORDS and after not in PRE_VERB and _lemma(after) not in VERBS
 
 
 def _is_verb(token: str, previous: str | None) -> bool:
