@@ -49,6 +49,7 @@ from reverie.topics.filing import WEIGHTS, Weights, rank_topics  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CORPUS = DATA / "topic_conclusions.jsonl"
+MODEL = ""  # --embed-model
 CV_CORPORA = (
     "topic_conclusions.jsonl",
     "topic_conclusions_6.jsonl",
@@ -67,12 +68,18 @@ GRID = {
 }
 
 
+def _environ(embeddings: bool = True) -> dict[str, str]:
+    env = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__ENABLED": str(embeddings).lower()}
+    if MODEL:
+        env["REVERIE_EMBEDDINGS__MODEL"] = MODEL
+    return env
+
+
 def run(corpus: Path, *, embeddings: bool) -> list[tuple[dict[str, str], str]]:
     """Each conclusion with the topic it landed in ('' for none)."""
     rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
     with tempfile.TemporaryDirectory() as home:
-        env = {"REVERIE_MEMORY__TIMEZONE": "UTC", "REVERIE_EMBEDDINGS__ENABLED": str(embeddings).lower()}
-        settings = load_settings(home=Path(home), environ=env)
+        settings = load_settings(home=Path(home), environ=_environ(embeddings))
         with Memory(settings) as memory:
             book = TopicBook(memory)
             book.folder.mkdir(parents=True)
@@ -137,7 +144,7 @@ def cross_validate() -> None:
             for text in [row["topic"], *row["lines"]] if row["kind"] == "seed" else [row["text"]]:
                 texts.add(text)
     with tempfile.TemporaryDirectory() as home:
-        settings = load_settings(home=Path(home), environ={"REVERIE_MEMORY__TIMEZONE": "UTC"})
+        settings = load_settings(home=Path(home), environ=_environ())
         with Memory(settings) as memory:
             assert memory.embeddings is not None
             ordered = sorted(texts)
@@ -187,7 +194,10 @@ def main() -> None:
     parser.add_argument("--no-embeddings", action="store_true", help="keywords only")
     parser.add_argument("--show-misses", choices=["dev"], help="list the development half's misses")
     parser.add_argument("--cv", action="store_true", help="choose weights on the other corpora, score each")
+    parser.add_argument("--embed-model", default="", help="the local model (default: the configured one)")
     args = parser.parse_args()
+    global MODEL
+    MODEL = args.embed_model
     if args.cv:
         cross_validate()
         return
