@@ -155,3 +155,23 @@ def test_known_fact_losing_merges_keep_both(memory: Memory, old: str, new: str) 
 def test_a_new_value_named_in_other_words_still_replaces(memory: Memory, old: str, new: str) -> None:
     status, active = remember_pair(memory, old, new)
     assert status == "superseded" and len(active) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My email address is kasia.m@inbox.me now", "User's email address is kasia.m@inbox.me now"),
+        ("My old address was me@oldmail.net", "User's old address was me@oldmail.net"),
+        ("My blog is at my.garden.blog/i", "User's blog is at my.garden.blog/i"),
+        ("I keep my recipes in my_recipes.txt", "User keeps their recipes in my_recipes.txt"),
+    ],
+)
+def test_an_address_in_a_first_person_fact_is_kept_as_written(said: str, kept: str) -> None:
+    # "me" in "inbox.me" or "me@" is part of the address, not the user
+    assert said_by_user(said) == kept
+
+
+def test_a_remembered_email_address_keeps_every_character(memory: Memory) -> None:
+    memory.remember("User's email is kasia@work.example")
+    result = memory.remember("My email address is kasia.m@inbox.me now")
+    assert result.memory.text == "User's email address is kasia.m@inbox.me now"

@@ -74,7 +74,8 @@ def to_third_person(clause: str) -> str:
         return f"User wants to be called {called.group(1)}"
     tokens = _TOKEN.findall(clause)
     out = list(tokens)
-    words = [k for k, tok in enumerate(tokens) if tok[0].isalpha()]
+    kept = _in_addresses(clause, tokens)
+    words = [k for k, tok in enumerate(tokens) if tok[0].isalpha() and k not in kept]
     speaking = False  # the clause's subject is the user alone ("I ...", not "my wife and I")
     for n, k in enumerate(words):
         low = tokens[k].lower()
@@ -105,6 +106,22 @@ def to_third_person(clause: str) -> str:
             out[k] = "themselves"
     result = "".join(out).strip()
     return result[:1].upper() + result[1:]
+
+
+# A run with no space that holds "@", "://", "_" or a dot before a small letter or digit: an email
+# address, a link, a handle or a file name ("anna@proton.me", "my_notes.txt"), kept as written.
+_ADDRESS = re.compile(r"\S*(?:@|://|_|[A-Za-z0-9]\.[a-z0-9])\S*")
+
+
+def _in_addresses(clause: str, tokens: list[str]) -> set[int]:
+    """The indices of the tokens inside an address, which no pronoun rewording touches."""
+    spans = [match.span() for match in _ADDRESS.finditer(clause)]
+    kept, at = set(), 0
+    for k, token in enumerate(tokens):
+        if any(start <= at < end for start, end in spans) and not _is_ie(tokens, k):
+            kept.add(k)
+        at += len(token)
+    return kept
 
 
 def strip_trailing(text: str) -> str:
