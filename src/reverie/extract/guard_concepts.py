@@ -90,12 +90,13 @@ _CONTROL = _table(
     r" sääntö\w* säännö\w* saanto\w* ohje\w* rajoitu\w* suodat\w* κανόν\w* οδηγί\w* περιορισμ\w* φίλτρ\w*"
     r" правил\w* інструкці\w* обмежен\w* фільтр\w* aturan instruksi batasan pedoman"
     r" hướng\s+dẫn huong\s+dan chỉ\s+dẫn giới\s+hạn gioi\s+han bộ\s+lọc regler instruktioner"
-    r" instruksjoner begr[aæ]nsninger maagizo sheria maelekezo vikwazo",
+    r" instruksjoner begr[aæ]nsninger maagizo sheria maelekezo vikwazo \w+regler\w* \w+ohjee\w* \w+ohjeit\w*"
+    r" \w+sääntö\w* \w+säännö\w*",
     cjk="指示 指令 规则 規則 规定 限制 过滤 過濾 系统提示 系統提示 提示词 提示詞 设定 准则 準則 约束"
     " 約束 安全策略"
     " ルール 規定 制限 フィルター システムプロンプト ガイドライン 制約 ポリシー"
     " 규칙 지시 지침 제한 필터 คำสั่ง กฎ ข้อจำกัด ตัวกรอง הוראות הנחיות כללים מגבלות التعليمات القواعد"
-    " القيود الإرشادات नियम निर्देश प्रतिबंध",
+    " القيود الإرشادات تعليمات قواعد قيود إرشادات नियम निर्देश प्रतिबंध",
 )
 
 # Marks that the controls are the assistant's, anywhere in the sentence: second person, the
@@ -113,8 +114,9 @@ _OWNER = _table(
     r"тво\w* тебе\b тебя\b ты\b ваш\w* ассистент\w* (?-i:ИИ)\b",
     r"tv[aoůé]j\w* tv[aáéý]\b tvou\b tv[ýé]ch\b ti\b tebe\b t[eě]\b senin\b sana\b seni\b asistan\w*"
     r" jij\b jouw\b je\b uw\b a\s+te\b tiéd\b tale\b t[aă]u\b sinun\b sinua\b σου\b σε\b"
-    r" тобі\b тебе\b твої\w* kamu\b anda\b b[aạ]n\b din[ae]?\b dine\b yako\b wako\b zako\b",
-    cjk="你 您 助手 あなた アシスタント 너의 당신 네가 คุณ שלך तुम्हार आपके आपकी",
+    r" тобі\b тебе\b твої\w* kamu\b anda\b b[aạ]n\b din[ae]?\b dine\b yako\b wako\b zako\b \w+ohjeesi\b"
+    r" \w*ohjeitasi\b \w*sääntösi\b \w*sääntöjäsi\b \w*rajoituksesi\b",
+    cjk="你 您 助手 あなた アシスタント 너의 당신 네가 คุณ שלך तुम्हार आपके आपकी تعليماتك قواعدك قيودك إرشاداتك",
 )
 
 # The assistant in the third person or the makers' staff: a mark unless the sentence names a
@@ -153,7 +155,8 @@ _EARLIER = _table(
 
 # A person, a firm or a thing of the user's world whose rules these may be.
 _OTHERS = _table(
-    r"my\b we\b our\b his\b her\b their\b he\b she\b they\b son daughter kids?\b children"
+    r"my\b we\b our\b his\b her\b(?!\s+(?:şey\w*|zaman|gün|bir\w*|türlü|kes|soru\w*|istek\w*))"
+    r" their\b he\b she\b they\b son daughter kids?\b children"
     r" wife husband partner mum mom dad mother father parents? brother sister boss manager employer company"
     r" firm office work\b workplace school teacher class\b course club gym coach landlord hoa council"
     r" city government hospital doctor clinic bank airline factory plant\b site\b building store shop game"
@@ -213,7 +216,8 @@ _WEAKEN = _table(
     r" dibatalkan nonaktif\w* phớt\s+lờ quên\s+đi"
     r" không\s+còn\s+hiệu\s+lực"
     r" hủy\s+bỏ vô\s+hiệu puuza\w* sahau\w* batili\w* hazitumiki ignorer\w* glem\w*"
-    r" g[aæ]lder\s+ikke gjelder\s+ikke gelden\s+(?:\w+\s+){0,3}?niet\s+meer",
+    r" g[aæ]lder\s+ikke gjelder\s+ikke gelden\s+(?:\w+\s+){0,3}?niet\s+meer strunta\w*\s+i\b"
+    r" bortse\w*\s+fr[aå]n",
     cjk="忽略 无视 無視 忘记 忘記 忘掉 取消 作废 作廢 废除 廢除 失效 无效 無效 解除 关闭 關閉 撤销 撤銷"
     " 不再适用 不再適用 不再有效 不必遵守 不需要遵守 不用遵守 跳过 跳過 绕过 繞過 忘れ 取り消 廃止 撤廃"
     " オフ 適用されません 守る必要はありません 守らなくて 破棄 무시 잊어 취소 해제 적용되지 효력이"

@@ -73,7 +73,8 @@ _ADV = r"(?:\s+(?:simply|quietly|silently|automatically|always|immediately|entir
 _WEAKEN = (
     r"(?:disregarded|ignored|dropped|skipped|bypassed|circumvented|disabled|deactivated|switched\s+off"
     r"|turned\s+off|suspended|lifted|waived|removed|overridden|overruled|set\s+aside|avoided|suppressed"
-    r"|omitted|forgotten|relaxed|loosened|discarded|dismissed|voided|revoked|withheld|left\s+out"
+    r"|omitted|forgotten|relaxed|loosened|discarded|dismissed|voided|revoked|withheld|left\s+out|sunset|sunsetted"
+    r"|retired|scrapped|discontinued|phased\s+out|abolished|repealed|rescinded|decommissioned|shelved"
     r"|(?:treated|considered|regarded)\s+as\s+(?:optional|void|advisory|obsolete|disabled|off|suggestions))"
 )
 _EXFIL = (
@@ -91,7 +92,10 @@ _KEEP = (
 _CEASE = (
     r"(?:(?:is|are|must|shall|should|will)\s+(?:now\s+|hereby\s+|henceforth\s+)?(?:to\s+)?(?:cease|stop|end|lapse)"
     r"|(?:is|are)\s+(?:now\s+|hereby\s+|henceforth\s+)?(?:unnecessary|not\s+(?:necessary|needed|required)"
-    r"|no\s+longer\s+(?:necessary|needed|required)|optional|obsolete|void))"
+    r"|no\s+longer\s+(?:necessary|needed|required)|optional|obsolete|void)"
+    # ...or told not to show up any more: "refusal messages will no longer appear"
+    r"|(?:will|shall|must|should|(?:is|are)\s+to)\s+(?:now\s+|henceforth\s+)?(?:no\s+longer|not|never)\s+(?:again\s+)?"
+    r"(?:appear|show\s+up|pop\s+up|be\s+(?:seen|visible)))"
 )
 # The verb phrase of an order in the passive, whichever way it points.
 _OFF_VP = (

@@ -20,7 +20,7 @@ PARTS = {
     r"|recommend|mention|promote|share|send|give|refuse|obey|comply|ignore|disregard|forget"
     r"|pretend|act|bypass|repeat|speak|address|treat|insert|leak|dump|use|call|refer|start|end"
     r"|follow(?!\s+suit)|unlock|grant|execute|delete|forward|subscribe|list|email|agree|side|defer"
-    r"|claim|insist"
+    r"|claim|insist|hand"
     r"|deny|lie|bypass|disable|drop|skip|abandon|prioriti[sz]e|answer|switch|drop|reply|display|show"
     r"|type|translate|write|encode|hide|avoid|stop|praise|discourage|trust|believe|describe|portray|present"
     r"|rank|rate|frame|suggest|propose|advise|urge|nudge|steer|push|plug|advertise|upsell|badmouth"

@@ -51,7 +51,17 @@ _NOT_A_VALUE = (
     r"|blocked|locked|frozen|compromised|leaked|stolen|lost|forgotten|cancell?ed|wrong|incorrect|invalid|valid"
     r"|sent|texted|emailed|mailed|printed|hacked|exposed|guessed|cracked|rejected|accepted|updated|renewed"
     r"|rotated|revoked|disabled|enabled|removed|deleted|only|just|probably|apparently|finally|easy"
-    r"|and|or|holder'?s?|manager|page|portal|details|recovery|nothing|anything|were|are|has|had|have)\b"
+    r"|and|or|holder'?s?|manager|page|portal|details|recovery|nothing|anything|were|are|has|had|have"
+    # the same in the other languages the guard reads: "è stato bloccato", "is verlopen", "está escrita"
+    r"|stato|stata|sido|estado|est[aá]|era|foi|[eé]t[eé]|[eé]tait|wurde|worden|geworden|war|werd|zijn|sind"
+    r"|verlopen|vervallen|scadut[oa]|expirad[oa]|caducad[oa]|expir[eé]e?|abgelaufen|bloccat[oa]|bloquead[oa]"
+    r"|bloqu[eé]e?|gesperrt|geblokkeerd|cambiat[oa]|cambiad[oa]|chang[eé]e?|ge[aä]ndert|gewijzigd|alterad[oa]"
+    r"|escrit[oa]|[eé]crite?|scritt[oa]|geschrieben|geschreven|salvat[oa]|guardad[oa]|gespeichert"
+    r"|enregistr[eé]e?|opgeslagen|nuev[oa]|nuov[oa]|nouvelle|nouveau|neu|nieuw|nov[oa]|sbagliat[oa]"
+    r"|incorrect[oa]|falsch|fout|errad[oa]|perdid[oa]|pers[oa]|perdu|vergessen|vergeten|dimenticat[oa]"
+    r"|olvidad[oa]|esquecid[oa]|oubli[eé]e?"
+    # a participle and a place: "was taped under the key rack", "is pinned to the fridge"
+    r"|[a-z]+(?:ed|en)\s+(?:on|in|at|under|to|by|into|onto|inside|behind|next|beside|from|with|for|above|below))\b"
 )
 _KEYWORD = (
     r"(?:password|passwd|pwd|pw|pass|passcode|passphrase|pin(?:\s+(?:number|code))?|api[\s_-]?key"
@@ -137,9 +147,10 @@ _PHRASE_RULES = r"""
     (?P<keyword>(?i:\b{KEYWORD}(?:\s*[:=]\s*|\s+(?:is|was|es|est|ist|lautet|é|è|era)\s+|\s(?=\S{0,40}\d))
         {VALUE}
     |(?i:\b{KEYWORD}\s+(?:for|of|to|on|de|du|del|da|do|della|dello|dell'|für|fürs|von|zu|zum|zur|beim|от|для|на)\s+
-        (?:[^\s:=]+\s+){0,2}?[^\s:=]*\s*(?:(?:is|es|est|ist|lautet|é|è|era)\s+|[:=]\s*){VALUE})))
+        (?:[^\s:=.!?]+\s+){0,5}?[^\s:=]*\s*(?:(?<!\w)(?:is|es|est|ist|lautet|é|è|era)\s+|[:=]\s*){VALUE})))
   | (?P<labelled>(?i:\b{KEYWORD}\b[^:\n]{0,30}:\s*(?=\S*[\d\W])[^\s"'`]{4,}))
-  | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン|비밀번호|패스워드)[^。\n]{0,12}?
+  | (?P<cjk_password>(?:密码|口令|暗证号码|パスワード|暗証番号|PIN|ピン|비밀번호|패스워드)
+        (?!管理|マネージャ|관리)[^。\n]{0,12}?
         (?:是|为|は|:|：)\s*[^\s。、，,]{4,}
       |(?:密码|口令|パスワード|暗証番号|비밀번호|패스워드|كلمة\s+(?:المرور|السر)|पासवर्ड)(?:는|은|이|가|を|は)?
         (?:\s*[:：=]\s*|\s+)(?=[^\s。、，,]*\d)(?=[^\s。、，,]*[^\W\d_])[^\s。、，,]{4,})
@@ -163,7 +174,8 @@ _PHRASE_RULES = r"""
       |padlock)\s*[:=]\s*\d(?:[\s.-]?\d){3,7}\b))
   | (?P<slash_pair>(?i:\b(?:admin|root|administrator|user|guest|pi|ubuntu|sa)\s*/\s*(?=\S*\d)\S{4,}
       |\b(?:admin|root|administrator)\s*,\s*(?=\S*\d)(?=\S*[^\w\s])(?=\S*[a-z])\S{6,}))
-  | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pw)\b\s*(?:(?:is|was)\s+|[:=]\s*)?{VALUE}))
+  | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pwd?)\b(?:\s*(?:(?:is|was)\s+|[:=]\s*)
+      |\s+(?=\S*\d)|(?<=pw|wd)\s+){VALUE}))
   | (?P<gov_id>(?i:\b(?:passport|passeport|pasaporte|passaporto|passaporte|reisepass
         |driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
         |social\s+security|social|ssn|sin|nino|nhs|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni

@@ -73,7 +73,8 @@ _TAKEN_AWAY = (
     r"|scrapped|revoked|rescinded|repealed|withdrawn|cancell?ed|annulled|voided|nullified|retired|discontinued"
     r"|dispensed\s+with|done\s+away\s+with|suppressed|relaxed|loosened|outlawed|banned|forbidden|prohibited"
     r"|eliminated|deleted|erased|stripped(?:\s+out)?|dismantled|ended|halted|stopped|deprecated|neutered|muted"
-    r"|silenced|omitted|forgotten|unplugged|killed|ditched|shelved|axed|junked|binned|lifted|liberated)"
+    r"|silenced|omitted|forgotten|unplugged|killed|ditched|shelved|axed|junked|binned|lifted|liberated|sunset|sunsetted"
+    r"|phased\s+out|decommissioned|retracted)"
 )
 _VOID_STATE = (
     r"(?:void|null|inapplicable|inactive|obsolete|optional|moot|non-?binding|invalid|defunct|off|disabled"
