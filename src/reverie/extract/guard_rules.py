@@ -306,8 +306,8 @@ _HARD_RULES = r"""
 | \bas\s+(?:the|your)\s+(?:[\w-]+\s+)?(?:developer|operator|admin|administrator|creator|owner
       |engineer)\s+(?:who|that)\s+
       (?:deployed|built|created|made|trained|configured|programmed|runs|maintains)\s+you\b
-| {IMP}(?:(?:turn|switch)\s+off|bypass|disable|deactivate|skip|ignore|drop|remove)\s+(?:all\s+|any\s+|the\s+
-      |your\s+)?
+| {IMP}(?:(?:turn|switch)\s+off|bypass|disable|deactivate|skip|ignore|drop|remove)\s+(?:all\s+|any\s+|every\s+
+      |the\s+|your\s+)?
       (?:content\s+|safety\s+)?(?:filters?|filtering|moderation|guardrails|censorship|safety\s+\w+)\b
       (?!\s+(?:on|of|in|for|from|at)\b)
 | \b(?:verified|approved|authori[sz]ed|signed|confirmed|cleared)\s+by\s+(?:the\s+)?(?:openai|anthropic
