@@ -22,11 +22,7 @@ class Conversations(UserPart):
     # working state -------------------------------------------------------------------
     def get_working_state(self, conversation_id: int) -> str | None:
         """A conversation's working state (JSON text), if any."""
-        row = self.db.row(
-            "SELECT state FROM working_state WHERE conversation_id = ? AND user_id = ?",
-            (conversation_id, self.user_id),
-        )
-        return str(row["state"]) if row else None
+        return self.conversation_state(conversation_id)[1]
 
     def conversation_state(self, conversation_id: int) -> tuple[str | None, str | None]:
         """A conversation's topic and working state (JSON text), each if any, read together."""
@@ -202,13 +198,7 @@ class Conversations(UserPart):
 
     def get_messages(self, message_ids: Sequence[int]) -> list[MessageRow]:
         """The messages with these ids that belong to this user."""
-        rows = self.db.rows_among(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages m WHERE +m.user_id = ? AND {{among}}",
-            "m.id",
-            message_ids,
-            (self.user_id,),
-        )
-        return [message_row(row) for row in rows]
+        return self._owned(message_row, "messages m", message_ids)
 
     def search_messages(
         self,

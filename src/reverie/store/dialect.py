@@ -124,10 +124,7 @@ class Dialect(ABC):
         """Run one write once per parameter set, in one transaction."""
 
     def insert(self, sql: str, params: Params = ()) -> int | None:
-        """Run an INSERT of one row into a table with an ``id`` key; the new row's id.
-
-        None when it inserted nothing (``ON CONFLICT DO NOTHING`` met an existing row).
-        """
+        """Run an INSERT of one row into a table with an ``id`` key; its id (None: ON CONFLICT DO NOTHING)."""
         row = self.write_row(sql, params, "id")
         return int(row["id"]) if row else None
 
@@ -235,34 +232,27 @@ class Dialect(ABC):
     def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
         """Add vectors to the embedding cache (replacing those of the same hash and model)."""
 
+    def _among(self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any]) -> list[Clause]:
+        """``sql`` (``params`` filling the placeholders before its ``{among}``) once a batch of ``values``."""
+        batches = [self.one_of(column, batch) for batch in self.batches(values)]
+        return [(sql.replace("{among}", among), [*params, *listed]) for among, listed in batches]
+
     def rows_among(
         self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any] = ()
     ) -> list[Row]:
-        """Run a query whose ``{among}`` stands for ``column`` being one of ``values``; every row.
-
-        ``params`` fill the placeholders before ``{among}``; it runs once a batch.
-        """
+        """Run a query whose ``{among}`` stands for ``column`` being one of ``values``; every row."""
         found: list[Row] = []
-        for batch in self.batches(values):
-            among, listed = self.one_of(column, batch)
-            found += self.rows(sql.replace("{among}", among), (*params, *listed))
+        for statement in self._among(sql, column, values, params):
+            found += self.rows(*statement)
         return found
 
     def run_among(self, sql: str, column: str, values: Sequence[Any], params: Sequence[Any] = ()) -> int:
-        """Run a write whose ``{among}`` stands for ``column`` being one of ``values``; rows changed.
-
-        ``params`` fill the placeholders before ``{among}``; it runs once a batch, in one transaction.
-        """
-        batches = list(self.batches(values))
-        if len(batches) == 1:  # one statement is atomic alone
-            among, listed = self.one_of(column, batches[0])
-            return self.run(sql.replace("{among}", among), (*params, *listed))
-        changed = 0
+        """Run a write whose ``{among}`` stands for ``column`` in ``values``, atomically; rows changed."""
+        statements = self._among(sql, column, values, params)
+        if len(statements) == 1:  # one statement is atomic alone
+            return self.run(*statements[0])
         with self.transaction():
-            for batch in batches:
-                among, listed = self.one_of(column, batch)
-                changed += self.run(sql.replace("{among}", among), (*params, *listed))
-        return changed
+            return sum(self.run(*statement) for statement in statements)
 
 
 class StorePart:
@@ -275,6 +265,11 @@ class UserPart(StorePart):
     """A part of the user store (``store.scope(user_id)``): every statement it runs carries ``user_id``."""
 
     user_id: int
+
+    def _owned(self, read: RowReader[T], table: str, ids: Sequence[int]) -> list[T]:
+        """The rows of ``table`` with these ids that belong to this user."""
+        sql = f"SELECT {read.columns} FROM {table} WHERE +user_id = ? AND {{among}}"
+        return [read(row) for row in self.db.rows_among(sql, "id", ids, (self.user_id,))]
 
 
 __all__ = [

@@ -169,11 +169,7 @@ class Documents(StorePart):
             (_viewer(user_id),),
         )
         assert row is not None
-        counts = {
-            name: int(row[name])
-            for name in ("documents", "indexed", "skipped", "excluded", "chunks", "tokens")
-        }
-        return {**counts, "last_indexed": row["last_indexed"]}
+        return {name: value if name == "last_indexed" else int(value) for name, value in row.items()}
 
 
 __all__ = ["Documents"]

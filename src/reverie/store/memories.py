@@ -18,6 +18,7 @@ from reverie.store.dialect import Clause, RowReader, UserPart, insert_sql, time_
 from reverie.store.rows import KINDS, AuditEntry, Kind, MemoryFilter, MemoryRow, NewMemory
 
 memory_row = RowReader(MemoryRow)
+_audit_entry = RowReader(AuditEntry, detail=json.loads)
 _PREFIXED = RowReader(MemoryRow, "m.").columns
 # A new memory's fields are its columns; decay starts from the confidence it is given.
 _GIVEN = tuple(column.name for column in fields(NewMemory) if column.name not in ("created_at", "updated_at"))
@@ -155,13 +156,7 @@ class Memories(UserPart):
 
     def get_memories(self, memory_ids: Sequence[int]) -> list[MemoryRow]:
         """The memories with these ids that belong to this user."""
-        rows = self.db.rows_among(
-            f"SELECT {memory_row.columns} FROM memories WHERE +user_id = ? AND {{among}}",
-            "id",
-            memory_ids,
-            (self.user_id,),
-        )
-        return [memory_row(row) for row in rows]
+        return self._owned(memory_row, "memories", memory_ids)
 
     def search_memories(
         self,
@@ -260,12 +255,11 @@ class Memories(UserPart):
 
     def list_audit(self, limit: int = 100) -> list[AuditEntry]:
         """This user's audit trail, newest first."""
-        rows = self.db.rows(
-            "SELECT id, at, action, target_kind, target_id, reason, detail FROM audit_log WHERE user_id = ?"
-            " ORDER BY at DESC, id DESC LIMIT ?",
+        return self.db.select(
+            _audit_entry,
+            "FROM audit_log WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?",
             (self.user_id, limit),
         )
-        return [AuditEntry(**{**row, "detail": json.loads(row["detail"])}) for row in rows]
 
     def delete_everything(self) -> dict[str, int]:
         """Delete every memory, summary, conversation, topic and the base memory; return counts."""

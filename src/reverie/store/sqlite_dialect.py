@@ -266,19 +266,14 @@ class SqliteDialect(Dialect):
     ) -> list[IdVector]:
         """By primary key: with ten ids or so the planner otherwise walks every vector of the user
         by idx_vectors_user (100+ ms at 20k vectors, seen in the tail bench)."""
-        found: list[IdVector] = []
-        conn = self._connection()
-        for batch in self.batches(ids):
-            marks = ",".join("?" * len(batch))
-            found.extend(
-                (int(row[0]), bytes(row[1]))
-                for row in conn.execute(
-                    f"SELECT v.item_id, v.vector FROM vectors v{join} WHERE +v.user_id = ?"
-                    f" AND v.item_kind = ? AND +v.model_id = ? AND v.item_id IN ({marks})",
-                    (user_id, kind, model_id, *batch),
-                )
-            )
-        return found
+        rows = self.rows_among(
+            f"SELECT v.item_id, v.vector FROM vectors v{join} WHERE +v.user_id = ?"
+            " AND v.item_kind = ? AND +v.model_id = ? AND {among}",
+            "v.item_id",
+            ids,
+            (user_id, kind, model_id),
+        )
+        return [(int(row["item_id"]), bytes(row["vector"])) for row in rows]
 
     def changed_vectors(self, user_id: int, kind: VectorKind, after: int) -> tuple[set[int], bool]:
         """The change log past ``after``; this thread's transaction has its own writes if it changed rows."""

@@ -73,13 +73,7 @@ class Summaries(UserPart):
 
     def get_summaries(self, summary_ids: Sequence[int]) -> list[SummaryRow]:
         """The summaries with these ids that belong to this user."""
-        rows = self.db.rows_among(
-            f"SELECT {summary_row.columns} FROM summaries WHERE +user_id = ? AND {{among}}",
-            "id",
-            summary_ids,
-            (self.user_id,),
-        )
-        return [summary_row(row) for row in rows]
+        return self._owned(summary_row, "summaries", summary_ids)
 
     def unincorporated_summaries(self) -> list[SummaryRow]:
         """Summaries not yet distilled into the base memory, oldest first."""

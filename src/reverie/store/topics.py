@@ -8,6 +8,7 @@ from reverie.store.dialect import RowReader, UserPart
 from reverie.store.rows import TopicIndexRow, TopicRow
 
 _topic = RowReader(TopicRow)
+_index_line = RowReader(TopicIndexRow)
 
 
 class Topics(UserPart):
@@ -102,12 +103,11 @@ class Topics(UserPart):
 
     def list_topic_index(self, limit: int = 20) -> list[TopicIndexRow]:
         """The recent-topics index, newest first."""
-        rows = self.db.rows(
-            "SELECT id, conversation_id, at, topic, summary FROM topic_index WHERE user_id = ?"
-            " ORDER BY at DESC, id DESC LIMIT ?",
+        return self.db.select(
+            _index_line,
+            "FROM topic_index WHERE user_id = ? ORDER BY at DESC, id DESC LIMIT ?",
             (self.user_id, limit),
         )
-        return [TopicIndexRow(**row) for row in rows]
 
     def rename_topic_in_index(self, old: str, new: str) -> None:
         """Point index lines of one topic at another (after a split)."""
