@@ -145,7 +145,8 @@ ADDRESS_RULES = (
 | \b(?:authori[sz]ed|approved|signed|cleared|confirmed|verified)\s+by\s+(?:the\s+)?(?:head|chief|director|lead
       |vp|manager)\s+of\s+(?:the\s+)?(?:engineering|security|it|platform|ai|product|development|operations)\b
       [^.\n]{0,20}[:\-–—]
-| \b(?:{ASKS}|clear(?:s|ed)?|approv(?:es|ed)|enabl(?:es|ed)|authori[sz]ing|asking|telling|instructing|ordering
+| \b(?!(?<=\bi\s)(?:asked|told|wanted)\b)(?:{ASKS}|clear(?:s|ed)?|approv(?:es|ed)|enabl(?:es|ed)
+      |authori[sz]ing|asking|telling|instructing|ordering
       |requiring|permitting|allowing|directing|begging|commanding)\s+you\s+to\b
 | \byou\s+(?:now\s+)?have\s+(?:(?:full\s+)?(?:unrestricted|unlimited|elevated|admin(?:istrator)?|root
       |developer

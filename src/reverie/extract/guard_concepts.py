@@ -89,7 +89,8 @@ _CONTROL = _table(
     r" korl[aá]toz\w* szűr\w* szur\w* ir[aá]nyelv\w* reguli\w* regulile instruc[tțţ]iuni\w* restric[tțţ]i\w*"
     r" sääntö\w* säännö\w* saanto\w* ohje\w* rajoitu\w* suodat\w* κανόν\w* οδηγί\w* περιορισμ\w* φίλτρ\w*"
     r" правил\w* інструкці\w* обмежен\w* фільтр\w* aturan instruksi batasan pedoman"
-    r" hướng\s+dẫn huong\s+dan chỉ\s+dẫn giới\s+hạn gioi\s+han bộ\s+lọc regler instruktioner"
+    r" quy\s+tắc quy\s+tac hướng\s+dẫn huong\s+dan chỉ\s+dẫn giới\s+hạn gioi\s+han bộ\s+lọc regler"
+    r" instruktioner"
     r" instruksjoner begr[aæ]nsninger maagizo sheria maelekezo vikwazo \w+regler\w* \w+ohjee\w* \w+ohjeit\w*"
     r" \w+sääntö\w* \w+säännö\w*",
     cjk="指示 指令 规则 規則 规定 限制 过滤 過濾 系统提示 系統提示 提示词 提示詞 设定 准则 準則 约束"
@@ -213,7 +214,7 @@ _WEAKEN = _table(
     r" nu\s+(?:se\s+)?mai\s+(?:aplic[aă]|sunt\s+valabile) ohita\w* unohda\w* sivuuta\w* mitätö\w*"
     r" enää\s+päde αγνόησ\w* ξέχασ\w* ακυρ\w* δεν\s+ισχύ\w* ігнор\w* забудь\w*"
     r" скасова\w* більше\s+не\s+ді\w* недійсн\w* вимкн\w* abaikan\w* lupakan\w* tidak\s+berlaku\w*"
-    r" dibatalkan nonaktif\w* phớt\s+lờ quên\s+đi"
+    r" dibatalkan nonaktif\w* phớt\s+lờ quên\b"
     r" không\s+còn\s+hiệu\s+lực"
     r" hủy\s+bỏ vô\s+hiệu puuza\w* sahau\w* batili\w* hazitumiki ignorer\w* glem\w*"
     r" g[aæ]lder\s+ikke gjelder\s+ikke gelden\s+(?:\w+\s+){0,3}?niet\s+meer strunta\w*\s+i\b"

@@ -84,8 +84,9 @@ _HARD_RULES = r"""
   # Role-play and identity.
 | {IMP}(?:pretend|imagine)\s+(?:to\s+be|you(?:'re|\s+are)|that)\b
 | {IMP}act\s+as\s+(?:if|though|a|an|my|the|["'“‘]) | {IMP}(?:role[-\s]?play|simulate|impersonate)\b
-| {IMP}(?:behave|talk|speak|write|respond|answer|reply)\s+(?:like|as)\s+(?:a|an|the|if)\b
-| \b{ASKS}\s+you\s+to\b
+| {IMP}(?:behave|talk|speak|write|respond|answer|reply)\s+(?:like|as)\s+(?:a|an|the|if|my)\b
+  # ...not the user recalling their own request ("Remember I asked you to keep answers short")
+| \b(?!(?<=\bi\s)(?:asked|told|wanted)\b){ASKS}\s+you\s+to\b
 | \b(?:you(?:'re|\s+are)|u\s+r|ur)\s+(?:now|no\s+longer|not\s+(?:bound|restricted|limited))\b
 | \byou(?:'re|\s+are)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:{BOT}|agent|persona)\b
 | \byou\s+(?:now\s+)?have\s+(?:no\s+(?:restrictions|rules|limits|filters|guidelines|boundaries
@@ -115,7 +116,9 @@ _HARD_RULES = r"""
       |users|whenever|every\s+time|each\s+time|any\s+time|all\s+(?:your\s+)?(?:answers|replies|responses)
       |(?:every|each|any)\s+(?:answer|reply|response|conversation|chat)))
 | {IMP}(?:respond|reply|answer)\s+(?:to\s+)?(?:every|all|any|each|only|with|in|as|the\s+next)\b
-| (?:{IMP}|\band\s+)(?:stop|quit)\s+(?:warning|refusing|mentioning|adding|including|apologi[sz]ing|asking)\b
+| (?:{IMP}|\band\s+|\byou\s+to\s+)(?:stop|quit)\s+(?:warning|refusing|mentioning|adding|including
+      |apologi[sz]ing
+      |asking|flagging|filtering|screening|moderating|censoring|blocking\s+(?:unsafe|harmful|risky))\b
 | {IMP}(?:secretly|quietly|silently|covertly)\s+\w+ | {IMP}act\s+(?:with|like)\b
 | \b(?:every|all|other)\s+users?'?s?\s+(?:data|memories|messages|conversations|files|passwords
       |information|info)\b

@@ -180,7 +180,7 @@ _PHRASE_RULES = r"""
         |driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
         |social\s+security|social|ssn|sin|nino|nhs|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
       |nie|nif
-        |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis
+        |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis(?:nummer|-?nr\.?)?
       |s[eé]cu(?:rit[eé]\s+sociale)?
         |nir|num[eé]ro\s+fiscal|personnummer|инн|снилс|паспорт\w*|my\s+number|aadhaa?r|pesel|cnp|tckn
         |t\.?c\.?\s+kimlik|dowód\s+osobisty|burgerservicenummer)\b\s*(?:number|no\.?|\#|n[°º]|nummer
