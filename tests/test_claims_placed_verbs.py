@@ -73,3 +73,16 @@ def test_two_things_done_with_an_unlisted_verb_stay_two_facts(memory: Memory, ol
 def test_a_thing_done_said_to_be_over_supersedes_it(memory: Memory) -> None:
     status, texts = remember_pair(memory, "User does judo", "User doesn't do judo anymore")
     assert status == "superseded" and texts == ["User doesn't do judo anymore"]
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("User can't digest gluten", True),  # the word after a modal is a verb, listed or not
+        ("User's parrot can whistle the anthem", False),
+        ("User could sublet the spare room", False),
+    ],
+)
+def test_the_word_after_a_modal_is_read_as_the_verb(text: str, negated: bool) -> None:
+    claim = parse_claim(text)
+    assert claim.parsed and claim.negated == negated and claim.value

@@ -63,6 +63,7 @@ from reverie.extract.claims_fallback import content_sequence, entities, other_pa
 from reverie.extract.claims_reword import reworded
 from reverie.extract.claims_text import (
     _TOKEN,
+    MODALS,
     Claim,
     Verdict,
     _at,
@@ -81,6 +82,7 @@ from reverie.extract.claims_text import (
     _numeric,
     _placed_verb,
     _strip,
+    _verb_at,
 )
 from reverie.text import STOPWORDS, fold
 
@@ -137,11 +139,8 @@ def parse_claim(text: str) -> Claim:
         if tokens[i] in PRE_VERB or _is_verb(tokens[i], previous):
             end = i
             break
-        if previous and not previous.endswith("'s") and _guessed_verb(tokens[i], _at(tokens, i + 1)):
+        if _verb_at(tokens, i, start):  # a verb the list lacks: "User remortgaged at 4.6%"
             end = i
-            break
-        if previous == "user" and i == start + 1 and _placed_verb(tokens[i]):
-            end = i  # "User remortgaged at 4.6%": right after a bare subject, an inflected word
             break
     if end is None:
         return unread
@@ -440,6 +439,7 @@ def _predicate(tokens: list[str]) -> tuple[str, list[str], bool, bool]:
         name = "stay_in"  # "is staying in Madrid for a conference" is no home
     if lemma not in VERBS and lemma not in ("have", "do", "get") and head not in IRREGULAR:
         guessed = _guessed_verb(head, words[1] if len(words) > 1 else None) or _placed_verb(head)
+        guessed = guessed or (head if set(tokens[: len(tokens) - len(words)]) & MODALS else None)
         if guessed is None:
             return "", [], False, False
         name = name.replace(lemma, guessed, 1)

@@ -122,6 +122,11 @@ _R = re.compile
 # "on weekdays", a time that sets a fact apart), per kind of person ("an early riser" is "a
 # morning person", the opposite of "a night owl"), per way of getting somewhere and of going to
 # bed; and "Radiohead is the band User loves most" says "User loves Radiohead most".
+_MONTH = {
+    month[:3]: month
+    for month in "january february march april june july august september october november december".split()
+} | {"sept": "september"}
+_SHORT_MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))
 _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (_R(r"(?<=\d),(?=\d{3}\b)"), ""),
     (_R(r"\b(\d+)k\b"), _thousands),
@@ -129,6 +134,9 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\b(\d{1,2}) (?:o'clock )?(?:in the (?:afternoon|evening)|at night)\b"), r"\1 pm"),
     (_CLOCK, _clock),
     (_R(r"\b(\d):(\d{2})\b"), r"0\1:\2"),
+    # a month shortened beside its day is the month: "Aug 20" is "20 August"
+    (_R(rf"\b(\d{{1,2}}(?:st|nd|rd|th)? )({_SHORT_MONTHS})\b\.?"), lambda m: m.group(1) + _MONTH[m.group(2)]),
+    (_R(rf"\b({_SHORT_MONTHS})\b\.? (?=\d{{1,2}}(?:st|nd|rd|th)?\b)"), lambda m: _MONTH[m.group(1)] + " "),
     # ordinals in words as in digits: "the third floor" is "the 3rd floor"
     (_R(rf"\b({'|'.join(_ORDINALS)})\b(?= (?:floor|grade|year|child|son|daughter))"), _ordinal),
 ]
@@ -382,6 +390,21 @@ def _placed_verb(token: str) -> str | None:
     if token.endswith("ied") or token.endswith("ies"):
         return token[:-3] + "y"
     return token.removesuffix("ed").removesuffix("es").removesuffix("s").removesuffix("e")
+
+
+MODALS = frozenset("can could will would should may might must shall".split())
+
+
+def _verb_at(tokens: list[str], i: int, start: int) -> bool:
+    """Whether ``tokens[i]``, a word the verb list lacks, is the verb that ends the subject: a
+    third-person form before a preposition ("User's tortoise hibernates in ..."), or an inflected
+    word right after a bare subject ("User remortgaged ..."; not after "User's", where a noun comes)."""
+    previous = tokens[i - 1] if i - 1 >= start else None
+    if previous is None or previous.endswith("'s"):
+        return False
+    if _guessed_verb(tokens[i], _at(tokens, i + 1)):
+        return True
+    return previous == "user" and i == start + 1 and _placed_verb(tokens[i]) is not None
 
 
 def _do_done(words: list[str]) -> bool:
