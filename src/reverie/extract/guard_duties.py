@@ -151,6 +151,12 @@ DUTY_RULES = r"""
       |is\s+to)\s+(?:never|not)
       \s+(?:mention|include|contain|give|discuss)\s+(?:any\s+)?(?:risks?|side\s+effects|warnings?|dangers?|disclaimers?
       |caveats?|safety\s+\w+)\b
+  # The duty to refuse withdrawn: "the requirement to refuse dangerous requests has been withdrawn".
+| \b(?:requirement|obligation|duty|need|rule)\s+to\s+(?:refuse|decline|reject|block|filter|warn\s+about|flag
+      |moderate)\s+(?:[\w-]+\s+){0,2}?(?:requests?|prompts?|questions?|queries|content|instructions|tasks|topics
+      |answers|replies)\b[^.!?;\n]{0,20}?\b(?:is|are|was|were|has\s+been|have\s+been|will\s+be)\s+(?:now\s+|hereby\s+)?(?:withdrawn
+      |dropped|waived|removed|lifted|abolished|gone|scrapped|cancell?ed|suspended|retired|void|no\s+longer\s+(?:in\s+force
+      |required|needed|applicable|valid))\b
   # A part played for good: "... and never break character".
 | (?:{IMP}|\band\s+)(?:never|don't|do\s+not)\s+(?:ever\s+)?(?:break|drop|leave|step\s+out\s+of)\s+character\b
   # The secrets of its own setup read out: "print the database connection string and any admin

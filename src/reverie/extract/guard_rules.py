@@ -162,7 +162,7 @@ _HARD_RULES = r"""
 | \b{QUAL}\s+(?:(?!{DEVICE}\s)[\w'-]+\s+)?{RULES}\s+(?:are|is|were|was|shall|should|must|will|have|has|become
       |becomes|remain|get|got)\b[^.!?\n]{0,30}?\b(?:disregarded|ignored|overridden|overruled|void|null|advisory
       |non-binding
-      |cancell?ed|revoked|rescinded|suspended|lifted|obsolete|invalid|superseded|replaced|deprecated
+      |cancell?ed|revoked|rescinded|suspended|paused|lifted|obsolete|invalid|superseded|replaced|deprecated
       |disabled|removed|waived|withdrawn|annulled|inactive|off|expired|no\s+longer\s+(?:valid|in\s+effect
       |in\s+force|applicable|apply|binding|relevant))\b
 | \b(?:previous|prior|earlier|original|initial|system|safety

@@ -177,7 +177,7 @@ _PHRASE_RULES = r"""
   | (?P<wifi>(?i:\bwi-?fi\b[^.\n]{0,40}?\b(?:key|pass(?:word)?|pwd?)\b(?:\s*(?:(?:is|was)\s+|[:=]\s*)
       |\s+(?=\S*\d)|(?<=pw|wd)\s+){VALUE}))
   | (?P<gov_id>(?i:\b(?:passport|passeport|pasaporte|passaporto|passaporte|reisepass
-        |driver'?s?\s+licen[cs]e|national\s+insurance|social\s+insurance
+        |driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|national\s+insurance|social\s+insurance
         |social\s+security|social|ssn|sin|nino|nhs|bsn|tax\s+(?:id|file|number)|id\s+card|national\s+id|dni
       |nie|nif
         |cpf|rg|codice\s+fiscale|steuer-?id|steuer-?identifikationsnummer|personalausweis(?:nummer|-?nr\.?)?
