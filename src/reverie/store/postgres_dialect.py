@@ -154,18 +154,7 @@ def ranked(index: KeywordIndex, owner: int, terms: Sequence[str], min_match: int
         " WHERE x.lexeme = ANY(idf.lex)) f"
         " GROUP BY h.id)"
     )
-    params: list[Any] = [
-        list(terms),
-        owner,
-        *match_params,
-        owner,
-        K1 + 1,
-        K1,
-        B,
-        B,
-        *weights,
-    ]
-    return sql, params
+    return sql, [list(terms), owner, *match_params, owner, K1 + 1, K1, B, B, *weights]
 
 
 class PgDialect(Dialect):
@@ -334,19 +323,14 @@ class PgDialect(Dialect):
 
     def cache_put(self, model_id: str, dims: int, items: Sequence[tuple[str, bytes]], now: float) -> None:
         """One statement over arrays; one row a hash, as ON CONFLICT cannot touch a row twice."""
-        items = list(dict(items).items())
+        vectors = dict(items)
+        n = len(vectors)
         self.run(
             "INSERT INTO embedding_cache (content_hash, model_id, dimensions, vector, created_at)"
             " SELECT * FROM unnest(?::text[], ?::text[], ?::integer[], ?::bytea[], ?::float8[])"
             " ON CONFLICT (content_hash, model_id) DO UPDATE SET dimensions = excluded.dimensions,"
             " vector = excluded.vector, created_at = excluded.created_at",
-            (
-                [digest for digest, _ in items],
-                [model_id] * len(items),
-                [dims] * len(items),
-                [blob for _, blob in items],
-                [now] * len(items),
-            ),
+            (list(vectors), [model_id] * n, [dims] * n, list(vectors.values()), [now] * n),
         )
 
     def one_of(self, column: str, values: Sequence[Any]) -> Clause:
