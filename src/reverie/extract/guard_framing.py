@@ -20,7 +20,7 @@ _REPORTED = re.compile(
 )
 _ATTRIBUTED = re.compile(
     r"[^.!?\n]*[,;:]\s*(?:[\w']+\s+){0,4}?(?:sa[yi]s?|said|joked|jokes|wrote|writes|keeps\s+sa[yi]ing|likes\s+to\s+sa[yi]"
-    r"|quipped|insisted|insists|added|replied|laughed|teased|warned|recalled|recalls|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
+    r"|quipped|insisted|insists|added|replied|laughed|teased|warned|recalled|recalls|told\s+me|tells\s+me|dice|dijo|dit|a\s+dit|sagt|sagte|diz|disse|ha\s+detto|говорит|сказал\w*|powiedzia\w+"
     r"|m[oó]wi|zegt|zei|s[aä]ger)\b",
     re.IGNORECASE,
 )

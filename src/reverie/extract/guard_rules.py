@@ -132,7 +132,7 @@ _HARD_RULES = r"""
 | \bwhenever\s+(?:someone|anyone|somebody|anybody|a\s+user|the\s+user|you|people|asked|i\s+ask)\b
       [^.\n]{0,80}?\b(?:reveal|tell|say|respond|reply|answer|output|print|send|share|include|give)\b
 | \b(?:if|when|whenever|before|after)\s+[^,.\n]{1,60},\s*(?:(?:always|also|never|first)\s+)?
-      (?:{DO}|write|add|link|redirect|fetch|visit|open)\b
+      (?:{DO}|write|add|link|redirect|fetch|visit|open|slip\s+in|sneak\s+in)\b
 | \b(?:comply|obey)\s+(?:with\s+)?(?:all|every|any|only|me|the\s+user)\b
 | \b(?:all|every|each|any)\s+(?:of\s+)?(?:your|future)\s+(?:[\w-]+\s+)?(?:responses?|replies|reply
       |answers?|outputs?|messages?|conversations?|sessions?|chats?)\b
