@@ -210,12 +210,13 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_working_scopes.py",
         "test_first_hour.py",
     ),
+    # Every test that opens a memory reaches build_semantic, so a survivor there runs them all:
+    # the tests of users, the settings, remote embeddings and their cache, fusion and the indexer.
     "core/build.py": (
-        "test_memory.py",
-        "test_semantic.py",
         "test_config.py",
         "test_this_is.py",
-        "test_working_scopes.py",
+        "test_embed_remote.py",
+        "test_mutation_kills_hybrid.py",
         "test_indexer.py",
     ),
     "core/speakers.py": (
@@ -224,6 +225,8 @@ TESTS: dict[str, tuple[str, ...]] = {
         "test_this_is_doors.py",
         "test_voice_speakers.py",
         "test_exchange_learning.py",
+        # A speaker who leaves the device's users loses the switch (SpeakerBoard.clear).
+        "test_mutation_kills_people.py",
     ),
     "core/parts.py": ("test_memory.py",),
 }
