@@ -44,6 +44,8 @@ IRREGULAR = {
     "broke": "break",
     "broken": "break",
     "went": "go",
+    "going": "go",  # a stem of two letters is too short for the suffix rules of _lemma
+    "doing": "do",
     "gone": "go",
     "goes": "go",
     "has": "have",

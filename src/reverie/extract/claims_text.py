@@ -283,7 +283,7 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\b(?:birth ?date|date of birth)\b"), "birthday"),
     (_R(r"\b(?:birth ?place|place of birth)\b"), "birthplace"),
     (_R(r"\b(?:birth ?year|year of birth)\b"), "birthyear"),
-    (_R(r"\b(?:these days|nowadays|at the moment|right now|at present)\b"), "now"),
+    (_R(r"\b(?:these days|nowadays|at the moment|right now|at present|lately|of late)\b"), "now"),
     # "User says X is their favourite book" = "User's favourite book is X"
     (
         _R(
@@ -300,6 +300,7 @@ _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(r"\btak(es|e|ing|en) the (train|bus|tube|subway|metro|ferry|tram)\b"), r"commut\1 by \2"),
     (_R(r"\brid(es|e|ing) (?:a|an|her|his|their|my) (?:bike|bicycle)\b"), r"cycl\1"),
     (_R(r"\bturns in\b"), "goes to bed"),
+    (_R(r"\bturning in\b"), "going to bed"),
     (_R(r"\bturned in\b"), "went to bed"),
     (_R(r"^(.+?) (?:is|are) the \w+ (?:that )?((?:the )?user) (\w+) (most|best)\b"), r"\2 \3 \1 \4"),
     (_R(r"\b(?:any ?more|any longer)\b"), " anymore"),

@@ -25,7 +25,7 @@ subject, predicate, value, time and polarity (``reverie.extract.claims``) and gi
 - **refines** (the same fact with more detail, "has a cat" -> "has a cat named Tofu"),
   **update** (a new value of a single-valued attribute of the same subject: home, job, age,
   employer, a favourite, a named person's attribute; a new quantity of the same thing; a change
-  announced by "now", "these days", "switched to", "moved to", "a new ...", "sold X and now ...";
+  announced by "now", "these days", "lately", "switched to", "moved to", "a new ...", "sold X and now ...";
   what was given up named, "cancelled NordVPN and uses Mullvad now", "migrated from Jira to
   Linear", "... instead of falafel", "broke up with Marco"; a time moved, "moved tennis to
   Fridays", "rescheduled to 16 May"; a quantity, "is down to 76 kg", "X raised the dose to 100

@@ -1,0 +1,41 @@
+"""A new value said the way people talk: "lately", "has been ...ing", "turning in" (SQLite and PostgreSQL).
+
+"Lately" announces the state now, as "these days" does; the progressive of any verb reads as the
+verb ("has been going to bed at ten" = "goes to bed at ten"); every form of "turn in" is going to
+bed. The sentences were written for these tests, not taken from the labelled merge corpora.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie import Memory
+from reverie.extract.claims import parse_claim
+from tests.mergepairs import remember_pair
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User goes to bed at midnight", "Lately I go to bed around ten"),
+        ("User goes to bed at midnight", "Lately I've been turning in at half past ten"),
+        ("User goes to bed at midnight", "User has been going to bed at 10 pm lately"),
+    ],
+)
+def test_a_new_bedtime_said_in_conversation_replaces_the_old(memory: Memory, old: str, new: str) -> None:
+    status, texts = remember_pair(memory, old, new)
+    assert status == "superseded" and len(texts) == 1 and texts[0] != old
+
+
+def test_lately_says_the_state_now() -> None:
+    assert parse_claim("Lately User walks to work").changed
+
+
+@pytest.mark.parametrize("text", ["User is going to the pool on Fridays", "User has been going to the pool"])
+def test_going_reads_as_go(text: str) -> None:
+    assert parse_claim(text).predicate == parse_claim("User goes to the pool").predicate
+
+
+def test_someone_elses_bedtime_said_lately_is_another_fact(memory: Memory) -> None:
+    status, texts = remember_pair(memory, "User's son goes to bed at 8 pm", "Lately I go to bed around ten")
+    assert status == "stored" and len(texts) == 2
