@@ -80,3 +80,27 @@ def test_a_pause_of_zero_after_a_provider_failure_asks_again_at_once(
         fake_server.mode = "ok"
         kept = memory.remember("User keeps bees in the back garden")  # 30 s by default: no vector yet
         assert [hit.memory.id for hit in memory.search("apiary").facts] == [kept.memory.id]
+
+
+def test_with_hybrid_search_off_the_ranking_is_the_keywords_alone(
+    tmp_path: Path, fake_server: FakeModelServer
+) -> None:
+    fake_server.dimensions = 256
+    fake_server.synonyms["apiary"] = "bees"  # near "bees" by meaning only
+    environ = fakeserver.embedding_environ(fake_server, REVERIE_EMBEDDINGS__HYBRID__ENABLED="false")
+    with Memory(load_settings(home=tmp_path / "h", environ=environ)) as memory:
+        memory.remember("User keeps bees in the back garden")
+        memory.remember("User sings in a community choir")
+        assert [hit.score for hit in memory.search("apiary").facts] == [0.0]  # its meaning weighs nothing
+        (hit,) = memory.search("bees").facts
+        assert hit.memory.text == "User keeps bees in the back garden"
+        assert hit.score == pytest.approx(1.0)  # the keyword score, weighed 1 (0.3 with hybrid on)
+
+
+def test_the_turn_indexer_s_own_embedder_leaves_the_settings_as_they_were(
+    tmp_path: Path, fake_server: FakeModelServer
+) -> None:
+    environ = fakeserver.embedding_environ(fake_server, REVERIE_EMBEDDINGS__THREADS="3")
+    settings = load_settings(home=tmp_path / "h", environ=environ)
+    with Memory(settings) as memory:
+        assert (settings.embeddings.threads, memory.settings.embeddings.threads) == (3, 3)
