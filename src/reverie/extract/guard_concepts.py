@@ -64,6 +64,12 @@ _CONTROL = _table(
     r" (?:safety|policy|content)\s+checks refusals? checks? verification age\s+(?:gates?|limits?)"
     r" (?:privacy|security|safety|access)\s+settings"
     r" permissions",
+    r"desarrolladores creadores d[eé]veloppeurs cr[eé]ateurs entwickler\w* desenvolvedores criadores"
+    r" sviluppatori"
+    r" creatori разработчик\w* geli[sş]tirici\w* tw[oó]rc\w* deweloper\w* ontwikkelaars utvecklar\w*"
+    r" kehitt[aä]j\w*"
+    r" v[yý]voj[aá][rř]\w* fejleszt[oő]\w* dezvoltator\w* προγραμματιστ\w* розробник\w* pengembang\w*"
+    r" nh[aà]\s+ph[aá]t\s+tri[eể]n waundaji udviklere utviklere",
     r"instrucci\w* reglas? normas? directrices indicaciones pautas pol[ií]ticas? restricci\w*"
     r" l[ií]mites filtros?"
     r" salvaguardas configuraci\w* programaci\w* consignas? protecciones comprobaci\w* verificaci\w*"
@@ -97,7 +103,8 @@ _CONTROL = _table(
     " 約束 安全策略"
     " ルール 規定 制限 フィルター システムプロンプト ガイドライン 制約 ポリシー"
     " 규칙 지시 지침 제한 필터 คำสั่ง กฎ ข้อจำกัด ตัวกรอง הוראות הנחיות כללים מגבלות التعليمات القواعد"
-    " القيود الإرشادات تعليمات قواعد قيود إرشادات नियम निर्देश प्रतिबंध",
+    " القيود الإرشادات تعليمات قواعد قيود إرشادات नियम निर्देश प्रतिबंध 开发者 开发人员 開發者 開発者 개발자"
+    " המפתחים المطورون المطورين डेवलपर นักพัฒนา",
 )
 
 # Marks that the controls are the assistant's, anywhere in the sentence: second person, the
@@ -116,8 +123,10 @@ _OWNER = _table(
     r"tv[aoůé]j\w* tv[aáéý]\b tvou\b tv[ýé]ch\b ti\b tebe\b t[eě]\b senin\b sana\b seni\b asistan\w*"
     r" jij\b jouw\b je\b uw\b a\s+te\b tiéd\b tale\b t[aă]u\b sinun\b sinua\b σου\b σε\b"
     r" тобі\b тебе\b твої\w* kamu\b anda\b b[aạ]n\b din[ae]?\b dine\b yako\b wako\b zako\b \w+ohjeesi\b"
-    r" \w*ohjeitasi\b \w*sääntösi\b \w*sääntöjäsi\b \w*rajoituksesi\b",
-    cjk="你 您 助手 あなた アシスタント 너의 당신 네가 คุณ שלך तुम्हार आपके आपकी تعليماتك قواعدك قيودك إرشاداتك",
+    r" \w*ohjeitasi\b \w*sääntösi\b \w*sääntöjäsi\b \w*rajoituksesi\b \w+jäsi\b fejleszt[oő]id\b ți\b îți\b"
+    r" pengembangmu\b",
+    cjk="你 您 助手 あなた アシスタント 너의 당신 네가 คุณ שלך לך तुम्हार आपके आपकी تعليماتك قواعدك قيودك"
+    " إرشاداتك",
 )
 
 # The assistant in the third person or the makers' staff: a mark unless the sentence names a
