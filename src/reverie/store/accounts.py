@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import astuple, fields, replace
 
 from reverie.errors import Conflict, NotFound
-from reverie.store.dialect import Row, RowReader, StorePart, column_list
+from reverie.store.dialect import Row, RowReader, StorePart, column_list, insert_sql
 from reverie.store.rows import SessionRow, TokenRow, User
 
 _user = RowReader(User)
 _token = RowReader(TokenRow)
 _session = RowReader(SessionRow)
 _USER_FIELDS = [field.name for field in fields(User)]
+_NEW_USER = insert_sql("users", _USER_FIELDS[1:]) + " ON CONFLICT (name) DO NOTHING"  # all but the id
 # A token's or session's user beside it in one row: its columns renamed so they do not meet theirs.
 _OWNER_COLUMNS = ", ".join(f"u.{name} AS owner_{name}" for name in _USER_FIELDS)
 _TOKEN_OWNED = f"{column_list(TokenRow, 't.')}, {_OWNER_COLUMNS}"
@@ -37,11 +38,7 @@ class Accounts(StorePart):
         return self._insert_user(user, f"A thread or user named '{name}' already exists")
 
     def _insert_user(self, user: User, taken: str) -> User:
-        user_id = self.db.insert(
-            "INSERT INTO users (name, display_name, is_admin, created_at, kind, label)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
-            (user.name, user.display_name, user.is_admin, user.created_at, user.kind, user.label),
-        )
+        user_id = self.db.insert(_NEW_USER, astuple(user)[1:])
         if user_id is None:
             raise Conflict(taken)
         return replace(user, id=user_id)

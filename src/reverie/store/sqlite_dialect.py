@@ -248,16 +248,12 @@ class SqliteDialect(Dialect):
         self, user_id: int, kind: VectorKind, model_id: str, after: int, join: str
     ) -> tuple[list[IdVector], int]:
         """Rows past the rowid ``after``; the mark is the highest rowid read."""
-        rows = (
-            self._connection()
-            .execute(
-                f"SELECT v.item_id, v.vector, v.rowid FROM vectors v{join}"
-                " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? AND v.rowid > ?"
-                " ORDER BY +v.item_id",
-                (user_id, kind, model_id, after),
-            )
-            .fetchall()
+        cursor = self._connection().execute(
+            f"SELECT v.item_id, v.vector, v.rowid FROM vectors v{join}"
+            " WHERE v.user_id = ? AND v.item_kind = ? AND v.model_id = ? AND v.rowid > ? ORDER BY +v.item_id",
+            (user_id, kind, model_id, after),
         )
+        rows = cursor.fetchall()
         mark = max((int(row[2]) for row in rows), default=after)
         return [(int(row[0]), bytes(row[1])) for row in rows], mark
 
