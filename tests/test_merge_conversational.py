@@ -39,3 +39,28 @@ def test_going_reads_as_go(text: str) -> None:
 def test_someone_elses_bedtime_said_lately_is_another_fact(memory: Memory) -> None:
     status, texts = remember_pair(memory, "User's son goes to bed at 8 pm", "Lately I go to bed around ten")
     assert status == "stored" and len(texts) == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("User lives in Utrecht", "Luckily I moved to Haarlem in June"),
+        ("User works as a paralegal", "Thankfully I work as a solicitor now"),
+    ],
+)
+def test_a_comment_before_the_fact_does_not_hide_whose_it_is(memory: Memory, old: str, new: str) -> None:
+    # "Luckily" / "Thankfully" say how the user feels about it, not who it is about
+    status, texts = remember_pair(memory, old, new)
+    assert status == "superseded" and len(texts) == 1 and texts[0] != old
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("Frankly the user prefers tea", ("user",)),
+        ("Holly the user's cat sleeps on the bed", ("holly", "user", "cat")),  # a name, not a comment
+        ("Kelly, the user's friend, lives in Leeds", ("user", "friend", "kelly")),
+    ],
+)
+def test_only_a_comment_word_is_left_out_of_the_subject(text: str, subject: tuple[str, ...]) -> None:
+    assert parse_claim(text).subject == subject

@@ -122,6 +122,13 @@ _R = re.compile
 # "on weekdays", a time that sets a fact apart), per kind of person ("an early riser" is "a
 # morning person", the opposite of "a night owl"), per way of getting somewhere and of going to
 # bed; and "Radiohead is the band User loves most" says "User loves Radiohead most".
+_WHEN = (
+    "(?:usually|normally|generally|typically|occasionally|rarely|frequently|regularly|mostly|mainly|"
+    "daily|weekly|monthly|yearly|nightly|hourly|early|only|hardly|barely|scarcely|"
+    "lately|recently|currently|formerly|previously|originally|newly)"
+)
+_USER_SAYS = r"(?=(?:the )?user\b(?!'))"  # the user the subject, not an owner of it
+_USER_OWNS = r"(?=(?:the )?user\b(?!'s [\w' -]+,))"  # not an apposition: "Kelly, the user's friend, ..."
 _MONTH = {
     month[:3]: month
     for month in "january february march april june july august september october november december".split()
@@ -141,6 +148,10 @@ _REWRITES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     (_R(rf"\b({'|'.join(_ORDINALS)})\b(?= (?:floor|grade|year|child|son|daughter))"), _ordinal),
 ]
 _WORDINGS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    # a comment on the fact before it says nothing of it: "Honestly the user prefers tea", "Sadly, the
+    # user's ..."; how often, when and names stay ("Usually ...", "Holly the user's cat ...", "Kelly,
+    # the user's friend, ...")
+    (_R(rf"^(?!{_WHEN}\b)[a-z]{{3,}}ly(?: enough)?(?: {_USER_SAYS}|, {_USER_OWNS})"), ""),
     # a fact said in the first person is a fact about the user ("I'm a big fan of opera")
     (_R(r"\bi am\b"), "user is"),
     (_R(r"\bmy\b"), "user's"),
