@@ -110,15 +110,21 @@ def to_third_person(clause: str) -> str:
 
 # A run with no space that holds "@", "://", "_" or a dot before a small letter or digit: an email
 # address, a link, a handle or a file name ("anna@proton.me", "my_notes.txt"), kept as written.
-_ADDRESS = re.compile(r"\S*(?:@|://|_|[A-Za-z0-9]\.[a-z0-9])\S*")
+# Each run is matched once and then searched (a pattern with \S* on both sides of the mark backtracks
+# over every start in a long run: 1 MB of letters took minutes).
+_RUN = re.compile(r"\S+")
+_ADDRESS_MARK = re.compile(r"@|://|_|[A-Za-z0-9]\.[a-z0-9]")
 
 
 def _in_addresses(clause: str, tokens: list[str]) -> set[int]:
     """The indices of the tokens inside an address, which no pronoun rewording touches."""
-    spans = [match.span() for match in _ADDRESS.finditer(clause)]
-    kept, at = set(), 0
+    spans = [run.span() for run in _RUN.finditer(clause) if _ADDRESS_MARK.search(run.group())]
+    kept: set[int] = set()
+    at = span = 0
     for k, token in enumerate(tokens):
-        if any(start <= at < end for start, end in spans) and not _is_ie(tokens, k):
+        while span < len(spans) and spans[span][1] <= at:
+            span += 1
+        if span < len(spans) and spans[span][0] <= at and not _is_ie(tokens, k):
             kept.add(k)
         at += len(token)
     return kept
