@@ -360,3 +360,15 @@ def test_the_makers_words_forgotten_are_refused(text: str) -> None:
 @pytest.mark.parametrize("text", MAKERS_STORED)
 def test_people_forgetting_what_developers_said_are_stored(text: str) -> None:
     assert _refused(text) is None
+
+
+# Round nine: a bank account written in groups, a locker's or a suitcase's combination.
+def test_grouped_bank_accounts_and_locker_combinations_are_secrets() -> None:
+    assert _refused("savings account: 06-0158-0932711-02") == "secret"
+    assert _refused("the suitcase combo is 3-9-1-7") == "secret"
+    assert _refused("gym locker code 66-20-41") == "secret"
+
+
+def test_locker_numbers_and_dates_near_account_are_stored() -> None:
+    assert _refused("My locker number at the pool is 2281.") is None
+    assert _refused("The account was opened on 12 03 2019.") is None

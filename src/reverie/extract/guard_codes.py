@@ -113,7 +113,7 @@ _SECRET_CODE = re.compile(
     rf"(?:{_CODE_WORDS}){_EDGE_AFTER}"
     # a lock set to its digits: "the safe in our hotel room is set to 3341", "the padlock is 0451",
     # "bike lock combo 0459" (not a locker's, a room's or a street's number)
-    rf"|{_EDGE_BEFORE}(?:safe|padlock|lock|keypad|key\s*box|lockbox|key\s*safe|combination\s+lock)\b"
+    rf"|{_EDGE_BEFORE}(?:safe|padlock|lock|locker|suitcase|keypad|key\s*box|lockbox|key\s*safe|combination\s+lock)\b"
     rf"(?:(?!\b(?:number|no|nr|floor|street|road|avenue|lane|model|size|costs?|weighs?|holds?|has|had"
     rf"|takes?|bought|for|since|from)\b)[^\d\n.]){{0,30}}?"
     rf"\b(?:is\s+set\s+to|set\s+to|(?:is|was)|combo|combination|code)\s*[:=]?\s*{_DIGITS}{_NOT_AFTER}",

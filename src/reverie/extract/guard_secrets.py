@@ -195,7 +195,8 @@ _PHRASE_RULES = r"""
   | (?P<cjk_id>(?:身份证|身分證|护照|社保|マイナンバー|個人番号|パスポート|旅券|주민등록번호)[^。\n]{0,10}?
         [0-9Xx](?:[ -]?[0-9Xx]){7,})
   | (?P<bank>(?i:\b(?:routing|aba|sort\s+code)\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d[\d-]{5,}
-        |\b(?:bank\s+)?{NOT_BANK}account\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?\d{8,17}\b))
+        |\b(?:bank\s+)?{NOT_BANK}account\s*(?:number|no\.?|\#)?\s*(?:is\s+|[:=]\s*)?(?:\d{8,17}
+        |\d{2,6}(?:[ -]\d{2,8}){2,4})\b))
   | (?P<kba>(?i:\b(?:maiden\s+name|security\s+(?:question|answer)s?)\s*(?:is|was|are|:)))
 """
 
