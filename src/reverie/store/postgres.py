@@ -62,14 +62,12 @@ class PgStore(Store):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        conninfo, options = split_url(url)
-        self._conninfo = conninfo
+        self._conninfo, self._options = split_url(url)
         self._local = threading.local()
-        self._options = options
         self._pool_lock = threading.Lock()
         self._claims: dict[str, tuple[ConnectionPool[Conn], Conn]] = {}
         self.db: Dialect = PgDialect(self.connection, self.transaction)
-        self._migrate(options["connect_timeout"])
+        self._migrate(self._options["connect_timeout"])
         self._pool: ConnectionPool[Conn] | None = None
         self._open_pool()
 
