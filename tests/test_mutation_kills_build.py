@@ -25,7 +25,10 @@ def test_a_user_name_is_trimmed_and_may_hold_letters_digits_and_four_marks(memor
     assert memory.add_user("j.doe_2-x@home").name == "j.doe_2-x@home"
     assert memory.add_user("Zoë").name == "Zoë"  # letters of any script
     assert memory.add_user(".alice").name == ".alice"  # dots with a letter: a folder of its own
-    assert {"alice", "a" * 64, "j.doe_2-x@home", "Zoë", ".alice"} <= {u.name for u in memory.list_users()}
+    assert memory.add_user("X").name == "X"  # one letter is enough
+    assert {"alice", "a" * 64, "j.doe_2-x@home", "Zoë", ".alice", "X"} <= {
+        u.name for u in memory.list_users()
+    }
 
 
 @pytest.mark.parametrize("name", ["", "   ", "a" * 65, "al ice", "al/ice", "alice!", "a\tb"])
