@@ -64,3 +64,9 @@ def test_a_comment_before_the_fact_does_not_hide_whose_it_is(memory: Memory, old
 )
 def test_only_a_comment_word_is_left_out_of_the_subject(text: str, subject: tuple[str, ...]) -> None:
     assert parse_claim(text).subject == subject
+
+
+@pytest.mark.parametrize("text", ["Occasionally the user smokes a cigar", "Normally User smokes a cigar"])
+def test_how_often_said_first_belongs_to_the_value_not_the_subject(text: str) -> None:
+    claim = parse_claim(text)
+    assert claim.subject == ("user",) and claim.predicate == parse_claim("User smokes a cigar").predicate

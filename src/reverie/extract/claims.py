@@ -95,7 +95,8 @@ _LEAD_CLAUSE = re.compile(
 # belongs to the value, so it is moved to the end rather than dropped.
 _LEAD_WORDS = (
     r"(?:on|every|each|most|in|during|since|at|after|before|when|while|from|by|this|last|next|"
-    r"these|nowadays|usually|often|sometimes|lately|recently|currently|today|twice|once|three times)\b"
+    r"these|nowadays|usually|often|sometimes|lately|recently|currently|today|twice|once|three times|"
+    r"normally|generally|typically|occasionally|rarely|frequently|regularly|mostly)\b"
 )
 _LEAD_ADVERBIAL = re.compile(
     rf"^({_LEAD_WORDS}[^,]{{0,40}}?),?\s+(?=(?:the )?user\b)(.*)$"
