@@ -37,12 +37,21 @@ def test_a_search_without_words_or_dates_is_refused_with_what_to_give(memory: Me
 def test_a_start_date_alone_lists_what_came_since(memory: Memory, clock: Clock) -> None:
     clock.advance(-10 * DAY)
     memory.remember(VARIED_FACTS[0])
-    clock.advance(10 * DAY)
-    memory.remember(VARIED_FACTS[1])
+    clock.advance(9 * DAY)
+    memory.remember(VARIED_FACTS[2], source="inferred", confidence=0.6)
+    clock.advance(DAY)
+    memory.remember(VARIED_FACTS[1], source="inferred", confidence=0.5)
     memory.prefer("music", "jazz in the evening")
     found = memory.search("", date_from="2026-01-14")  # the clock reads 2026-01-15
-    assert [hit.memory.text for hit in found.facts] == [VARIED_FACTS[1]]
-    assert [hit.memory.kind for hit in found.preferences] == ["preference"]
+    assert (found.query, found.terms) == ("", [])
+    assert [(hit.memory.text, hit.score) for hit in found.facts] == [
+        (VARIED_FACTS[1], 0.0),
+        (VARIED_FACTS[2], 0.0),
+    ]
+    assert [(hit.memory.kind, hit.score) for hit in found.preferences] == [("preference", 0.0)]
+    assert [hit.memory.text for hit in memory.search("", date_from="2026-01-14", limit=1).facts] == [
+        VARIED_FACTS[1]
+    ]
 
 
 def test_dates_are_days_of_the_configured_time_zone(settings: Settings, clock: Clock) -> None:
