@@ -64,8 +64,9 @@ def test_dates_are_days_of_the_configured_time_zone(settings: Settings, clock: C
 
 
 def test_a_question_of_common_words_answers_with_the_strongest_memories(memory: Memory, clock: Clock) -> None:
-    memory.remember(VARIED_FACTS[0], source="inferred", confidence=0.6)
     memory.remember(VARIED_FACTS[1], source="inferred", confidence=0.9)
+    clock.advance(60)
+    memory.remember(VARIED_FACTS[0], source="inferred", confidence=0.6)  # newer, weaker
     memory.prefer("music", "jazz in the evening")
     for days in (4, 3, 2, 1):
         memory.add_summary(f"Talked about topic {days}", at=clock.now - days * DAY)
