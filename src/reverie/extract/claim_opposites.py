@@ -4,6 +4,16 @@
 
 from __future__ import annotations
 
+
+def _both_ways(pairs: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Each word of each pair mapped to all the words it is paired with, either way round."""
+    found: dict[str, frozenset[str]] = {}
+    for one, other in pairs:
+        found[one] = found.get(one, frozenset()) | {other}
+        found[other] = found.get(other, frozenset()) | {one}
+    return found
+
+
 # Verbs that say the opposite of each other (with the same particle): "eats breakfast" / "skips
 # breakfast", "remembers names" / "forgets names". "dis-" and "mis-" verbs are found by their prefix.
 ANTONYMS = [
@@ -24,10 +34,7 @@ ANTONYMS = [
     ("allow", "ban"),
     ("like", "fear"),
 ]
-ANTONYM: dict[str, frozenset[str]] = {}
-for _a, _b in ANTONYMS:
-    ANTONYM[_a] = ANTONYM.get(_a, frozenset()) | {_b}
-    ANTONYM[_b] = ANTONYM.get(_b, frozenset()) | {_a}
+ANTONYM = _both_ways(ANTONYMS)
 # Opposite traits: "is shy" then "is outgoing" is a contradiction, not a second trait.
 OPPOSITES = [
     ("shy", "outgoing"),
@@ -115,10 +122,7 @@ OPPOSITES = [
     ("alone", "together"),
     ("alone", "others"),
 ]
-OPPOSITE: dict[str, frozenset[str]] = {}
-for _a, _b in OPPOSITES:
-    OPPOSITE[_a] = OPPOSITE.get(_a, frozenset()) | {_b}
-    OPPOSITE[_b] = OPPOSITE.get(_b, frozenset()) | {_a}
+OPPOSITE = _both_ways(OPPOSITES)
 
 
 __all__ = ["ANTONYM", "ANTONYMS", "OPPOSITE", "OPPOSITES"]
